@@ -1,0 +1,220 @@
+// Package client speaks the exchange's REST API as a client library would:
+// it builds requests, signs them (Basic or HS256), records every exchange
+// with credentials redacted, and decodes documented error bodies. It knows
+// nothing about what is correct; suites decide that.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// APIError is the documented error body together with the HTTP status.
+type APIError struct {
+	Status      int
+	Code        int
+	Message     string
+	Description string
+}
+
+func (e *APIError) Error() string {
+	return fmt.Sprintf("HTTP %d, error %d %q %s", e.Status, e.Code, e.Message, e.Description)
+}
+
+// Client is a REST client bound to one base URL (the part before /api/3).
+type Client struct {
+	base    *url.URL
+	prefix  string
+	http    *http.Client
+	auth    Authenticator
+	rec     *Recorder
+	headers http.Header
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithAuth signs every request with a.
+func WithAuth(a Authenticator) Option { return func(c *Client) { c.auth = a } }
+
+// WithHTTPClient replaces the HTTP client (for a custom transport or timeout).
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
+
+// WithRecorder records every exchange into r.
+func WithRecorder(r *Recorder) Option { return func(c *Client) { c.rec = r } }
+
+// WithAPIPrefix changes the version prefix (default /api/3).
+func WithAPIPrefix(p string) Option { return func(c *Client) { c.prefix = p } }
+
+// WithHeader adds a header to every request.
+func WithHeader(k, v string) Option {
+	return func(c *Client) { c.headers.Add(k, v) }
+}
+
+// DefaultTransport is a keep-alive transport with bounded timeouts, so that a
+// dead target fails fast instead of hanging a run.
+func DefaultTransport() *http.Transport {
+	return &http.Transport{
+		Proxy:                 nil,
+		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:          256,
+		MaxIdleConnsPerHost:   64,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   5 * time.Second,
+		ResponseHeaderTimeout: 15 * time.Second,
+	}
+}
+
+// New returns a client for baseURL, e.g. "http://127.0.0.1:8080".
+func New(baseURL string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("client: parse base URL %q: %w", baseURL, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("client: base URL %q: scheme must be http or https", baseURL)
+	}
+	c := &Client{base: u, prefix: "/api/3", http: &http.Client{Transport: DefaultTransport(), Timeout: 20 * time.Second}, headers: http.Header{}}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+// With returns a copy of c with further options applied (sharing the HTTP
+// client, so connections are reused).
+func (c *Client) With(opts ...Option) *Client {
+	cp := *c
+	cp.headers = c.headers.Clone()
+	for _, o := range opts {
+		o(&cp)
+	}
+	return &cp
+}
+
+// Request describes one call. Path is relative to the API prefix unless
+// Absolute is set.
+type Request struct {
+	Method string
+	Path   string
+	// Query is encoded into the URL; RawQuery, when set, is used as is.
+	Query    url.Values
+	RawQuery string
+	// Body is sent as is with ContentType; Form and JSON are conveniences.
+	Body        []byte
+	ContentType string
+	Form        url.Values
+	JSON        any
+	// Header adds or overrides headers; an Authorization here replaces signing.
+	Header http.Header
+	// NoAuth sends the request without credentials.
+	NoAuth bool
+	// Absolute means Path already includes any version prefix.
+	Absolute bool
+}
+
+// Do sends req and returns the recorded exchange. The error is a transport
+// error or an *APIError when the target answered with a documented error.
+func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	body, ctype := req.Body, req.ContentType
+	switch {
+	case req.Form != nil:
+		body, ctype = []byte(req.Form.Encode()), "application/x-www-form-urlencoded"
+	case req.JSON != nil:
+		b, err := json.Marshal(req.JSON)
+		if err != nil {
+			return nil, fmt.Errorf("client: encode JSON body: %w", err)
+		}
+		body, ctype = b, "application/json"
+	}
+	path := req.Path
+	if !req.Absolute {
+		path = c.prefix + path
+	}
+	rawQuery := req.RawQuery
+	if rawQuery == "" && len(req.Query) > 0 {
+		rawQuery = req.Query.Encode()
+	}
+	u := *c.base
+	u.Path = c.base.Path + path
+	u.RawQuery = rawQuery
+	hreq, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("client: build %s %s: %w", method, path, err)
+	}
+	if len(body) == 0 {
+		hreq.Body, hreq.ContentLength = http.NoBody, 0
+	}
+	for k, vs := range c.headers {
+		hreq.Header[k] = vs
+	}
+	if ctype != "" {
+		hreq.Header.Set("Content-Type", ctype)
+	}
+	hreq.Header.Set("Accept", "application/json")
+	if c.auth != nil && !req.NoAuth {
+		hreq.Header.Set("Authorization", c.auth.Authorization(method, u.EscapedPath(), rawQuery, body))
+	}
+	for k, vs := range req.Header {
+		hreq.Header[http.CanonicalHeaderKey(k)] = vs
+	}
+	ex := &Exchange{Method: method, URL: redactURL(&u), ReqHeader: RedactHeader(hreq.Header), ReqBody: []byte(RedactText(string(body)))}
+	start := time.Now()
+	resp, err := c.http.Do(hreq)
+	if err == nil {
+		ex.Body, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		ex.Status, ex.RespHeader, ex.Proto = resp.StatusCode, resp.Header, resp.Proto
+	}
+	ex.Duration = time.Since(start)
+	if err != nil {
+		ex.Err = fmt.Errorf("%s %s: %w", method, redactURL(&u), err)
+	}
+	if c.rec != nil {
+		c.rec.Add(ex)
+	}
+	if ex.Err != nil {
+		return ex, ex.Err
+	}
+	if ex.Status >= 400 {
+		if apiErr, ok := ex.APIError(); ok {
+			return ex, apiErr
+		}
+		return ex, &APIError{Status: ex.Status, Code: 0, Message: http.StatusText(ex.Status)}
+	}
+	return ex, nil
+}
+
+// Get is Do for a GET with query parameters.
+func (c *Client) Get(ctx context.Context, path string, query url.Values) (*Exchange, error) {
+	return c.Do(ctx, Request{Method: http.MethodGet, Path: path, Query: query})
+}
+
+// GetJSON performs a GET and decodes a successful answer into v.
+func (c *Client) GetJSON(ctx context.Context, path string, query url.Values, v any) (*Exchange, error) {
+	ex, err := c.Get(ctx, path, query)
+	if err != nil {
+		return ex, err
+	}
+	return ex, ex.Decode(v)
+}
+
+// IsAPIError reports whether err is an *APIError and returns it.
+func IsAPIError(err error) (*APIError, bool) {
+	var a *APIError
+	ok := errors.As(err, &a)
+	return a, ok
+}

@@ -1,0 +1,5 @@
+package faults
+
+// marketFaults break the market-data rules (currencies, networks, symbols,
+// futures candles).
+var marketFaults = []Fault{}

@@ -1,0 +1,180 @@
+// Package target describes what a conformance run is aimed at: the REST and
+// WebSocket base URLs, the accounts (API keys with access rights) by role,
+// and whether the target may take orders. The CLI validates it; the suites
+// read it.
+package target
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Roles the suites ask for. A target config names a key per role; a spec
+// that needs a role the config lacks is skipped with the reason.
+const (
+	RoleFull      = "full"       // every access right
+	RoleReadOnly  = "read-only"  // Orderbook, History, Trading balance only
+	RoleTradeOnly = "trade-only" // Place/cancel orders only
+	RoleNoRights  = "no-rights"  // an authenticated key without access rights
+)
+
+// Account is one API key pair.
+type Account struct {
+	APIKey string   `json:"api_key"`
+	Secret string   `json:"secret"`
+	Rights []string `json:"rights,omitempty"`
+}
+
+// Config is the target of a run.
+type Config struct {
+	// REST is the base URL before /api/3 (empty: the embedded emulator).
+	REST string `json:"rest,omitempty"`
+	// WS is the streaming base URL before /api/3/ws; derived from REST when empty.
+	WS string `json:"ws,omitempty"`
+	// Sandbox declares the target a sandbox, where orders may be placed.
+	Sandbox bool `json:"sandbox,omitempty"`
+	// AllowLiveTrading lets order-placing specs run on any target.
+	AllowLiveTrading bool `json:"allow_live_trading,omitempty"`
+	// Emulator is set when the target is a conform emulator with its control
+	// plane; only then do emulator-only specs run.
+	Emulator bool `json:"emulator,omitempty"`
+	// ControlURL is the emulator's control plane base URL.
+	ControlURL string `json:"control_url,omitempty"`
+	// Accounts maps a role to a key pair.
+	Accounts map[string]Account `json:"accounts,omitempty"`
+}
+
+// Load reads a JSON config file (when path is not empty) and then applies
+// environment overrides: CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_SANDBOX,
+// and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,<right>...] where ROLE is
+// the role in upper case with - as _ (CONFORM_KEY_READ_ONLY).
+func Load(path string, getenv func(string) string) (Config, error) {
+	var c Config
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return c, fmt.Errorf("target config: %w", err)
+		}
+		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
+			return c, fmt.Errorf("target config %s: %w", path, err)
+		}
+	}
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if v := getenv("CONFORM_TARGET"); v != "" {
+		c.REST = v
+	}
+	if v := getenv("CONFORM_WS_TARGET"); v != "" {
+		c.WS = v
+	}
+	if v := getenv("CONFORM_SANDBOX"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return c, fmt.Errorf("CONFORM_SANDBOX=%q: want true or false", v)
+		}
+		c.Sandbox = b
+	}
+	for _, role := range []string{RoleFull, RoleReadOnly, RoleTradeOnly, RoleNoRights} {
+		name := "CONFORM_KEY_" + strings.ToUpper(strings.ReplaceAll(role, "-", "_"))
+		v := getenv(name)
+		if v == "" {
+			continue
+		}
+		parts := strings.SplitN(v, ":", 3)
+		if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+			return c, fmt.Errorf("%s: want <api_key>:<secret>[:<rights>]", name)
+		}
+		a := Account{APIKey: parts[0], Secret: parts[1]}
+		if len(parts) == 3 && parts[2] != "" {
+			a.Rights = strings.Split(parts[2], ",")
+		}
+		if c.Accounts == nil {
+			c.Accounts = map[string]Account{}
+		}
+		c.Accounts[role] = a
+	}
+	return c, nil
+}
+
+// Validate checks URLs and fills in the WebSocket URL.
+func (c *Config) Validate() error {
+	if c.REST == "" {
+		return nil // the embedded emulator
+	}
+	u, err := url.Parse(c.REST)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("target %q: want an http(s) base URL such as https://api.example.com", c.REST)
+	}
+	if strings.Contains(u.Path, "/api/") {
+		return fmt.Errorf("target %q: give the base URL without /api/3", c.REST)
+	}
+	if c.WS == "" {
+		c.WS = DeriveWS(c.REST)
+	} else if w, err := url.Parse(c.WS); err != nil || (w.Scheme != "ws" && w.Scheme != "wss") {
+		return fmt.Errorf("websocket target %q: want a ws(s) base URL", c.WS)
+	}
+	for role, a := range c.Accounts {
+		if a.APIKey == "" || a.Secret == "" {
+			return fmt.Errorf("account %q: api_key and secret are required", role)
+		}
+	}
+	return nil
+}
+
+// DeriveWS maps http(s)://host/p to ws(s)://host/p, the address shapes of the
+// spec sharing host and prefix between REST and streams.
+func DeriveWS(rest string) string {
+	switch {
+	case strings.HasPrefix(rest, "https://"):
+		return "wss://" + strings.TrimPrefix(rest, "https://")
+	case strings.HasPrefix(rest, "http://"):
+		return "ws://" + strings.TrimPrefix(rest, "http://")
+	}
+	return rest
+}
+
+// MayTrade says whether order-placing specs may run, and if not, why.
+func (c *Config) MayTrade() (bool, string) {
+	switch {
+	case c.Emulator, c.Sandbox, c.AllowLiveTrading:
+		return true, ""
+	}
+	return false, "the target is neither the conform emulator nor declared a sandbox (set sandbox in the config or pass --allow-live-trading)"
+}
+
+// IsLoopback reports whether the REST target is on this machine.
+func (c *Config) IsLoopback() bool {
+	u, err := url.Parse(c.REST)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Roles lists the configured roles, sorted.
+func (c *Config) Roles() []string {
+	var rs []string
+	for r := range c.Accounts {
+		rs = append(rs, r)
+	}
+	sort.Strings(rs)
+	return rs
+}
+
+// ErrNoRole is returned when a spec asks for a role the config lacks.
+var ErrNoRole = errors.New("no key configured for role")
