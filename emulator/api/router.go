@@ -177,6 +177,10 @@ func (wr *Writer) Error(w http.ResponseWriter, r *http.Request, e *Error) {
 		status = http.StatusBadRequest
 	case e.Code == 1003 && wr.Faults.On("V3-ERR-1003"):
 		status = http.StatusUnauthorized
+	case e.Code == 2001 && wr.Faults.On("V3-ERR-2001"):
+		status = http.StatusNotFound
+	case e.Code == 2002 && wr.Faults.On("V3-ERR-2002"):
+		e = SymbolNotFound("(currency)")
 	case status == http.StatusNotFound && wr.Faults.On("V3-ERR-404"):
 		wr.JSON(w, r, http.StatusOK, map[string]any{})
 		return

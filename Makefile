@@ -1,0 +1,55 @@
+# conform: conformance and load harness for the exchange API.
+# The two commands of the README: `make conform` (the main job) and `make test`.
+
+GO      ?= go
+BIN     := bin
+REPORTS ?= reports
+PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
+ARGS    ?=
+
+.PHONY: all build conform test unit suite coverage mutation mutation-fast fuzz vet clean
+
+all: build
+
+## build: the conform CLI, the precompiled suite and the Ginkgo CLI, in bin/
+build:
+	$(GO) build -o $(BIN)/conform ./cmd/conform
+	$(GO) test -c -o $(BIN)/suites.test ./suites
+	$(GO) build -o $(BIN)/ginkgo github.com/onsi/ginkgo/v2/ginkgo
+
+## conform: run every suite against the embedded emulator (or TARGET=URL), reports in ./reports
+conform: build
+	$(BIN)/conform run --procs $(PROCS) --out $(REPORTS) $(if $(TARGET),--target $(TARGET)) $(ARGS)
+
+## test: everything that proves the harness works; CI runs this
+test: vet unit build coverage conform-check mutation-fast fuzz
+
+vet:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+## unit: package tests (not the conformance suite, which conform-check runs)
+unit:
+	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/suites$$')
+
+## coverage: every testable rule has a spec, every spec names a known rule
+coverage: build
+	$(BIN)/conform rules --check
+
+## conform-check: the full conformance run must pass against the emulator
+conform-check: build
+	$(BIN)/conform run --procs $(PROCS) --out $(REPORTS)
+
+## mutation: every fault of the emulator must be killed by its rule's specs (full table)
+mutation: build
+	$(BIN)/conform mutate --out $(REPORTS)
+
+mutation-fast: mutation
+
+## fuzz: a short run of the emulator's request-decoding fuzz test
+FUZZTIME ?= 10s
+fuzz:
+	$(GO) test ./emulator/api/v3/ -run '^$$' -fuzz FuzzMarketParams -fuzztime $(FUZZTIME)
+
+clean:
+	rm -rf $(BIN) $(REPORTS)

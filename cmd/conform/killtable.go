@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/reporters/ginkgojson"
+	"github.com/conform-harness/conform/rules"
+)
+
+// Verdict is what a mutation run says about one fault.
+type Verdict string
+
+// Mutation verdicts.
+const (
+	// Killed: a spec of the fault's rule failed with the fault on.
+	Killed Verdict = "KILLED"
+	// Survived: every spec of the rule passed (or was skipped) with the fault on.
+	Survived Verdict = "SURVIVED"
+	// NoSpec: no spec names the fault's rule.
+	NoSpec Verdict = "NO-SPEC"
+	// Broken: the run could not tell, because the suite did not run or the
+	// rule's specs fail without the fault too (a harness problem).
+	Broken Verdict = "ERROR"
+)
+
+// suiteRun is the outcome of one run of the suite binary.
+type suiteRun struct {
+	reports []types.Report
+	// err is set when the run produced no usable report.
+	err error
+}
+
+// FaultResult is one row of the kill table.
+type FaultResult struct {
+	Rule     string   `json:"rule"`
+	Breaks   string   `json:"breaks"`
+	Verdict  Verdict  `json:"verdict"`
+	Specs    int      `json:"specs"`
+	KilledBy []string `json:"killed_by,omitempty"`
+	Note     string   `json:"note,omitempty"`
+	Report   string   `json:"report,omitempty"`
+	Log      string   `json:"log,omitempty"`
+}
+
+// Baseline is the run of every rule's specs with no fault on; it must pass
+// for the kill table to mean anything.
+type Baseline struct {
+	LabelFilter string   `json:"label_filter"`
+	Passed      bool     `json:"passed"`
+	Problems    []string `json:"problems,omitempty"`
+	Report      string   `json:"report,omitempty"`
+	Log         string   `json:"log,omitempty"`
+}
+
+// Mutation is the content of mutation.json.
+type Mutation struct {
+	Faults   []FaultResult `json:"faults"`
+	Killed   int           `json:"killed"`
+	Total    int           `json:"total"`
+	Score    float64       `json:"score_percent"`
+	Baseline *Baseline     `json:"baseline,omitempty"`
+}
+
+// ruleFilter is the Ginkgo label filter selecting the specs of the rules.
+func ruleFilter(ids ...string) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = rules.Label(id)
+	}
+	return strings.Join(parts, " || ")
+}
+
+// ruleSpecs returns the spec reports labelled with the rule.
+func ruleSpecs(reports []types.Report, id string) []types.SpecReport {
+	var out []types.SpecReport
+	for _, s := range ginkgojson.Specs(reports) {
+		if slices.Contains(rules.FromLabels(s.Labels()), id) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// judgeFault decides a fault's verdict from its run: killed when at least
+// one spec of its rule failed with the fault on.
+func judgeFault(f faults.Fault, specs int, run suiteRun) FaultResult {
+	r := FaultResult{Rule: f.Rule, Breaks: f.Breaks, Specs: specs}
+	switch {
+	case specs == 0:
+		r.Verdict, r.Note = NoSpec, "no spec names this rule"
+		return r
+	case run.err != nil:
+		r.Verdict, r.Note = Broken, run.err.Error()
+		return r
+	}
+	if sf := ginkgojson.SuiteFailures(run.reports); len(sf) > 0 {
+		r.Verdict, r.Note = Broken, fmt.Sprintf("the suite did not run: %s: %s", sf[0].Node, firstLine(sf[0].Message))
+		return r
+	}
+	ran := 0
+	var skipReasons []string
+	for _, s := range ruleSpecs(run.reports, f.Rule) {
+		switch {
+		case s.Failed():
+			r.KilledBy = append(r.KilledBy, s.FullText())
+		case s.State == types.SpecStatePassed:
+			ran++
+		default:
+			if msg := firstLine(s.Failure.Message); msg != "" && !slices.Contains(skipReasons, msg) {
+				skipReasons = append(skipReasons, msg)
+			}
+		}
+	}
+	switch {
+	case len(r.KilledBy) > 0:
+		r.Verdict = Killed
+	case ran == 0:
+		r.Verdict, r.Note = Survived, "every spec of the rule was skipped"
+		if len(skipReasons) > 0 {
+			r.Note += ": " + strings.Join(skipReasons, "; ")
+		}
+	default:
+		r.Verdict = Survived
+	}
+	return r
+}
+
+// judgeBaseline lists what went wrong in the fault-free run: a broken suite
+// or failed specs. It returns the rules whose specs failed, whose kills
+// therefore prove nothing.
+func judgeBaseline(b *Baseline, run suiteRun) map[string]bool {
+	bad := map[string]bool{}
+	switch {
+	case run.err != nil:
+		b.Problems = append(b.Problems, run.err.Error())
+	default:
+		for _, f := range ginkgojson.SuiteFailures(run.reports) {
+			b.Problems = append(b.Problems, fmt.Sprintf("%s: %s", f.Node, firstLine(f.Message)))
+		}
+		for _, s := range ginkgojson.Specs(run.reports) {
+			if !s.Failed() {
+				continue
+			}
+			ids := rules.FromLabels(s.Labels())
+			for _, id := range ids {
+				bad[id] = true
+			}
+			b.Problems = append(b.Problems, fmt.Sprintf("%s [%s] fails without any fault: %s",
+				s.FullText(), strings.Join(ids, ", "), firstLine(s.Failure.Message)))
+		}
+	}
+	b.Passed = len(b.Problems) == 0
+	return bad
+}
+
+// tally joins the fault verdicts with the baseline: a kill of a rule whose
+// specs fail anyway becomes ERROR. It fills in the score.
+func tally(results []FaultResult, baseline *Baseline, baselineBad map[string]bool) *Mutation {
+	m := &Mutation{Faults: results, Total: len(results), Baseline: baseline}
+	for i := range m.Faults {
+		r := &m.Faults[i]
+		if baselineBad[r.Rule] && r.Verdict == Killed {
+			r.Verdict, r.Note = Broken, "the rule's specs fail without the fault too (see the baseline)"
+		}
+		if r.Verdict == Killed {
+			m.Killed++
+		}
+	}
+	if m.Total > 0 {
+		m.Score = float64(int(1000*float64(m.Killed)/float64(m.Total)+0.5)) / 10
+	}
+	return m
+}
+
+// outcome maps the table to conform's exit: harness problems first, then
+// faults that survived or have no spec.
+func (m *Mutation) outcome() error {
+	var broken, weak int
+	for _, r := range m.Faults {
+		switch r.Verdict {
+		case Broken:
+			broken++
+		case Survived, NoSpec:
+			weak++
+		}
+	}
+	switch {
+	case m.Baseline != nil && !m.Baseline.Passed:
+		return harnessErrorf("mutate: the baseline run without faults failed, so kills prove nothing (see above)")
+	case broken > 0:
+		return harnessErrorf("mutate: %d fault runs could not be judged (see above)", broken)
+	case weak > 0:
+		return failedf("mutate: %d faults survived or have no spec", weak)
+	}
+	return nil
+}
+
+// print writes the kill table and the score.
+func (m *Mutation) print(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	wRule := len("FAULT RULE")
+	for _, r := range m.Faults {
+		wRule = max(wRule, len(r.Rule))
+	}
+	const wVerdict = len("SURVIVED")
+	indent := strings.Repeat(" ", wRule+2+wVerdict+2)
+	fmt.Fprintf(bw, "%-*s  %-*s  %s\n", wRule, "FAULT RULE", wVerdict, "VERDICT", "WHAT IT BREAKS")
+	for _, r := range m.Faults {
+		fmt.Fprintf(bw, "%-*s  %-*s  %s\n", wRule, r.Rule, wVerdict, r.Verdict, r.Breaks)
+		if len(r.KilledBy) > 0 {
+			more := ""
+			if n := len(r.KilledBy) - 1; n > 0 {
+				more = fmt.Sprintf(" (+%d more)", n)
+			}
+			fmt.Fprintf(bw, "%skilled by: %s%s\n", indent, clip(r.KilledBy[0], 90), more)
+		}
+		if r.Note != "" {
+			fmt.Fprintf(bw, "%s%s\n", indent, firstLine(r.Note))
+		}
+	}
+	if b := m.Baseline; b != nil && !b.Passed {
+		fmt.Fprintf(bw, "\nBASELINE FAILED (harness problem; no fault was on):\n")
+		for _, p := range b.Problems {
+			fmt.Fprintf(bw, "  %s\n", p)
+		}
+	}
+	fmt.Fprintf(bw, "\nkilled %d/%d (%g%%)\n", m.Killed, m.Total, m.Score)
+	return bw.Flush()
+}

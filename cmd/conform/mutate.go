@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/reporters/ginkgojson"
+)
+
+const mutateSynopsis = `usage: conform mutate [--only IDS] [--parallel N] [--out DIR] [--suite PATH] [--list]
+
+Mutation testing of the suite: for each emulator fault, runs the specs of the
+fault's rule (--ginkgo.label-filter=rule:<ID>) against an embedded emulator
+with that one fault on, and expects at least one of them to fail (KILLED).
+A baseline run of the same specs without faults must pass. Writes
+<out>/mutation.json, and each run's report and log under <out>/mutation/.
+Exits 1 when a fault SURVIVED or its rule has NO-SPEC, 3 when the baseline
+fails or a run breaks.`
+
+// mutationFile is the kill table in the output directory; mutationDir holds
+// the reports and logs of the single runs.
+const (
+	mutationFile = "mutation.json"
+	mutationDir  = "mutation"
+)
+
+type mutateOptions struct {
+	suite    string
+	parallel int
+	only     string
+	list     bool
+	out      string
+	timeout  time.Duration
+}
+
+func mutateFlagSet(o *mutateOptions) *flag.FlagSet {
+	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
+	fs.StringVar(&o.suite, "suite", "", "suite binary `path` (default: suites.test next to conform, in ./bin or on PATH)")
+	fs.IntVar(&o.parallel, "parallel", runtime.NumCPU(), "suite runs at a time")
+	fs.StringVar(&o.only, "only", "", "comma-separated rule `IDs`: mutate only these faults")
+	fs.BoolVar(&o.list, "list", false, "list the emulator's faults and exit")
+	fs.StringVar(&o.out, "out", "reports", "output `dir` for mutation.json and the runs' reports")
+	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time limit of each suite run")
+	return fs
+}
+
+// selectFaults returns the catalogue's faults, or those named by only (a
+// comma-separated list, each of which must be a fault).
+func selectFaults(all []faults.Fault, only string) ([]faults.Fault, error) {
+	ids := splitIDs(only)
+	if len(ids) == 0 {
+		return all, nil
+	}
+	var out []faults.Fault
+	for _, id := range ids {
+		i := slices.IndexFunc(all, func(f faults.Fault) bool { return f.Rule == id })
+		if i < 0 {
+			return nil, usageErrorf("mutate: --only: no fault for %s (see conform mutate --list)", id)
+		}
+		if !slices.ContainsFunc(out, func(f faults.Fault) bool { return f.Rule == id }) {
+			out = append(out, all[i])
+		}
+	}
+	return out, nil
+}
+
+// suiteRunArgs are the suite binary's flags for one mutation run (faults
+// empty: the baseline). Run directly, without the Ginkgo CLI, and serially.
+func suiteRunArgs(labelFilter, report string, timeout time.Duration, faultIDs ...string) []string {
+	args := []string{
+		"--ginkgo.label-filter=" + labelFilter,
+		"--ginkgo.json-report=" + report,
+		"--ginkgo.no-color",
+		"--ginkgo.timeout=" + timeout.String(),
+	}
+	if len(faultIDs) > 0 {
+		args = append(args, "-conform.faults="+strings.Join(faultIDs, ","))
+	}
+	return args
+}
+
+func listFaults(w io.Writer, fs []faults.Fault) error {
+	width := 0
+	for _, f := range fs {
+		width = max(width, len(f.Rule))
+	}
+	for _, f := range fs {
+		if _, err := fmt.Fprintf(w, "%-*s  %s\n", width, f.Rule, f.Breaks); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(w, "%d faults\n", len(fs))
+	return err
+}
+
+// mutationJob is one suite run of the plan.
+type mutationJob struct {
+	name   string // fault rule ID, or "baseline"
+	args   []string
+	report string
+	log    string
+}
+
+func cmdMutate(args []string, e *env) error {
+	o := &mutateOptions{}
+	if err := parseFlags("mutate", mutateFlagSet(o), args, e); err != nil {
+		return err
+	}
+	switch {
+	case o.parallel < 1:
+		return usageErrorf("mutate: --parallel must be at least 1, got %d", o.parallel)
+	case o.timeout <= 0:
+		return usageErrorf("mutate: --timeout must be positive, got %s", o.timeout)
+	}
+	selected, err := selectFaults(faults.Catalogue(), o.only)
+	if err != nil {
+		return err
+	}
+	if o.list {
+		if err := listFaults(e.stdout, selected); err != nil {
+			return harnessError(err)
+		}
+		return nil
+	}
+
+	suite, err := e.locator().find(suiteBinary, o.suite, "suite")
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	cov, err := dryRunCoverage(ctx, suite)
+	if err != nil {
+		return err
+	}
+	outDir, err := prepareOutDir(o.out, mutationFile)
+	if err != nil {
+		return err
+	}
+	runDir := filepath.Join(outDir, mutationDir)
+	if err := os.RemoveAll(runDir); err != nil { // reports of an earlier run would be read as this one's
+		return harnessErrorf("output directory: %w", err)
+	}
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		return harnessErrorf("output directory: %w", err)
+	}
+
+	job := func(name, filter string, faultIDs ...string) mutationJob {
+		report := filepath.Join(runDir, name+".json")
+		return mutationJob{name: name, report: report, log: filepath.Join(runDir, name+".log"),
+			args: suiteRunArgs(filter, report, o.timeout, faultIDs...)}
+	}
+	var jobs []mutationJob
+	var covered []string
+	for _, f := range selected {
+		if len(cov.SpecsFor(f.Rule)) > 0 {
+			covered = append(covered, f.Rule)
+			jobs = append(jobs, job(f.Rule, ruleFilter(f.Rule), f.Rule))
+		}
+	}
+	var baseline *Baseline
+	if len(covered) > 0 {
+		b := job("baseline", ruleFilter(covered...))
+		baseline = &Baseline{LabelFilter: ruleFilter(covered...), Report: b.report, Log: b.log}
+		jobs = append([]mutationJob{b}, jobs...)
+	}
+
+	fmt.Fprintf(e.stderr, "mutate: %d faults, %d with specs; %d suite runs, %d at a time\n", len(selected), len(covered), len(jobs), o.parallel)
+	runs := runJobs(ctx, suite, runDir, jobs, o.parallel, o.timeout, e.stderr)
+
+	var results []FaultResult
+	for _, f := range selected {
+		r := judgeFault(f, len(cov.SpecsFor(f.Rule)), runs[f.Rule])
+		if _, ran := runs[f.Rule]; ran {
+			r.Report, r.Log = filepath.Join(runDir, f.Rule+".json"), filepath.Join(runDir, f.Rule+".log")
+		}
+		results = append(results, r)
+	}
+	var bad map[string]bool
+	if baseline != nil {
+		bad = judgeBaseline(baseline, runs["baseline"])
+	}
+	m := tally(results, baseline, bad)
+
+	fmt.Fprintln(e.stdout)
+	if err := m.print(e.stdout); err != nil {
+		return harnessError(err)
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return harnessErrorf("encode %s: %w", mutationFile, err)
+	}
+	path := filepath.Join(outDir, mutationFile)
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return harnessErrorf("write %s: %w", mutationFile, err)
+	}
+	fmt.Fprintf(e.stdout, "kill table: %s\n", path)
+	return m.outcome()
+}
+
+// runJobs runs the jobs, parallel at a time, each writing its output to its
+// log, and returns each job's outcome by name.
+func runJobs(ctx context.Context, suite, dir string, jobs []mutationJob, parallel int, timeout time.Duration, progress io.Writer) map[string]suiteRun {
+	var mu sync.Mutex
+	out := map[string]suiteRun{}
+	done := 0
+	queue := make(chan mutationJob)
+	var wg sync.WaitGroup
+	for range min(parallel, max(len(jobs), 1)) {
+		wg.Go(func() {
+			for j := range queue {
+				run := runJob(ctx, suite, dir, j, timeout)
+				mu.Lock()
+				out[j.name] = run
+				done++
+				state := "done"
+				if run.err != nil {
+					state = "error: " + firstLine(run.err.Error())
+				}
+				fmt.Fprintf(progress, "mutate: [%d/%d] %s %s\n", done, len(jobs), j.name, state)
+				mu.Unlock()
+			}
+		})
+	}
+	for _, j := range jobs {
+		queue <- j
+	}
+	close(queue)
+	wg.Wait()
+	return out
+}
+
+// runJob runs the suite binary once. A failing spec is the expected way for
+// a fault run to end, so the exit status matters only when no report came.
+func runJob(ctx context.Context, suite, dir string, j mutationJob, timeout time.Duration) suiteRun {
+	logf, err := os.Create(j.log)
+	if err != nil {
+		return suiteRun{err: fmt.Errorf("log: %w", err)}
+	}
+	defer logf.Close()
+	ctx, cancel := context.WithTimeout(ctx, timeout+killGrace) // the suite's own --ginkgo.timeout should end it first
+	defer cancel()
+	status, err := child{path: suite, args: j.args, dir: dir, stdout: logf, stderr: logf}.run(ctx)
+	if err != nil {
+		return suiteRun{err: err}
+	}
+	reports, err := ginkgojson.Read(j.report)
+	if err != nil {
+		return suiteRun{err: fmt.Errorf("suite exited with status %d and wrote no report (see %s): %w", status, j.log, err)}
+	}
+	return suiteRun{reports: reports}
+}

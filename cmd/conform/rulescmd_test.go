@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conform-harness/conform/reporters/coverage"
+	"github.com/conform-harness/conform/rules"
+)
+
+func TestPrintRules(t *testing.T) {
+	cat, err := rules.New([]rules.Rule{
+		{ID: "V3-A", Area: "a", Section: "Sec", Statement: "a", Status: rules.Testable},
+		{ID: "V3-PEND", Area: "a", Section: "Longer section", Statement: "p", Status: rules.Testable, Pending: "issue 3"},
+		{ID: "V3-AMB", Area: "a", Section: "Sec", Statement: "m", Status: rules.Ambiguous, Reason: "two readings"},
+		{ID: "V3-OOS", Area: "a", Section: "Sec", Statement: "o", Status: rules.OutOfScope, Reason: "not shown"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cov := coverage.Compute(report(
+		itSpec("checks a", types.SpecStatePassed, "rule:V3-A"),
+		itSpec("checks a again with a very long text that will not fit into the spec column of the table at all", types.SpecStatePassed, "rule:V3-A"),
+	), cat)
+	var b bytes.Buffer
+	if err := printRules(&b, cov); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	want := []string{
+		"ID       STATUS        SECTION         SPECS  SPEC TEXTS",
+		"V3-A     testable      Sec                 2  checks a; checks a again with a very long text that will not fit into…",
+		"V3-PEND  pending       Longer section      0  -",
+		"         pending: issue 3",
+		"V3-AMB   ambiguous     Sec                 0  -",
+		"         ambiguous: two readings",
+		"V3-OOS   out-of-scope  Sec                 0  -",
+		"         out-of-scope: not shown",
+		"",
+		"4 rules: 1/2 testable with specs (1 pending), 0/1 ambiguous with specs, 1 out of scope; 2 specs",
+	}
+	for i, w := range want {
+		if i >= len(lines) || lines[i] != w {
+			t.Errorf("line %d:\n got %q\nwant %q", i, lines[min(i, len(lines)-1)], w)
+		}
+	}
+}
+
+func TestCmdRulesWithFakeSuite(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("FAKE_DIR", dir)
+	suite := fakeSuite(t, dir)
+	writeReport(t, filepath.Join(dir, "dry.json"),
+		itSpec("serves /api/3", types.SpecStatePassed, "rule:V3-CONV-ADDRESS"),
+		itSpec("says hello", types.SpecStatePassed))
+
+	e, stdout, _ := testEnv(t)
+	if code := realMain([]string{"rules", "--suite", suite}, e); code != exitOK {
+		t.Errorf("rules: exit %d", code)
+	}
+	if !strings.Contains(stdout.String(), "V3-CONV-ADDRESS") || !strings.Contains(stdout.String(), "serves /api/3") {
+		t.Errorf("table:\n%s", stdout)
+	}
+
+	e, stdout, stderr := testEnv(t)
+	if code := realMain([]string{"rules", "--suite", suite, "--check"}, e); code != exitFailed {
+		t.Errorf("rules --check: exit %d, want %d", code, exitFailed)
+	}
+	if !strings.Contains(stdout.String(), `spec "says hello" () names no rule`) || !strings.Contains(stderr.String(), "coverage problems") {
+		t.Errorf("problems not listed:\n%s\n%s", stdout, stderr)
+	}
+
+	e, stdout, _ = testEnv(t)
+	if code := realMain([]string{"rules", "--suite", suite, "--json", "--check"}, e); code != exitFailed {
+		t.Errorf("rules --json --check: exit %d", code)
+	}
+	var doc struct {
+		Rules []struct {
+			ID     string   `json:"id"`
+			Status string   `json:"status"`
+			Specs  []string `json:"specs"`
+		} `json:"rules"`
+		Problems []coverage.Problem `json:"problems"`
+		Totals   coverage.Totals    `json:"totals"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatalf("--json output is not JSON (%v):\n%s", err, stdout)
+	}
+	if len(doc.Rules) != len(rules.Default().All()) || doc.Rules[0].ID == "" || len(doc.Problems) == 0 || doc.Totals.Specs != 2 {
+		t.Errorf("json: %d rules, %d problems, totals %+v", len(doc.Rules), len(doc.Problems), doc.Totals)
+	}
+
+	e, _, stderr = testEnv(t)
+	t.Setenv("FAKE_DIR", t.TempDir()) // no dry.json: the suite exits 2 without a report
+	if code := realMain([]string{"rules", "--suite", suite}, e); code != exitHarness || !strings.Contains(stderr.String(), "wrote no report") {
+		t.Errorf("broken suite: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,293 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conform-harness/conform/reporters/ginkgojson"
+	"github.com/conform-harness/conform/reporters/results"
+	"github.com/conform-harness/conform/rules"
+	"github.com/conform-harness/conform/target"
+)
+
+const runSynopsis = `usage: conform run [flags]
+
+Runs the conformance suite (bin/suites.test) through the Ginkgo CLI in
+parallel against --target, or against an emulator the suite embeds when no
+target is given. Writes ginkgo.json, junit.xml and results.json to --out and
+prints a summary. The target config (--config) is read first; flags override
+it. CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_SANDBOX and CONFORM_KEY_<ROLE>
+override the file too (see package target).`
+
+// Report file names in the output directory.
+const (
+	ginkgoReport  = "ginkgo.json"
+	junitReport   = "junit.xml"
+	resultsReport = "results.json"
+)
+
+// runOptions are the flags of conform run.
+type runOptions struct {
+	target, wsTarget, config  string
+	sandbox, allowLiveTrading bool
+	labelFilter, focus        string
+	procs                     int
+	out                       string
+	suite, ginkgo             string
+	timeout                   time.Duration
+	// set records which flags were given, so that a flag set to its zero
+	// value (--sandbox=false) still overrides the config file.
+	set map[string]bool
+}
+
+// defaultProcs is the number of CPUs, at least 2: SynchronizedBeforeSuite
+// and the per-process fixture accounts are meant to be exercised in parallel.
+func defaultProcs() int { return max(runtime.NumCPU(), 2) }
+
+func runFlagSet(o *runOptions) *flag.FlagSet {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.StringVar(&o.target, "target", "", "REST base URL of the target, before /api/3 (empty: the embedded emulator)")
+	fs.StringVar(&o.wsTarget, "ws-target", "", "WebSocket base URL (default: derived from --target)")
+	fs.StringVar(&o.config, "config", "", "target config `file` (JSON: rest, ws, sandbox, accounts by role)")
+	fs.BoolVar(&o.sandbox, "sandbox", false, "declare the target a sandbox, where orders may be placed")
+	fs.BoolVar(&o.allowLiveTrading, "allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
+	fs.StringVar(&o.labelFilter, "label-filter", "", "Ginkgo label filter `expr`, e.g. 'rule:V3-ERR-BODY || auth'")
+	fs.StringVar(&o.focus, "focus", "", "run only specs whose text matches `regex`")
+	fs.IntVar(&o.procs, "procs", defaultProcs(), "parallel Ginkgo processes")
+	fs.StringVar(&o.out, "out", "reports", "output `dir` for ginkgo.json, junit.xml and results.json")
+	fs.StringVar(&o.suite, "suite", "", "suite binary `path` (default: suites.test next to conform, in ./bin or on PATH)")
+	fs.StringVar(&o.ginkgo, "ginkgo", "", "Ginkgo CLI `path` (default: ginkgo next to conform, in ./bin or on PATH)")
+	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time limit of the whole suite")
+	return fs
+}
+
+// parseRun parses and checks the flags of conform run.
+func parseRun(args []string, e *env) (*runOptions, error) {
+	o := &runOptions{}
+	fs := runFlagSet(o)
+	if err := parseFlags("run", fs, args, e); err != nil {
+		return nil, err
+	}
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	switch {
+	case o.procs < 1:
+		return nil, usageErrorf("run: --procs must be at least 1, got %d", o.procs)
+	case o.timeout <= 0:
+		return nil, usageErrorf("run: --timeout must be positive, got %s", o.timeout)
+	case o.out == "":
+		return nil, usageErrorf("run: --out must not be empty")
+	}
+	if o.labelFilter != "" {
+		if _, err := types.ParseLabelFilter(o.labelFilter); err != nil {
+			return nil, usageErrorf("run: --label-filter %q: %s", o.labelFilter, labelFilterProblem(err))
+		}
+	}
+	if o.focus != "" {
+		if _, err := regexp.Compile(o.focus); err != nil {
+			return nil, usageErrorf("run: --focus: %v", err)
+		}
+	}
+	return o, nil
+}
+
+// resolveTarget loads the config file and environment, applies the flags on
+// top and validates the result. Every problem is a usage error.
+func resolveTarget(o *runOptions, getenv func(string) string) (target.Config, error) {
+	cfg, err := target.Load(o.config, getenv)
+	if err != nil {
+		return cfg, usageError(err)
+	}
+	if o.target != "" {
+		cfg.REST = o.target
+	}
+	if o.wsTarget != "" {
+		cfg.WS = o.wsTarget
+	}
+	if o.set["sandbox"] {
+		cfg.Sandbox = o.sandbox
+	}
+	if o.set["allow-live-trading"] {
+		cfg.AllowLiveTrading = o.allowLiveTrading
+	}
+	if cfg.REST == "" && cfg.WS != "" {
+		return cfg, usageErrorf("--ws-target %s needs a --target: the embedded emulator sets its own", cfg.WS)
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usageError(err)
+	}
+	return cfg, nil
+}
+
+// ginkgoArgs builds the Ginkgo CLI command line for a precompiled suite:
+// ginkgo flags, the suite binary, then the suite's own flags after --.
+// Paths are absolute because Ginkgo runs a precompiled suite from the
+// binary's directory.
+func ginkgoArgs(o *runOptions, cfg target.Config, suite, outDir, configPath string, color bool) []string {
+	args := []string{"-p", "--procs=" + strconv.Itoa(o.procs), "--timeout=" + o.timeout.String()}
+	if o.labelFilter != "" {
+		args = append(args, "--label-filter="+o.labelFilter)
+	}
+	if o.focus != "" {
+		args = append(args, "--focus="+o.focus)
+	}
+	if !color {
+		args = append(args, "--no-color")
+	}
+	args = append(args, "--json-report="+ginkgoReport, "--junit-report="+junitReport, "--output-dir="+outDir, suite, "--")
+	return append(args, suiteArgs(cfg, configPath)...)
+}
+
+// suiteArgs are the suite binary's flags for a resolved target. The suite
+// reads the config file itself (for the accounts) and ORs its booleans with
+// the flags.
+func suiteArgs(cfg target.Config, configPath string) []string {
+	var args []string
+	if cfg.REST != "" {
+		args = append(args, "-conform.target="+cfg.REST)
+		if cfg.WS != "" {
+			args = append(args, "-conform.ws-target="+cfg.WS)
+		}
+	}
+	if configPath != "" {
+		args = append(args, "-conform.config="+configPath)
+	}
+	if cfg.Sandbox {
+		args = append(args, "-conform.sandbox")
+	}
+	if cfg.AllowLiveTrading {
+		args = append(args, "-conform.allow-live-trading")
+	}
+	return args
+}
+
+// runOutcome maps what came of the Ginkgo run to conform's exit: no report
+// or a broken suite is a harness error, a failed spec is a failure, and a
+// non-zero Ginkgo exit that the report cannot explain is a harness error.
+func runOutcome(res *results.Results, ginkgoStatus int) error {
+	if len(res.SuiteFailures) > 0 {
+		f := res.SuiteFailures[0]
+		return harnessErrorf("the suite did not run to completion: %s: %s", f.Node, firstLine(f.Message))
+	}
+	if res.Summary.Failed > 0 {
+		return failed()
+	}
+	if ginkgoStatus != 0 {
+		return harnessErrorf("ginkgo exited with status %d though no spec failed (see the output above)", ginkgoStatus)
+	}
+	return nil
+}
+
+func cmdRun(args []string, e *env) error {
+	o, err := parseRun(args, e)
+	if err != nil {
+		return err
+	}
+	cfg, err := resolveTarget(o, e.getenv)
+	if err != nil {
+		return err
+	}
+	var configPath string
+	if o.config != "" {
+		if configPath, err = filepath.Abs(o.config); err != nil {
+			return usageErrorf("--config %s: %w", o.config, err)
+		}
+	}
+	loc := e.locator()
+	suite, err := loc.find(suiteBinary, o.suite, "suite")
+	if err != nil {
+		return err
+	}
+	ginkgo, err := loc.find(ginkgoBinary, o.ginkgo, "ginkgo")
+	if err != nil {
+		return err
+	}
+	outDir, err := prepareOutDir(o.out, ginkgoReport, junitReport, resultsReport)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	if cfg.REST != "" {
+		if err := probe(ctx, cfg.REST, nil); err != nil {
+			return err
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, o.timeout+killGrace) // Ginkgo's own --timeout should end it first
+	defer cancel()
+	c := child{path: ginkgo, args: ginkgoArgs(o, cfg, suite, outDir, configPath, isTerminal(os.Stdout)),
+		stdout: e.stdout, stderr: e.stderr}
+	status, err := c.run(ctx)
+	if err != nil {
+		return harnessError(err)
+	}
+
+	reports, err := ginkgojson.Read(filepath.Join(outDir, ginkgoReport))
+	if err != nil {
+		return harnessErrorf("ginkgo exited with status %d and wrote no usable report: %v", status, err)
+	}
+	res := results.Build(reports, rules.Default())
+	if err := res.Write(filepath.Join(outDir, resultsReport)); err != nil {
+		return harnessError(err)
+	}
+	fmt.Fprintln(e.stdout)
+	if err := results.PrintSummary(e.stdout, res); err != nil {
+		return harnessError(err)
+	}
+	fmt.Fprintf(e.stdout, "reports: %s\n", outDir)
+	return runOutcome(res, status)
+}
+
+// prepareOutDir creates dir and removes stale reports from an earlier run,
+// so that a crashed run cannot be mistaken for the previous one.
+func prepareOutDir(dir string, stale ...string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", usageErrorf("--out %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return "", harnessErrorf("output directory: %w", err)
+	}
+	for _, name := range stale {
+		if err := os.Remove(filepath.Join(abs, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", harnessErrorf("output directory: %w", err)
+		}
+	}
+	return abs, nil
+}
+
+// isTerminal reports whether f is a character device, so that Ginkgo's
+// colours are kept for people and dropped for logs.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// labelFilterProblem extracts the reason from Ginkgo's multi-line, colour
+// coded syntax error, whose message ends with it.
+func labelFilterProblem(err error) string {
+	var ge types.GinkgoError
+	if errors.As(err, &ge) {
+		msg := strings.TrimSpace(ge.Message)
+		if i := strings.LastIndex(msg, "\n"); i >= 0 {
+			msg = msg[i+1:]
+		}
+		if msg != "" {
+			return msg
+		}
+	}
+	return firstLine(err.Error())
+}
+
+func firstLine(s string) string { return ginkgojson.FirstLine(s) }

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conform-harness/conform/reporters/ginkgojson"
+	"github.com/conform-harness/conform/reporters/results"
+	"github.com/conform-harness/conform/target"
+)
+
+func TestParseRun(t *testing.T) {
+	cases := []struct {
+		args    []string
+		wantErr string // empty: valid
+	}{
+		{nil, ""},
+		{[]string{"--procs", "1", "--timeout", "30s", "--label-filter", "rule:V3-A || auth", "--focus", "^Errors"}, ""},
+		{[]string{"--procs", "0"}, "--procs must be at least 1"},
+		{[]string{"--timeout", "0s"}, "--timeout must be positive"},
+		{[]string{"--timeout", "soon"}, "invalid value"},
+		{[]string{"--out", ""}, "--out must not be empty"},
+		{[]string{"--label-filter", "a &&"}, "Unexpected EOF"},
+		{[]string{"--focus", "(a"}, "missing closing )"},
+		{[]string{"--target"}, "flag needs an argument"},
+	}
+	for _, c := range cases {
+		e, _, _ := testEnv(t)
+		o, err := parseRun(c.args, e)
+		switch {
+		case c.wantErr == "" && err != nil:
+			t.Errorf("%q: %v", c.args, err)
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr) || exitCode(err) != exitUsage):
+			t.Errorf("%q: got %v (exit %d), want a usage error with %q", c.args, err, exitCode(err), c.wantErr)
+		case c.wantErr == "" && len(c.args) == 0:
+			if o.procs < 2 || o.timeout != 5*time.Minute || o.out != "reports" {
+				t.Errorf("defaults: procs %d timeout %s out %q", o.procs, o.timeout, o.out)
+			}
+		}
+	}
+}
+
+func TestResolveTarget(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "target.json")
+	if err := os.WriteFile(cfgPath, []byte(`{"rest":"https://api.example.com","sandbox":true,
+		"accounts":{"full":{"api_key":"k","secret":"s"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	cases := []struct {
+		name    string
+		args    []string
+		getenv  map[string]string
+		check   func(target.Config) bool
+		wantErr string
+	}{
+		{"embedded", nil, nil, func(c target.Config) bool { return c.REST == "" && c.WS == "" }, ""},
+		{"flag target derives ws", []string{"--target", "http://127.0.0.1:8080"}, nil,
+			func(c target.Config) bool { return c.WS == "ws://127.0.0.1:8080" }, ""},
+		{"config file", []string{"--config", cfgPath}, nil,
+			func(c target.Config) bool { return c.REST == "https://api.example.com" && c.Sandbox && c.Accounts["full"].APIKey == "k" }, ""},
+		{"flags override config", []string{"--config", cfgPath, "--target", "http://h:1", "--sandbox=false", "--allow-live-trading"}, nil,
+			func(c target.Config) bool { return c.REST == "http://h:1" && !c.Sandbox && c.AllowLiveTrading }, ""},
+		{"environment", nil, map[string]string{"CONFORM_TARGET": "http://env:2"},
+			func(c target.Config) bool { return c.REST == "http://env:2" }, ""},
+		{"flag over environment", []string{"--target", "http://flag:3"}, map[string]string{"CONFORM_TARGET": "http://env:2"},
+			func(c target.Config) bool { return c.REST == "http://flag:3" }, ""},
+		{"ws without target", []string{"--ws-target", "ws://x"}, nil, nil, "needs a --target"},
+		{"bad ws", []string{"--target", "http://h", "--ws-target", "http://x"}, nil, nil, "want a ws(s) base URL"},
+		{"versioned target", []string{"--target", "http://h/api/3"}, nil, nil, "without /api/3"},
+		{"bad config", []string{"--config", filepath.Join(dir, "missing.json")}, nil, nil, "no such file"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e, _, _ := testEnv(t)
+			o, err := parseRun(c.args, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := resolveTarget(o, env(c.getenv))
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) || exitCode(err) != exitUsage {
+					t.Errorf("got %v (exit %d), want a usage error with %q", err, exitCode(err), c.wantErr)
+				}
+				return
+			}
+			if err != nil || !c.check(cfg) {
+				t.Errorf("got %+v, %v", cfg, err)
+			}
+		})
+	}
+}
+
+func TestGinkgoArgs(t *testing.T) {
+	base := &runOptions{procs: 4, timeout: 5 * time.Minute}
+	filtered := &runOptions{procs: 2, timeout: time.Minute, labelFilter: "rule:V3-A", focus: "Errors"}
+	remote := target.Config{REST: "https://api.example.com", WS: "wss://api.example.com", Sandbox: true}
+	cases := []struct {
+		name   string
+		o      *runOptions
+		cfg    target.Config
+		config string
+		color  bool
+		want   []string
+	}{
+		{"embedded emulator", base, target.Config{}, "", true, []string{
+			"-p", "--procs=4", "--timeout=5m0s",
+			"--json-report=ginkgo.json", "--junit-report=junit.xml", "--output-dir=/out", "/bin/suites.test", "--"}},
+		{"filters without colour", filtered, target.Config{}, "", false, []string{
+			"-p", "--procs=2", "--timeout=1m0s", "--label-filter=rule:V3-A", "--focus=Errors", "--no-color",
+			"--json-report=ginkgo.json", "--junit-report=junit.xml", "--output-dir=/out", "/bin/suites.test", "--"}},
+		{"remote target", base, remote, "/etc/target.json", true, []string{
+			"-p", "--procs=4", "--timeout=5m0s",
+			"--json-report=ginkgo.json", "--junit-report=junit.xml", "--output-dir=/out", "/bin/suites.test", "--",
+			"-conform.target=https://api.example.com", "-conform.ws-target=wss://api.example.com",
+			"-conform.config=/etc/target.json", "-conform.sandbox"}},
+		{"live trading", base, target.Config{REST: "http://h", WS: "ws://h", AllowLiveTrading: true}, "", true, []string{
+			"-p", "--procs=4", "--timeout=5m0s",
+			"--json-report=ginkgo.json", "--junit-report=junit.xml", "--output-dir=/out", "/bin/suites.test", "--",
+			"-conform.target=http://h", "-conform.ws-target=ws://h", "-conform.allow-live-trading"}},
+	}
+	for _, c := range cases {
+		got := ginkgoArgs(c.o, c.cfg, "/bin/suites.test", "/out", c.config, c.color)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestRunOutcome(t *testing.T) {
+	res := func(s results.Summary, sf ...ginkgojson.SuiteFailure) *results.Results {
+		return &results.Results{Summary: s, SuiteFailures: sf}
+	}
+	cases := []struct {
+		name   string
+		res    *results.Results
+		status int
+		code   int
+	}{
+		{"all passed", res(results.Summary{Passed: 3}), 0, exitOK},
+		{"informational and skipped do not fail", res(results.Summary{Passed: 1, Informational: 2, Skipped: 4, Pending: 1}), 0, exitOK},
+		{"a spec failed", res(results.Summary{Passed: 1, Failed: 1}), 1, exitFailed},
+		{"emulator did not start", res(results.Summary{}, ginkgojson.SuiteFailure{Node: "SynchronizedBeforeSuite", Message: "embedded emulator: listen"}), 1, exitHarness},
+		{"suite timed out", res(results.Summary{Failed: 1}, ginkgojson.SuiteFailure{Node: "suite", Message: "Suite Timeout Elapsed"}), 1, exitHarness},
+		{"ginkgo failed without a failed spec", res(results.Summary{Passed: 1}), 2, exitHarness},
+	}
+	for _, c := range cases {
+		if got := exitCode(runOutcome(c.res, c.status)); got != c.code {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.code)
+		}
+	}
+}
+
+// fakeGinkgo writes a script that plays the Ginkgo CLI: it copies the report
+// named by $FAKE_GINKGO_REPORT (if any) to --output-dir, records its
+// arguments and exits with $FAKE_GINKGO_STATUS.
+func fakeGinkgo(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "ginkgo")
+	script := `#!/bin/sh
+for a in "$@"; do
+  case "$a" in --output-dir=*) out="${a#--output-dir=}";; esac
+done
+printf '%s\n' "$@" > "$FAKE_GINKGO_ARGS"
+[ -n "$FAKE_GINKGO_REPORT" ] && cp "$FAKE_GINKGO_REPORT" "$out/ginkgo.json"
+exit "$FAKE_GINKGO_STATUS"
+`
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func writeReport(t *testing.T, path string, specs ...types.SpecReport) {
+	t.Helper()
+	b, err := json.Marshal([]types.Report{{SuiteDescription: "conform", SpecReports: specs, RunTime: time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func itSpec(text string, state types.SpecState, labels ...string) types.SpecReport {
+	s := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: text, LeafNodeLabels: labels, State: state}
+	if state.Is(types.SpecStateFailureStates) {
+		s.Failure = types.Failure{Message: "expected: HTTP 400\nactual: HTTP 200"}
+	}
+	return s
+}
+
+func TestCmdRunWithFakeGinkgo(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("needs /bin/sh")
+	}
+	dir := t.TempDir()
+	ginkgo := fakeGinkgo(t, dir)
+	writeExe(t, filepath.Join(dir, "suites.test"))
+	passing, failing := filepath.Join(dir, "pass.json"), filepath.Join(dir, "fail.json")
+	writeReport(t, passing, itSpec("serves /api/3", types.SpecStatePassed, "rule:V3-CONV-ADDRESS"))
+	writeReport(t, failing, itSpec("serves /api/3", types.SpecStateFailed, "rule:V3-CONV-ADDRESS"))
+	broken := filepath.Join(dir, "broken.json")
+	writeReport(t, broken, types.SpecReport{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStateFailed,
+		Failure: types.Failure{Message: "harness: the target could not be set up"}})
+
+	cases := []struct {
+		name, report, status string
+		code                 int
+		stdout, stderr       string
+	}{
+		{"pass", passing, "0", exitOK, "1 passed, 0 failed", ""},
+		{"fail", failing, "1", exitFailed, "V3-CONV-ADDRESS  The REST interface", ""},
+		{"before suite failed", broken, "1", exitHarness, "SUITE FAILURES", "SynchronizedBeforeSuite: harness: the target could not be set up"},
+		{"crash without report", "", "2", exitHarness, "", "ginkgo exited with status 2 and wrote no usable report"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(dir, "out-"+strings.ReplaceAll(c.name, " ", "-"))
+			argsFile := filepath.Join(dir, "args-"+strings.ReplaceAll(c.name, " ", "-"))
+			t.Setenv("FAKE_GINKGO_REPORT", c.report)
+			t.Setenv("FAKE_GINKGO_STATUS", c.status)
+			t.Setenv("FAKE_GINKGO_ARGS", argsFile)
+			e, stdout, stderr := testEnv(t)
+			e.exeDir = dir
+			code := realMain([]string{"run", "--out", out, "--procs", "3", "--ginkgo", ginkgo}, e)
+			if code != c.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
+			}
+			if !strings.Contains(stdout.String(), c.stdout) || !strings.Contains(stderr.String(), c.stderr) {
+				t.Errorf("stdout:\n%s\nstderr:\n%s\nwant %q and %q", stdout, stderr, c.stdout, c.stderr)
+			}
+			args, err := os.ReadFile(argsFile)
+			if err != nil || !strings.Contains(string(args), "--procs=3\n") || !strings.Contains(string(args), filepath.Join(dir, "suites.test")+"\n--\n") {
+				t.Errorf("ginkgo args %q, %v", args, err)
+			}
+			_, err = os.Stat(filepath.Join(out, "results.json"))
+			if wantResults := c.report != ""; wantResults != (err == nil) {
+				t.Errorf("results.json written: %v, want %v", err == nil, wantResults)
+			}
+		})
+	}
+}
+
+func TestPrepareOutDirRemovesStaleReports(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "reports")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, ginkgoReport)
+	if err := os.WriteFile(stale, []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := prepareOutDir(dir, ginkgoReport, resultsReport)
+	if err != nil || got != dir {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stale report kept: %v", err)
+	}
+}

@@ -1,0 +1,100 @@
+// Package v3 is the emulator's API version 3: its route table and handlers.
+package v3
+
+import (
+	"github.com/conform-harness/conform/emulator/api"
+	"github.com/conform-harness/conform/emulator/auth"
+	"github.com/conform-harness/conform/emulator/clock"
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/ledger"
+	"github.com/conform-harness/conform/emulator/market"
+)
+
+// Prefix is where version 3 is served ({base_url}/api/3).
+const Prefix = "/api/3"
+
+// Deps are what the handlers work on.
+type Deps struct {
+	Market *market.Catalogue
+	Ledger *ledger.Ledger
+	Faults *faults.Set
+	Clock  clock.Clock
+}
+
+// Routes is the v3 route table.
+func Routes(d Deps) []api.Route {
+	routes := marketRoutes(d.Market, d.Faults, d.Clock)
+	return append(routes, spotRoutes(d)...)
+}
+
+func spotRoutes(d Deps) []api.Route {
+	feeRight := auth.RightTrading
+	if d.Faults.On("V3-AUTH-RIGHTS") {
+		feeRight = auth.RightOrderbook
+	}
+	return []api.Route{
+		{Method: "GET", Path: "/spot/balance", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+			bs := d.Ledger.Balances(r.Principal.Account)
+			out := make([]spotBalance, 0, len(bs))
+			for _, b := range bs {
+				out = append(out, newSpotBalance(b, true))
+			}
+			return out, nil
+		}},
+		{Method: "GET", Path: "/spot/balance/{currency}", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+			c := r.PathValue("currency")
+			if !d.Market.HasCurrency(c) {
+				return nil, api.CurrencyNotFound(c)
+			}
+			return newSpotBalance(d.Ledger.Balance(r.Principal.Account, c), false), nil
+		}},
+		// Active orders: none rest until the matching engine lands (issue 3),
+		// but the symbol filter is already validated as documented.
+		{Method: "GET", Path: "/spot/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+			if s, ok := r.Params.String("symbol"); ok && !d.Market.IsSymbol(s) {
+				return nil, api.SymbolNotFound(s)
+			}
+			return []struct{}{}, nil
+		}},
+		{Method: "GET", Path: "/spot/fee", Right: auth.RightOrderbook, Handle: func(*api.Request) (any, *api.Error) {
+			fees := d.Market.SpotFees()
+			out := make([]symbolFee, 0, len(fees))
+			for _, f := range fees {
+				out = append(out, symbolFee{Symbol: f.Symbol, TakeRate: f.TakeRate, MakeRate: f.MakeRate})
+			}
+			return out, nil
+		}},
+		{Method: "GET", Path: "/spot/fee/{symbol}", Right: feeRight, Handle: func(r *api.Request) (any, *api.Error) {
+			s := r.PathValue("symbol")
+			f, ok := d.Market.Fee(s)
+			if !ok {
+				return nil, api.SymbolNotFound(s)
+			}
+			return symbolFee{TakeRate: f.TakeRate, MakeRate: f.MakeRate}, nil
+		}},
+	}
+}
+
+// spotBalance is the Spot balance resource; Currency is omitted when a
+// single currency is requested.
+type spotBalance struct {
+	Currency            string `json:"currency,omitempty"`
+	Available           string `json:"available"`
+	Reserved            string `json:"reserved"`
+	ReservedMargin      string `json:"reserved_margin"`
+	CrossMarginReserved string `json:"cross_margin_reserved"`
+}
+
+func newSpotBalance(b ledger.Balance, withCurrency bool) spotBalance {
+	out := spotBalance{Available: b.Available.String(), Reserved: b.Reserved.String(), ReservedMargin: "0", CrossMarginReserved: "0"}
+	if withCurrency {
+		out.Currency = b.Currency
+	}
+	return out
+}
+
+type symbolFee struct {
+	Symbol   string `json:"symbol,omitempty"`
+	TakeRate string `json:"take_rate"`
+	MakeRate string `json:"make_rate"`
+}

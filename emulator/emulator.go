@@ -1,0 +1,191 @@
+// Package emulator is a reference implementation of the documented exchange
+// API, to be used as a conformance target and by other projects' tests:
+//
+//	emu, err := emulator.New(emulator.Options{})
+//	if err != nil { ... }
+//	if err := emu.Start(); err != nil { ... }
+//	defer emu.Close()
+//	client := myexchange.New(emu.URL())
+//
+// It serves version 3 under /api/3 and, when ControlPlane is set, a control
+// plane under /_conform (reset, fund, clock) for emulator-only specs.
+package emulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/api"
+	v3 "github.com/conform-harness/conform/emulator/api/v3"
+	"github.com/conform-harness/conform/emulator/auth"
+	"github.com/conform-harness/conform/emulator/clock"
+	"github.com/conform-harness/conform/emulator/control"
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/ledger"
+	"github.com/conform-harness/conform/emulator/market"
+	"github.com/conform-harness/conform/fixtures"
+	"github.com/shopspring/decimal"
+)
+
+// Options configure an emulator. The zero value is a working emulator on a
+// free loopback port with no faults and no control plane.
+type Options struct {
+	// Addr is the listen address; default 127.0.0.1:0 (a free port).
+	Addr string
+	// Faults are rule IDs whose fault switches are on (see conform mutate --list).
+	Faults []string
+	// ControlPlane serves /_conform/{info,reset,fund,clock}.
+	ControlPlane bool
+	// Clock is the time source; default the wall clock (movable through
+	// the control plane).
+	Clock clock.Clock
+	// Logger receives request failures; default discards.
+	Logger *slog.Logger
+}
+
+// Emulator is a running (or ready to run) reference exchange.
+type Emulator struct {
+	opts    Options
+	handler http.Handler
+	clock   *clock.Offset
+	ledger  *ledger.Ledger
+	keys    map[string]string // API key -> account
+	accts   []fixtures.Account
+	faults  *faults.Set
+
+	mu       sync.Mutex
+	listener net.Listener
+	server   *http.Server
+}
+
+// New builds an emulator without listening; use Handler to embed it, or
+// Start to serve it.
+func New(opts Options) (*Emulator, error) {
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	fs, err := faults.New(opts.Faults...)
+	if err != nil {
+		return nil, err
+	}
+	mkt, err := market.Load(fs)
+	if err != nil {
+		return nil, fmt.Errorf("emulator: load market fixtures: %w", err)
+	}
+	accts, err := fixtures.Accounts()
+	if err != nil {
+		return nil, fmt.Errorf("emulator: load account fixtures: %w", err)
+	}
+	e := &Emulator{opts: opts, clock: clock.NewOffset(opts.Clock), ledger: ledger.New(fs), keys: map[string]string{}, accts: accts, faults: fs}
+	var keys []auth.Key
+	for _, a := range accts {
+		for _, k := range a.Keys {
+			keys = append(keys, auth.Key{APIKey: k.APIKey, Secret: k.Secret, Account: a.ID, Rights: k.Rights})
+			e.keys[k.APIKey] = a.ID
+		}
+	}
+	if err := e.Reset(); err != nil {
+		return nil, err
+	}
+	prefix := v3.Prefix
+	if fs.On("V3-CONV-ADDRESS") {
+		prefix = "/api/v3"
+	}
+	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Faults: fs, Clock: e.clock}),
+		auth.NewStore(keys, fs), fs, opts.Logger)
+	mux := http.NewServeMux()
+	mux.Handle(prefix+"/", v3Router)
+	if opts.ControlPlane {
+		mux.Handle(control.Prefix+"/", &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs})
+	}
+	notFound := &api.Writer{Faults: fs}
+	e.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h, pattern := mux.Handler(r); pattern != "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		notFound.Error(w, r, api.NotFound(r.Method, r.URL.Path))
+	})
+	return e, nil
+}
+
+// Reset restores every account's balances to the fixtures.
+func (e *Emulator) Reset() error {
+	e.ledger.Reset()
+	for _, a := range e.accts {
+		for cur, amt := range a.Balances {
+			d, err := decimal.NewFromString(amt)
+			if err != nil {
+				return fmt.Errorf("emulator: fixture balance %s %s: %w", a.ID, cur, err)
+			}
+			if err := e.ledger.Credit(a.ID, cur, d); err != nil {
+				return fmt.Errorf("emulator: fixture balance: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// Fund credits the account owning apiKey (control plane).
+func (e *Emulator) Fund(apiKey, currency string, amount decimal.Decimal) error {
+	acct, ok := e.keys[apiKey]
+	if !ok {
+		return fmt.Errorf("no account has API key %q", apiKey)
+	}
+	return e.ledger.Credit(acct, strings.ToUpper(currency), amount)
+}
+
+// Handler returns the emulator as an http.Handler (for httptest).
+func (e *Emulator) Handler() http.Handler { return e.handler }
+
+// Start listens on Options.Addr and serves in the background.
+func (e *Emulator) Start() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.listener != nil {
+		return errors.New("emulator: already started")
+	}
+	ln, err := net.Listen("tcp", e.opts.Addr)
+	if err != nil {
+		return fmt.Errorf("emulator: listen on %s: %w", e.opts.Addr, err)
+	}
+	e.listener = ln
+	e.server = &http.Server{Handler: e.handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second,
+		ErrorLog: slog.NewLogLogger(e.opts.Logger.Handler(), slog.LevelWarn)}
+	go func() { _ = e.server.Serve(ln) }()
+	return nil
+}
+
+// URL is the base URL (before /api/3), valid after Start.
+func (e *Emulator) URL() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.listener == nil {
+		return ""
+	}
+	return "http://" + e.listener.Addr().String()
+}
+
+// Close stops serving.
+func (e *Emulator) Close() error {
+	e.mu.Lock()
+	srv := e.server
+	e.mu.Unlock()
+	if srv == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return srv.Shutdown(ctx)
+}

@@ -1,0 +1,153 @@
+// Package coverage computes which specs check which rules from a Ginkgo
+// dry-run report (suites.test --ginkgo.dry-run --ginkgo.json-report=x.json
+// lists every spec with its labels without running it) and finds the gaps:
+// testable rules without a spec and specs that name no usable rule.
+package coverage
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conform-harness/conform/reporters/ginkgojson"
+	"github.com/conform-harness/conform/rules"
+)
+
+// Kind classifies a coverage problem.
+type Kind string
+
+// Problem kinds.
+const (
+	// Uncovered: a testable rule that is not pending has no spec.
+	Uncovered Kind = "uncovered-rule"
+	// NoRule: a spec names no rule.
+	NoRule Kind = "spec-without-rule"
+	// UnknownRule: a spec names an ID the catalogue lacks.
+	UnknownRule Kind = "unknown-rule"
+	// OutOfScopeRule: a spec names an out-of-scope rule, which must never be asserted.
+	OutOfScopeRule Kind = "out-of-scope-rule"
+)
+
+// Problem is one gap between the catalogue and the suites.
+type Problem struct {
+	Kind Kind `json:"kind"`
+	// Rule is the rule concerned, if any.
+	Rule string `json:"rule,omitempty"`
+	// Spec is the full text of the spec concerned, if any.
+	Spec string `json:"spec,omitempty"`
+	// Location is the spec's file:line, if any.
+	Location string `json:"location,omitempty"`
+}
+
+// String renders the problem on one line.
+func (p Problem) String() string {
+	switch p.Kind {
+	case Uncovered:
+		return fmt.Sprintf("%s: testable rule without a spec", p.Rule)
+	case NoRule:
+		return fmt.Sprintf("spec %q (%s) names no rule", p.Spec, p.Location)
+	case UnknownRule:
+		return fmt.Sprintf("spec %q (%s) names %s, which is not in the rule catalogue", p.Spec, p.Location, p.Rule)
+	case OutOfScopeRule:
+		return fmt.Sprintf("spec %q (%s) names %s, which is out of scope", p.Spec, p.Location, p.Rule)
+	}
+	return fmt.Sprintf("%s: %s %s", p.Kind, p.Rule, p.Spec)
+}
+
+// Rule is a catalogue rule with the specs that check it.
+type Rule struct {
+	rules.Rule
+	// Specs are the full texts of the specs labelled with the rule.
+	Specs []string `json:"specs"`
+}
+
+// Coverage is the join of a catalogue with the specs of a suite.
+type Coverage struct {
+	// Rules is the catalogue in declaration order.
+	Rules []Rule `json:"rules"`
+	// Specs is the number of specs in the suite.
+	Specs int `json:"specs"`
+	// Problems lists every gap, rules first then specs.
+	Problems []Problem `json:"problems"`
+}
+
+// Compute joins the specs of a (dry-run) report with the catalogue.
+func Compute(reports []types.Report, cat *rules.Catalogue) *Coverage {
+	cov := &Coverage{Problems: []Problem{}}
+	specsOf := map[string][]string{}
+	var specProblems []Problem
+	for _, s := range ginkgojson.Specs(reports) {
+		cov.Specs++
+		text, loc := s.FullText(), ginkgojson.Location(s.LeafNodeLocation)
+		ids := rules.FromLabels(s.Labels())
+		if len(ids) == 0 {
+			specProblems = append(specProblems, Problem{Kind: NoRule, Spec: text, Location: loc})
+		}
+		for _, id := range ids {
+			specsOf[id] = append(specsOf[id], text)
+			r, ok := cat.Lookup(id)
+			switch {
+			case !ok:
+				specProblems = append(specProblems, Problem{Kind: UnknownRule, Rule: id, Spec: text, Location: loc})
+			case r.Status == rules.OutOfScope:
+				specProblems = append(specProblems, Problem{Kind: OutOfScopeRule, Rule: id, Spec: text, Location: loc})
+			}
+		}
+	}
+	for _, r := range cat.All() {
+		specs := specsOf[r.ID]
+		cov.Rules = append(cov.Rules, Rule{Rule: r, Specs: append([]string{}, specs...)})
+		if len(specs) == 0 && r.Status == rules.Testable && r.Pending == "" {
+			cov.Problems = append(cov.Problems, Problem{Kind: Uncovered, Rule: r.ID})
+		}
+	}
+	cov.Problems = append(cov.Problems, specProblems...)
+	return cov
+}
+
+// SpecsFor returns the specs that check the rule id (nil when none or unknown).
+func (c *Coverage) SpecsFor(id string) []string {
+	i := slices.IndexFunc(c.Rules, func(r Rule) bool { return r.ID == id })
+	if i < 0 {
+		return nil
+	}
+	return c.Rules[i].Specs
+}
+
+// Totals counts the catalogue by status and how much of it has specs.
+type Totals struct {
+	Rules      int `json:"rules"`
+	Testable   int `json:"testable"`
+	Pending    int `json:"pending"`
+	Covered    int `json:"testable_covered"`
+	Ambiguous  int `json:"ambiguous"`
+	AmbCovered int `json:"ambiguous_covered"`
+	OutOfScope int `json:"out_of_scope"`
+	Specs      int `json:"specs"`
+}
+
+// Totals counts rules by status; Testable includes the pending ones.
+func (c *Coverage) Totals() Totals {
+	t := Totals{Rules: len(c.Rules), Specs: c.Specs}
+	for _, r := range c.Rules {
+		switch r.Status {
+		case rules.Testable:
+			t.Testable++
+			if r.Pending != "" {
+				t.Pending++
+			}
+			if len(r.Specs) > 0 {
+				t.Covered++
+			}
+		case rules.Ambiguous:
+			t.Ambiguous++
+			if len(r.Specs) > 0 {
+				t.AmbCovered++
+			}
+		case rules.OutOfScope:
+			t.OutOfScope++
+		}
+	}
+	return t
+}

@@ -1,0 +1,372 @@
+// Package results turns a Ginkgo JSON report of a conformance run into
+// results.json: every spec with its rules and outcome, every catalogue rule
+// with its verdict, and a summary. It also prints the summary for a person.
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conform-harness/conform/reporters/ginkgojson"
+	"github.com/conform-harness/conform/rules"
+)
+
+// Names the suites use for labels and report entries (the suite contract).
+const (
+	// InformationalLabel marks a spec that records what the target did for an
+	// ambiguous rule instead of asserting it.
+	InformationalLabel = "informational"
+	// ObservationEntry is the report entry in which an informational spec
+	// records what the target did.
+	ObservationEntry = "informational"
+	// ExchangesEntry is the report entry carrying a failed spec's HTTP
+	// exchanges, credentials redacted.
+	ExchangesEntry = "exchanges"
+)
+
+// Outcome is what became of one spec.
+type Outcome string
+
+// Spec outcomes.
+const (
+	Passed        Outcome = "passed"
+	Failed        Outcome = "failed"
+	Skipped       Outcome = "skipped"
+	Pending       Outcome = "pending"
+	Informational Outcome = "informational" // a passed spec labelled informational
+)
+
+// Verdict is what a run says about one rule.
+type Verdict string
+
+// Rule verdicts.
+const (
+	VerdictPassed        Verdict = "passed"
+	VerdictFailed        Verdict = "failed"
+	VerdictSkipped       Verdict = "skipped" // every spec skipped or pending
+	VerdictInformational Verdict = "informational"
+	VerdictNotCovered    Verdict = "not-covered" // no spec in this run names it
+	VerdictOutOfScope    Verdict = "out-of-scope"
+)
+
+// StatusPending is the status shown for a testable rule that is waiting for
+// work (rules.Rule.Pending); StatusUnknown for a rule a spec names that the
+// catalogue lacks.
+const (
+	StatusPending = "pending"
+	StatusUnknown = "unknown"
+)
+
+// Results is the content of results.json.
+type Results struct {
+	Suite         string                    `json:"suite"`
+	Succeeded     bool                      `json:"suite_succeeded"`
+	StartTime     time.Time                 `json:"start_time"`
+	EndTime       time.Time                 `json:"end_time"`
+	Summary       Summary                   `json:"summary"`
+	SuiteFailures []ginkgojson.SuiteFailure `json:"suite_failures,omitempty"`
+	Specs         []Spec                    `json:"specs"`
+	Rules         []RuleResult              `json:"rules"`
+}
+
+// Spec is one spec of the run.
+type Spec struct {
+	Text       string   `json:"text"`
+	Containers []string `json:"containers,omitempty"`
+	Rules      []string `json:"rules"`
+	Labels     []string `json:"labels,omitempty"`
+	Location   string   `json:"location,omitempty"`
+	Outcome    Outcome  `json:"outcome"`
+	// SkipReason is the argument of Skip(), empty for specs filtered out.
+	SkipReason string `json:"skip_reason,omitempty"`
+	// Observation is what an informational spec recorded about the target.
+	Observation string   `json:"observation,omitempty"`
+	Failure     *Failure `json:"failure,omitempty"`
+	DurationMS  int64    `json:"duration_ms"`
+}
+
+// FullText is the container texts and the spec text joined by spaces, as
+// Ginkgo prints it.
+func (s Spec) FullText() string {
+	return joinNonEmpty(append(slices.Clone(s.Containers), s.Text), " ")
+}
+
+// Failure describes why a spec failed.
+type Failure struct {
+	Message  string `json:"message"`
+	Location string `json:"location,omitempty"`
+	// State is Ginkgo's state when it is more than a plain failure
+	// (panicked, timedout, interrupted, aborted).
+	State     string `json:"state,omitempty"`
+	Exchanges string `json:"exchanges,omitempty"`
+}
+
+// RuleResult joins a catalogue rule with the specs of the run that name it.
+type RuleResult struct {
+	ID        string `json:"id"`
+	Area      string `json:"area,omitempty"`
+	Section   string `json:"section,omitempty"`
+	Statement string `json:"statement,omitempty"`
+	// Status is testable, pending, ambiguous, out-of-scope or unknown.
+	Status  string  `json:"status"`
+	Reason  string  `json:"reason,omitempty"`
+	Verdict Verdict `json:"verdict"`
+	// Specs are the full texts of the specs naming the rule.
+	Specs []string `json:"specs,omitempty"`
+	// Failures are the first lines of the failure messages of its failed specs.
+	Failures []string `json:"failures,omitempty"`
+	// Observations are what its informational specs recorded.
+	Observations []string `json:"observations,omitempty"`
+}
+
+// Summary counts the run.
+type Summary struct {
+	Specs         int `json:"specs"`
+	SpecsRun      int `json:"specs_run"`
+	Passed        int `json:"passed"`
+	Failed        int `json:"failed"`
+	Skipped       int `json:"skipped"`
+	Pending       int `json:"pending"`
+	Informational int `json:"informational"`
+	// RulesTestable counts testable rules, pending ones included.
+	RulesTestable int `json:"rules_testable"`
+	// RulesPending counts testable rules waiting for work.
+	RulesPending int `json:"rules_pending"`
+	// RulesCovered counts testable rules with a verdict of passed or failed.
+	RulesCovered   int `json:"rules_covered"`
+	RulesFailed    int `json:"rules_failed"`
+	RulesAmbiguous int `json:"rules_ambiguous"`
+	// RulesInformational counts rules with an informational verdict.
+	RulesInformational int   `json:"rules_informational"`
+	RulesOutOfScope    int   `json:"rules_out_of_scope"`
+	DurationMS         int64 `json:"duration_ms"`
+}
+
+// Build joins the reports of a run with a rule catalogue.
+func Build(reports []types.Report, cat *rules.Catalogue) *Results {
+	res := &Results{Succeeded: true, SuiteFailures: ginkgojson.SuiteFailures(reports)}
+	for i, r := range reports {
+		if i == 0 {
+			res.Suite, res.StartTime, res.EndTime = r.SuiteDescription, r.StartTime, r.EndTime
+		}
+		res.Succeeded = res.Succeeded && r.SuiteSucceeded
+		if r.StartTime.Before(res.StartTime) {
+			res.StartTime = r.StartTime
+		}
+		if r.EndTime.After(res.EndTime) {
+			res.EndTime = r.EndTime
+		}
+		res.Summary.DurationMS += r.RunTime.Milliseconds()
+	}
+
+	byRule := map[string][]int{} // rule ID -> indexes into res.Specs
+	for _, sr := range ginkgojson.Specs(reports) {
+		s := specFrom(sr)
+		for _, id := range s.Rules {
+			byRule[id] = append(byRule[id], len(res.Specs))
+		}
+		res.Specs = append(res.Specs, s)
+		res.Summary.count(s.Outcome)
+	}
+
+	for _, r := range cat.All() {
+		rr := RuleResult{ID: r.ID, Area: r.Area, Section: r.Section, Statement: r.Statement, Status: string(r.Status), Reason: r.Reason}
+		if r.Pending != "" {
+			rr.Status, rr.Reason = StatusPending, r.Pending
+		}
+		rr.fill(res.Specs, byRule[r.ID])
+		if r.Status == rules.OutOfScope {
+			rr.Verdict = VerdictOutOfScope
+		}
+		res.Rules = append(res.Rules, rr)
+		delete(byRule, r.ID)
+	}
+	// Rules the catalogue lacks: the suite's start-up check should make this
+	// impossible, so they are listed rather than silently dropped.
+	var unknown []string
+	for id := range byRule {
+		unknown = append(unknown, id)
+	}
+	slices.Sort(unknown)
+	for _, id := range unknown {
+		rr := RuleResult{ID: id, Status: StatusUnknown, Reason: "not in the rule catalogue"}
+		rr.fill(res.Specs, byRule[id])
+		res.Rules = append(res.Rules, rr)
+	}
+	res.Summary.countRules(res.Rules)
+	return res
+}
+
+func specFrom(sr types.SpecReport) Spec {
+	labels := sr.Labels()
+	s := Spec{
+		Text:       sr.LeafNodeText,
+		Containers: slices.DeleteFunc(slices.Clone(sr.ContainerHierarchyTexts), func(t string) bool { return t == "" }),
+		Rules:      rules.FromLabels(labels),
+		Labels:     labels,
+		Location:   ginkgojson.Location(sr.LeafNodeLocation),
+		DurationMS: sr.RunTime.Milliseconds(),
+	}
+	if s.Rules == nil {
+		s.Rules = []string{} // an empty list in JSON says "names no rule" plainly
+	}
+	switch {
+	case sr.Failed():
+		s.Outcome = Failed
+		f := &Failure{
+			Message:   sr.Failure.Message,
+			Location:  ginkgojson.Location(sr.Failure.Location),
+			Exchanges: ginkgojson.EntryText(sr, ExchangesEntry),
+		}
+		if sr.Failure.ForwardedPanic != "" {
+			f.Message += "\npanic: " + sr.Failure.ForwardedPanic
+		}
+		if sr.State != types.SpecStateFailed {
+			f.State = sr.State.String()
+		}
+		s.Failure = f
+	case sr.State == types.SpecStatePassed && slices.Contains(labels, InformationalLabel):
+		s.Outcome = Informational
+	case sr.State == types.SpecStatePassed:
+		s.Outcome = Passed
+	case sr.State == types.SpecStatePending:
+		s.Outcome = Pending
+	default:
+		s.Outcome = Skipped
+		s.SkipReason = sr.Failure.Message
+	}
+	if s.Outcome != Skipped && s.Outcome != Pending {
+		s.Observation = ginkgojson.EntryText(sr, ObservationEntry)
+	}
+	return s
+}
+
+// fill records the rule's specs and derives its verdict: a failure anywhere
+// fails the rule; otherwise a pass outranks an informational record, which
+// outranks specs that were all skipped.
+func (rr *RuleResult) fill(specs []Spec, idx []int) {
+	if len(idx) == 0 {
+		rr.Verdict = VerdictNotCovered
+		return
+	}
+	var failed, passed, informational bool
+	for _, i := range idx {
+		s := specs[i]
+		rr.Specs = append(rr.Specs, s.FullText())
+		switch s.Outcome {
+		case Failed:
+			failed = true
+			rr.Failures = append(rr.Failures, ginkgojson.FirstLine(s.Failure.Message))
+		case Passed:
+			passed = true
+		case Informational:
+			informational = true
+		}
+		if s.Observation != "" {
+			rr.Observations = append(rr.Observations, s.Observation)
+		}
+	}
+	switch {
+	case failed:
+		rr.Verdict = VerdictFailed
+	case passed:
+		rr.Verdict = VerdictPassed
+	case informational:
+		rr.Verdict = VerdictInformational
+	default:
+		rr.Verdict = VerdictSkipped
+	}
+}
+
+func (s *Summary) count(o Outcome) {
+	s.Specs++
+	switch o {
+	case Passed:
+		s.Passed++
+	case Failed:
+		s.Failed++
+	case Skipped:
+		s.Skipped++
+	case Pending:
+		s.Pending++
+	case Informational:
+		s.Informational++
+	}
+	s.SpecsRun = s.Passed + s.Failed + s.Informational
+}
+
+func (s *Summary) countRules(rs []RuleResult) {
+	for _, r := range rs {
+		switch r.Status {
+		case string(rules.Testable), StatusPending:
+			s.RulesTestable++
+			if r.Status == StatusPending {
+				s.RulesPending++
+			}
+			if r.Verdict == VerdictPassed || r.Verdict == VerdictFailed {
+				s.RulesCovered++
+			}
+		case string(rules.Ambiguous):
+			s.RulesAmbiguous++
+		case string(rules.OutOfScope):
+			s.RulesOutOfScope++
+		}
+		switch r.Verdict {
+		case VerdictFailed:
+			s.RulesFailed++
+		case VerdictInformational:
+			s.RulesInformational++
+		}
+	}
+}
+
+// FailedRules returns the rules whose verdict is failed, in catalogue order.
+func (r *Results) FailedRules() []RuleResult {
+	return r.withVerdict(VerdictFailed)
+}
+
+// InformationalRules returns the rules whose verdict is informational.
+func (r *Results) InformationalRules() []RuleResult {
+	return r.withVerdict(VerdictInformational)
+}
+
+func (r *Results) withVerdict(v Verdict) []RuleResult {
+	var out []RuleResult
+	for _, rr := range r.Rules {
+		if rr.Verdict == v {
+			out = append(out, rr)
+		}
+	}
+	return out
+}
+
+// Write stores the results as indented JSON at path.
+func (r *Results) Write(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode results: %w", err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	return nil
+}
+
+func joinNonEmpty(parts []string, sep string) string {
+	out := ""
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if out != "" {
+			out += sep
+		}
+		out += p
+	}
+	return out
+}

@@ -1,0 +1,266 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conform-harness/conform/reporters/ginkgojson"
+	"github.com/conform-harness/conform/rules"
+)
+
+func testCatalogue(t *testing.T) *rules.Catalogue {
+	t.Helper()
+	r := func(id string, st rules.Status, reason, pending string) rules.Rule {
+		return rules.Rule{ID: id, Area: "a", Section: "Sec " + id, Statement: "Statement of " + id, Status: st, Reason: reason, Pending: pending}
+	}
+	c, err := rules.New([]rules.Rule{
+		r("V3-A", rules.Testable, "", ""),
+		r("V3-B", rules.Testable, "", ""),
+		r("V3-C", rules.Ambiguous, "the spec is silent", ""),
+		r("V3-D", rules.Testable, "", ""),
+		r("V3-E", rules.Testable, "", "waits for spot trading"),
+		r("V3-F", rules.OutOfScope, "not shown", ""),
+		r("V3-G", rules.Testable, "", ""),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func spec(text string, state types.SpecState, labels ...string) types.SpecReport {
+	return types.SpecReport{
+		ContainerHierarchyTexts:  []string{"", "area"},
+		ContainerHierarchyLabels: [][]string{nil, nil},
+		LeafNodeType:             types.NodeTypeIt,
+		LeafNodeText:             text,
+		LeafNodeLabels:           labels,
+		LeafNodeLocation:         types.CodeLocation{FileName: "/s/area.go", LineNumber: 10},
+		State:                    state,
+		RunTime:                  1500 * time.Microsecond,
+	}
+}
+
+func entry(name, value string) types.ReportEntry {
+	return types.ReportEntry{Name: name, Value: types.WrapEntryValue(value)}
+}
+
+// fixture is a run as the suites produce it, passed through JSON like the
+// real report so that report entries arrive in their decoded form.
+func fixture(t *testing.T) []types.Report {
+	t.Helper()
+	failed := spec("rejects a 7-character id", types.SpecStateFailed, "rule:V3-B")
+	failed.Failure = types.Failure{Message: "Expected\n    <int>: 200\nto equal\n    <int>: 400", Location: types.CodeLocation{FileName: "/s/area.go", LineNumber: 42}}
+	failed.ReportEntries = types.ReportEntries{entry("exchanges", "#1 POST /api/3/spot/order\n  -> 200 {}\n")}
+
+	info := spec("answers an unknown currency filter", types.SpecStatePassed, "rule:V3-C", "informational")
+	info.ReportEntries = types.ReportEntries{entry("informational", "unknown codes ignored, HTTP 200")}
+
+	skipped := spec("needs the control plane", types.SpecStateSkipped, "rule:V3-D", "emulator-only")
+	skipped.Failure = types.Failure{Message: "needs the emulator control plane"}
+
+	panicked := spec("walks the list", types.SpecStatePanicked, "rule:V3-G")
+	panicked.Failure = types.Failure{Message: "Test Panicked", ForwardedPanic: "nil map"}
+
+	before := types.SpecReport{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStatePassed}
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	rep := types.Report{
+		SuiteDescription: "conform", SuiteSucceeded: false,
+		StartTime: start, EndTime: start.Add(2 * time.Second), RunTime: 2 * time.Second,
+		SpecReports: types.SpecReports{
+			before,
+			spec("serves /api/3", types.SpecStatePassed, "rule:V3-A"),
+			failed,
+			spec("accepts an 8-character id", types.SpecStatePassed, "rule:V3-B"),
+			info,
+			skipped,
+			spec("later", types.SpecStatePending, "rule:V3-D"),
+			spec("says hello", types.SpecStatePassed),
+			spec("checks a ghost", types.SpecStatePassed, "rule:V3-GHOST"),
+			panicked,
+		},
+	}
+	b, err := json.Marshal([]types.Report{rep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports, err := ginkgojson.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reports
+}
+
+func TestBuildSpecs(t *testing.T) {
+	res := Build(fixture(t), testCatalogue(t))
+	if len(res.Specs) != 9 {
+		t.Fatalf("want 9 specs (suite nodes left out), got %d", len(res.Specs))
+	}
+	byText := map[string]Spec{}
+	for _, s := range res.Specs {
+		byText[s.Text] = s
+	}
+	cases := []struct {
+		text    string
+		outcome Outcome
+		rules   int
+	}{
+		{"serves /api/3", Passed, 1},
+		{"rejects a 7-character id", Failed, 1},
+		{"answers an unknown currency filter", Informational, 1},
+		{"needs the control plane", Skipped, 1},
+		{"later", Pending, 1},
+		{"says hello", Passed, 0},
+		{"walks the list", Failed, 1},
+	}
+	for _, c := range cases {
+		s, ok := byText[c.text]
+		if !ok {
+			t.Errorf("%q missing", c.text)
+			continue
+		}
+		if s.Outcome != c.outcome || len(s.Rules) != c.rules {
+			t.Errorf("%q: outcome %s with %d rules, want %s with %d", c.text, s.Outcome, len(s.Rules), c.outcome, c.rules)
+		}
+	}
+	f := byText["rejects a 7-character id"]
+	if f.Failure == nil || f.Failure.Location != "/s/area.go:42" || !strings.Contains(f.Failure.Exchanges, "POST /api/3/spot/order") {
+		t.Errorf("failure: %+v", f.Failure)
+	}
+	if f.FullText() != "area rejects a 7-character id" || len(f.Containers) != 1 || f.DurationMS != 1 {
+		t.Errorf("text %q containers %v duration %d", f.FullText(), f.Containers, f.DurationMS)
+	}
+	if p := byText["walks the list"].Failure; p.State != "panicked" || !strings.Contains(p.Message, "nil map") {
+		t.Errorf("panic: %+v", p)
+	}
+	if o := byText["answers an unknown currency filter"].Observation; o != "unknown codes ignored, HTTP 200" {
+		t.Errorf("observation %q", o)
+	}
+	if r := byText["needs the control plane"].SkipReason; r != "needs the emulator control plane" {
+		t.Errorf("skip reason %q", r)
+	}
+}
+
+func TestBuildRules(t *testing.T) {
+	res := Build(fixture(t), testCatalogue(t))
+	want := []struct {
+		id      string
+		status  string
+		verdict Verdict
+		specs   int
+	}{
+		{"V3-A", "testable", VerdictPassed, 1},
+		{"V3-B", "testable", VerdictFailed, 2},
+		{"V3-C", "ambiguous", VerdictInformational, 1},
+		{"V3-D", "testable", VerdictSkipped, 2},
+		{"V3-E", "pending", VerdictNotCovered, 0},
+		{"V3-F", "out-of-scope", VerdictOutOfScope, 0},
+		{"V3-G", "testable", VerdictFailed, 1},
+		{"V3-GHOST", "unknown", VerdictPassed, 1},
+	}
+	if len(res.Rules) != len(want) {
+		t.Fatalf("got %d rules, want %d", len(res.Rules), len(want))
+	}
+	for i, w := range want {
+		got := res.Rules[i]
+		if got.ID != w.id || got.Status != w.status || got.Verdict != w.verdict || len(got.Specs) != w.specs {
+			t.Errorf("rule %d: got %s %s %s %d specs, want %+v", i, got.ID, got.Status, got.Verdict, len(got.Specs), w)
+		}
+	}
+	if b := res.Rules[1]; len(b.Failures) != 1 || b.Failures[0] != "Expected" {
+		t.Errorf("V3-B failures %q", b.Failures)
+	}
+	if e := res.Rules[4]; e.Reason != "waits for spot trading" {
+		t.Errorf("pending reason %q", e.Reason)
+	}
+}
+
+func TestBuildSummary(t *testing.T) {
+	res := Build(fixture(t), testCatalogue(t))
+	want := Summary{
+		Specs: 9, SpecsRun: 7, Passed: 4, Failed: 2, Skipped: 1, Pending: 1, Informational: 1,
+		RulesTestable: 5, RulesPending: 1, RulesCovered: 3, RulesFailed: 2,
+		RulesAmbiguous: 1, RulesInformational: 1, RulesOutOfScope: 1, DurationMS: 2000,
+	}
+	if res.Summary != want {
+		t.Errorf("summary\n got %+v\nwant %+v", res.Summary, want)
+	}
+	if res.Succeeded || res.Suite != "conform" || len(res.SuiteFailures) != 0 {
+		t.Errorf("suite fields: %v %q %v", res.Succeeded, res.Suite, res.SuiteFailures)
+	}
+}
+
+func TestSuiteFailuresAreReported(t *testing.T) {
+	fail := func(proc int, msg string) types.SpecReport {
+		return types.SpecReport{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStateFailed, ParallelProcess: proc,
+			Failure: types.Failure{Message: msg}}
+	}
+	reps := []types.Report{{SpecReports: types.SpecReports{
+		fail(1, "emulator failed to start: listen tcp: address in use"),
+		fail(2, "SynchronizedBeforeSuite failed on Ginkgo parallel process #1\n  The first ..."),
+	}, SpecialSuiteFailureReasons: []string{"Interrupted by User"}}}
+	got := Build(reps, testCatalogue(t)).SuiteFailures
+	if len(got) != 2 || got[0].Node != "SynchronizedBeforeSuite" || !strings.HasPrefix(got[0].Message, "emulator failed") || got[1].Message != "Interrupted by User" {
+		t.Errorf("suite failures: %+v", got)
+	}
+}
+
+func TestWriteAndPrint(t *testing.T) {
+	res := Build(fixture(t), testCatalogue(t))
+	path := filepath.Join(t.TempDir(), "results.json")
+	if err := res.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Results
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Summary != res.Summary || len(back.Rules) != len(res.Rules) {
+		t.Error("results.json does not round-trip")
+	}
+	if !bytes.Contains(b, []byte(`"rules": []`)) {
+		t.Error("a spec naming no rule should show an empty rules list")
+	}
+
+	var out bytes.Buffer
+	if err := PrintSummary(&out, res); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{
+		"9 specs: 4 passed, 2 failed, 1 informational, 1 skipped, 1 pending in 2s",
+		"rules: 3/5 testable covered (2 failed, 1 pending), 1/1 ambiguous recorded, 1 out of scope",
+		"FAILED (2 rules)",
+		"  V3-B  Statement of V3-B\n      Expected\n",
+		"  V3-G  Statement of V3-G\n      Test Panicked\n",
+		"INFORMATIONAL (1 rule;",
+		"  V3-C  Statement of V3-C\n      observed: unknown codes ignored, HTTP 200\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("summary lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Index(text, "FAILED") > strings.Index(text, "INFORMATIONAL") {
+		t.Error("informational outcomes belong after the failures")
+	}
+}
+
+func TestClip(t *testing.T) {
+	if got := clip("abcdef", 4); got != "abc…" {
+		t.Errorf("clip: %q", got)
+	}
+	if got := clip("abc", 4); got != "abc" {
+		t.Errorf("clip: %q", got)
+	}
+}

@@ -1,0 +1,110 @@
+package results
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/conform-harness/conform/reporters/ginkgojson"
+)
+
+// statementWidth bounds a statement on the console; results.json keeps it whole.
+const statementWidth = 100
+
+// PrintSummary writes the human summary of a run: counts, rule coverage,
+// duration, the failed rules with their statement and the first line of each
+// failure, and, apart, the informational outcomes (as Autobahn lists
+// INFORMATIONAL cases separately from passes and failures).
+func PrintSummary(w io.Writer, r *Results) error {
+	bw := bufio.NewWriter(w)
+	s := r.Summary
+	fmt.Fprintf(bw, "conform: %d specs: %d passed, %d failed, %d informational, %d skipped, %d pending in %s\n",
+		s.Specs, s.Passed, s.Failed, s.Informational, s.Skipped, s.Pending,
+		(time.Duration(s.DurationMS) * time.Millisecond).Round(10*time.Millisecond))
+	fmt.Fprintf(bw, "rules: %d/%d testable covered (%d failed, %d pending), %d/%d ambiguous recorded, %d out of scope\n",
+		s.RulesCovered, s.RulesTestable, s.RulesFailed, s.RulesPending, s.RulesInformational, s.RulesAmbiguous, s.RulesOutOfScope)
+
+	if len(r.SuiteFailures) > 0 {
+		fmt.Fprintf(bw, "\nSUITE FAILURES (the run itself broke)\n")
+		for _, f := range r.SuiteFailures {
+			fmt.Fprintf(bw, "  %s: %s\n", f.Node, ginkgojson.FirstLine(f.Message))
+		}
+	}
+
+	if failed := r.FailedRules(); len(failed) > 0 {
+		fmt.Fprintf(bw, "\nFAILED (%s)\n", plural(len(failed), "rule"))
+		for _, rr := range failed {
+			fmt.Fprintf(bw, "  %s  %s\n", rr.ID, clip(rr.Statement, statementWidth))
+			printSome(bw, rr.Failures, "failed spec")
+		}
+	}
+	var ruleless []Spec
+	for _, sp := range r.Specs {
+		if sp.Outcome == Failed && len(sp.Rules) == 0 {
+			ruleless = append(ruleless, sp)
+		}
+	}
+	if len(ruleless) > 0 {
+		fmt.Fprintf(bw, "\nFAILED specs naming no rule (%d)\n", len(ruleless))
+		for _, sp := range ruleless {
+			fmt.Fprintf(bw, "  %s\n      %s\n", clip(sp.FullText(), statementWidth), clip(ginkgojson.FirstLine(sp.Failure.Message), statementWidth))
+		}
+	}
+
+	if info := r.InformationalRules(); len(info) > 0 {
+		fmt.Fprintf(bw, "\nINFORMATIONAL (%s; recorded, never a failure)\n", plural(len(info), "rule"))
+		for _, rr := range info {
+			fmt.Fprintf(bw, "  %s  %s\n", rr.ID, clip(rr.Statement, statementWidth))
+			printSome(bw, prefixed("observed: ", rr.Observations), "observation")
+		}
+	}
+	return bw.Flush()
+}
+
+// linesPerRule bounds the failure or observation lines shown for one rule;
+// results.json has them all.
+const linesPerRule = 3
+
+// printSome prints the distinct first lines of items, at most linesPerRule,
+// and says how many more there are.
+func printSome(w io.Writer, items []string, noun string) {
+	var distinct []string
+	for _, it := range items {
+		if line := ginkgojson.FirstLine(it); !slices.Contains(distinct, line) {
+			distinct = append(distinct, line)
+		}
+	}
+	for i, line := range distinct {
+		if i == linesPerRule {
+			fmt.Fprintf(w, "      … %d more (%s in all; see results.json)\n", len(distinct)-i, plural(len(items), noun))
+			break
+		}
+		fmt.Fprintf(w, "      %s\n", clip(line, statementWidth))
+	}
+}
+
+func prefixed(prefix string, items []string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = prefix + ginkgojson.FirstLine(it)
+	}
+	return out
+}
+
+// clip shortens s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	return string(rs[:n-1]) + "…"
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

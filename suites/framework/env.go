@@ -1,0 +1,250 @@
+package framework
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/conform-harness/conform/client"
+	"github.com/conform-harness/conform/emulator"
+	"github.com/conform-harness/conform/fixtures"
+	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
+)
+
+// Timeouts used by every spec, from one place.
+var Timeouts = struct {
+	Request    time.Duration
+	Eventually time.Duration
+	Poll       time.Duration
+}{Request: 10 * time.Second, Eventually: 5 * time.Second, Poll: 20 * time.Millisecond}
+
+// Flags are the suite binary's own flags (after -- on the ginkgo command line).
+type Flags struct {
+	Target           string
+	WSTarget         string
+	Config           string
+	Sandbox          bool
+	AllowLiveTrading bool
+	Faults           string
+}
+
+// RegisterFlags binds the suite flags to fs (flag.CommandLine in the suite).
+func RegisterFlags(fs *flag.FlagSet) *Flags {
+	f := &Flags{}
+	fs.StringVar(&f.Target, "conform.target", "", "REST base URL of the target (before /api/3); empty starts the embedded emulator")
+	fs.StringVar(&f.WSTarget, "conform.ws-target", "", "WebSocket base URL; derived from the target when empty")
+	fs.StringVar(&f.Config, "conform.config", "", "target config file (JSON: rest, ws, sandbox, accounts by role)")
+	fs.BoolVar(&f.Sandbox, "conform.sandbox", false, "declare the target a sandbox, where orders may be placed")
+	fs.BoolVar(&f.AllowLiveTrading, "conform.allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
+	fs.StringVar(&f.Faults, "conform.faults", "", "comma-separated rule IDs whose faults the embedded emulator switches on")
+	return f
+}
+
+// Env is the resolved target of this Ginkgo process.
+type Env struct {
+	Config    target.Config
+	transport *http.Transport
+}
+
+// env is set once per process by Setup, before any spec runs, and only read
+// afterwards: the suite process's equivalent of main's wiring.
+var env *Env
+
+// Current returns the process's target.
+func Current() *Env {
+	if env == nil {
+		Fail("framework: the target is not set up (SynchronizedBeforeSuite did not run)")
+	}
+	return env
+}
+
+// StartTarget runs on Ginkgo process 1: it resolves the target and, when none
+// is given, starts the embedded emulator. It returns the config to hand to
+// every process and a function that stops what it started.
+func StartTarget(f *Flags) ([]byte, func(), error) {
+	cfg, err := target.Load(f.Config, os.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.Target != "" {
+		cfg.REST = f.Target
+	}
+	if f.WSTarget != "" {
+		cfg.WS = f.WSTarget
+	}
+	cfg.Sandbox = cfg.Sandbox || f.Sandbox
+	cfg.AllowLiveTrading = cfg.AllowLiveTrading || f.AllowLiveTrading
+	stop := func() {}
+	if cfg.REST == "" {
+		var fs []string
+		if f.Faults != "" {
+			fs = strings.Split(f.Faults, ",")
+		}
+		emu, err := emulator.New(emulator.Options{Faults: fs, ControlPlane: true})
+		if err != nil {
+			return nil, nil, fmt.Errorf("embedded emulator: %w", err)
+		}
+		if err := emu.Start(); err != nil {
+			return nil, nil, fmt.Errorf("embedded emulator: %w", err)
+		}
+		cfg.REST = emu.URL()
+		stop = func() { _ = emu.Close() }
+	} else if f.Faults != "" {
+		return nil, nil, fmt.Errorf("-conform.faults applies to the embedded emulator only, not to target %s", cfg.REST)
+	}
+	if err := cfg.Validate(); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	if err := probe(cfg.REST); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	cfg.Emulator, cfg.ControlURL = detectEmulator(cfg.REST)
+	b, err := json.Marshal(cfg)
+	return b, stop, err
+}
+
+// probe fails fast when nothing listens at the target.
+func probe(rest string) error {
+	u, err := url.Parse(rest)
+	if err != nil {
+		return fmt.Errorf("target %q: %w", rest, err)
+	}
+	host := u.Host
+	if u.Port() == "" {
+		port := "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+		host = net.JoinHostPort(u.Hostname(), port)
+	}
+	c, err := net.DialTimeout("tcp", host, 3*time.Second)
+	if err != nil {
+		return fmt.Errorf("target %s unreachable: %w", rest, err)
+	}
+	return c.Close()
+}
+
+// detectEmulator asks for the control plane; only a conform emulator has it.
+func detectEmulator(rest string) (bool, string) {
+	ctl := strings.TrimRight(rest, "/") + "/_conform"
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ctl+"/info", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false, ""
+	}
+	defer resp.Body.Close()
+	var in struct {
+		Emulator bool `json:"emulator"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&in) != nil || !in.Emulator {
+		return false, ""
+	}
+	return true, ctl
+}
+
+// Setup runs on every process with the config from StartTarget. On the
+// emulator, process p takes fixture account p so parallel specs never share
+// balances or orders.
+func Setup(data []byte) error {
+	var cfg target.Config
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		return fmt.Errorf("framework: target config: %w", err)
+	}
+	if cfg.Emulator && len(cfg.Accounts) == 0 {
+		accts, err := fixtures.Accounts()
+		if err != nil {
+			return err
+		}
+		a := accts[(GinkgoParallelProcess()-1)%len(accts)]
+		cfg.Accounts = map[string]target.Account{}
+		for _, k := range a.Keys {
+			cfg.Accounts[k.Role] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights}
+		}
+	}
+	env = &Env{Config: cfg, transport: client.DefaultTransport()}
+	return nil
+}
+
+// Scheme selects how a signed client authenticates.
+type Scheme int
+
+// Authentication schemes of the v3 Authentication section.
+const (
+	Basic Scheme = iota
+	HS256
+)
+
+func (s Scheme) String() string { return [...]string{"Basic", "HS256"}[s] }
+
+// recorded makes a client whose exchanges are attached to the current spec's
+// report when it fails.
+func (e *Env) recorded(opts ...client.Option) *client.Client {
+	rec := &client.Recorder{}
+	DeferCleanup(func() {
+		if CurrentSpecReport().Failed() && len(rec.Exchanges()) > 0 {
+			AddReportEntry("exchanges", rec.String(), ReportEntryVisibilityFailureOrVerbose)
+		}
+	})
+	opts = append([]client.Option{client.WithRecorder(rec), client.WithHTTPClient(&http.Client{Transport: e.transport, Timeout: Timeouts.Request})}, opts...)
+	c, err := client.New(e.Config.REST, opts...)
+	if err != nil {
+		Fail(err.Error())
+	}
+	return c
+}
+
+// Public returns a client without credentials.
+func (e *Env) Public() *client.Client { return e.recorded() }
+
+// Account returns the key for a role, skipping the spec when the target
+// config has none.
+func (e *Env) Account(role string) target.Account {
+	a, ok := e.Config.Accounts[role]
+	if !ok {
+		Skip(fmt.Sprintf("no key configured for role %q (set CONFORM_KEY_%s or accounts.%s in the target config)",
+			role, strings.ToUpper(strings.ReplaceAll(role, "-", "_")), role))
+	}
+	return a
+}
+
+// Signed returns a client authenticating as role with the given scheme.
+func (e *Env) Signed(role string, s Scheme) *client.Client {
+	a := e.Account(role)
+	var au client.Authenticator = client.Basic{Key: a.APIKey, Secret: a.Secret}
+	if s == HS256 {
+		au = client.HS256{Key: a.APIKey, Secret: a.Secret}
+	}
+	return e.recorded(client.WithAuth(au))
+}
+
+// HostPort is the target's TCP address, for specs that speak raw HTTP.
+func (e *Env) HostPort() string {
+	u, _ := url.Parse(e.Config.REST)
+	if u.Port() != "" {
+		return u.Host
+	}
+	if u.Scheme == "https" {
+		return net.JoinHostPort(u.Hostname(), "443")
+	}
+	return net.JoinHostPort(u.Hostname(), "80")
+}
+
+// RequireEmulator skips the spec unless the target is a conform emulator
+// with its control plane.
+func (e *Env) RequireEmulator() {
+	if !e.Config.Emulator {
+		Skip("emulator-only: needs the conform emulator's control plane (reset, fund, clock), which this target does not have")
+	}
+}

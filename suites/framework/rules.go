@@ -1,0 +1,91 @@
+// Package framework is what every conformance spec stands on: the rule
+// wrapper that ties a spec to catalogue IDs, the target and its clients, the
+// wire transcripts attached to failures, informational outcomes, and the
+// domain matchers.
+package framework
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/conform-harness/conform/rules"
+	. "github.com/onsi/ginkgo/v2"
+)
+
+// Labels every suite understands besides rule:<ID>.
+const (
+	// LabelInformational marks specs of ambiguous rules: they record what the
+	// target did and pass.
+	LabelInformational = "informational"
+	// LabelEmulatorOnly marks specs that need the emulator's control plane.
+	LabelEmulatorOnly = "emulator-only"
+)
+
+// Checks returns the Ginkgo labels naming the rules a spec checks. An unknown
+// or out-of-scope ID panics while the spec tree is built, so a typo fails the
+// run at start-up instead of becoming a silent label.
+func Checks(ids ...string) Labels {
+	if len(ids) == 0 {
+		panic("framework.Checks: a spec must name at least one rule")
+	}
+	if err := rules.Default().Check(ids...); err != nil {
+		panic(fmt.Sprintf("framework.Checks: %v", err))
+	}
+	ls := Labels{}
+	informational := false
+	for _, id := range ids {
+		ls = append(ls, rules.Label(id))
+		r, _ := rules.Default().Lookup(id)
+		informational = informational || r.Status == rules.Ambiguous
+	}
+	if informational {
+		ls = append(ls, LabelInformational)
+	}
+	return ls
+}
+
+// Rule returns a catalogue rule, panicking on an unknown ID (start-up error).
+func Rule(id string) rules.Rule {
+	r, ok := rules.Default().Lookup(id)
+	if !ok {
+		panic(fmt.Sprintf("framework.Rule: unknown rule ID %q", id))
+	}
+	return r
+}
+
+// ConformanceIt declares a spec whose text is the rule's statement, prefixed
+// by its ID, labelled with the rule (as Kubernetes' framework.ConformanceIt).
+// Further decorators (Label(LabelEmulatorOnly), Serial, ...) may follow.
+func ConformanceIt(id string, args ...any) bool {
+	r := Rule(id)
+	return It(fmt.Sprintf("%s %s", r.ID, r.Statement), append([]any{Checks(id)}, args...)...)
+}
+
+// ConformanceContext groups the specs of one rule (for DescribeTable rows or
+// several Its), with the rule's label on every spec inside.
+func ConformanceContext(id string, args ...any) bool {
+	r := Rule(id)
+	return Context(fmt.Sprintf("%s %s", r.ID, r.Statement), append([]any{Checks(id)}, args...)...)
+}
+
+// Observe records what the target did for an ambiguous rule. The spec passes;
+// reports list the observation apart, as Autobahn's INFORMATIONAL.
+func Observe(id string, format string, args ...any) {
+	r := Rule(id)
+	if r.Status != rules.Ambiguous {
+		Fail(fmt.Sprintf("framework.Observe: %s is %s, not ambiguous; assert it instead", id, r.Status))
+	}
+	msg := fmt.Sprintf(format, args...)
+	AddReportEntry(LabelInformational, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
+}
+
+// describeRules renders "ID: statement" lines for failure messages.
+func describeRules(ids []string) string {
+	var b strings.Builder
+	for _, id := range ids {
+		if r, ok := rules.Default().Lookup(id); ok {
+			fmt.Fprintf(&b, "%s (%s): %s\n", r.ID, r.Section, r.Statement)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,38 @@
+// The one conformance suite: every area package registers its specs, this
+// package runs them once (one report, one parallel run), starting the
+// embedded emulator on process 1 when no target is given.
+package suites_test
+
+import (
+	"flag"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	_ "github.com/conform-harness/conform/suites/apierrors"
+	_ "github.com/conform-harness/conform/suites/auth"
+	_ "github.com/conform-harness/conform/suites/conventions"
+	"github.com/conform-harness/conform/suites/framework"
+	_ "github.com/conform-harness/conform/suites/marketdata"
+)
+
+var flags = framework.RegisterFlags(flag.CommandLine)
+
+func TestConformance(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "conform")
+}
+
+var stopTarget = func() {}
+
+var _ = SynchronizedBeforeSuite(func() []byte {
+	cfg, stop, err := framework.StartTarget(flags)
+	Expect(err).NotTo(HaveOccurred(), "harness: the target could not be set up")
+	stopTarget = stop
+	return cfg
+}, func(cfg []byte) {
+	Expect(framework.Setup(cfg)).To(Succeed())
+})
+
+var _ = SynchronizedAfterSuite(func() {}, func() { stopTarget() })
