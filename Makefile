@@ -46,10 +46,12 @@ mutation: build
 
 mutation-fast: mutation
 
-## fuzz: a short run of the emulator's request-decoding fuzz test
-FUZZTIME ?= 10s
+## fuzz: short runs of the emulator's request-decoding fuzz tests (FUZZTIME=5m for a long one)
+FUZZTIME ?= 5s
 fuzz:
-	$(GO) test ./emulator/api/v3/ -run '^$$' -fuzz FuzzMarketParams -fuzztime $(FUZZTIME)
+	$(GO) test ./emulator/ -run '^$$' -fuzz '^FuzzEmulator$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./emulator/api/ -run '^$$' -fuzz '^FuzzParseParams$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./emulator/api/v3/ -run '^$$' -fuzz '^FuzzMarketParams$$' -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf $(BIN) $(REPORTS)

@@ -104,18 +104,22 @@ func New(opts Options) (*Emulator, error) {
 	}
 	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Faults: fs, Clock: e.clock}),
 		auth.NewStore(keys, fs), fs, opts.Logger)
-	mux := http.NewServeMux()
-	mux.Handle(prefix+"/", v3Router)
+	var ctl http.Handler
 	if opts.ControlPlane {
-		mux.Handle(control.Prefix+"/", &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs})
+		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs}
 	}
 	notFound := &api.Writer{Faults: fs}
+	// Dispatch by prefix by hand: ServeMux would answer /api/3 with a
+	// redirect that has no JSON body.
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if h, pattern := mux.Handler(r); pattern != "" {
-			h.ServeHTTP(w, r)
-			return
+		switch p := r.URL.Path; {
+		case strings.HasPrefix(p, prefix+"/"):
+			v3Router.ServeHTTP(w, r)
+		case ctl != nil && strings.HasPrefix(p, control.Prefix+"/"):
+			ctl.ServeHTTP(w, r)
+		default:
+			notFound.Error(w, r, api.NotFound(r.Method, p))
 		}
-		notFound.Error(w, r, api.NotFound(r.Method, r.URL.Path))
 	})
 	return e, nil
 }

@@ -47,7 +47,7 @@ type mutateOptions struct {
 func mutateFlagSet(o *mutateOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
 	fs.StringVar(&o.suite, "suite", "", "suite binary `path` (default: suites.test next to conform, in ./bin or on PATH)")
-	fs.IntVar(&o.parallel, "parallel", runtime.NumCPU(), "suite runs at a time")
+	fs.IntVar(&o.parallel, "parallel", 0, "suite runs at a time (default: the number of CPUs)")
 	fs.StringVar(&o.only, "only", "", "comma-separated rule `IDs`: mutate only these faults")
 	fs.BoolVar(&o.list, "list", false, "list the emulator's faults and exit")
 	fs.StringVar(&o.out, "out", "reports", "output `dir` for mutation.json and the runs' reports")
@@ -116,6 +116,9 @@ func cmdMutate(args []string, e *env) error {
 	o := &mutateOptions{}
 	if err := parseFlags("mutate", mutateFlagSet(o), args, e); err != nil {
 		return err
+	}
+	if o.parallel == 0 {
+		o.parallel = runtime.NumCPU()
 	}
 	switch {
 	case o.parallel < 1:

@@ -64,7 +64,7 @@ func runFlagSet(o *runOptions) *flag.FlagSet {
 	fs.BoolVar(&o.allowLiveTrading, "allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
 	fs.StringVar(&o.labelFilter, "label-filter", "", "Ginkgo label filter `expr`, e.g. 'rule:V3-ERR-BODY || auth'")
 	fs.StringVar(&o.focus, "focus", "", "run only specs whose text matches `regex`")
-	fs.IntVar(&o.procs, "procs", defaultProcs(), "parallel Ginkgo processes")
+	fs.IntVar(&o.procs, "procs", 0, "parallel Ginkgo processes (default: the number of CPUs, at least 2)")
 	fs.StringVar(&o.out, "out", "reports", "output `dir` for ginkgo.json, junit.xml and results.json")
 	fs.StringVar(&o.suite, "suite", "", "suite binary `path` (default: suites.test next to conform, in ./bin or on PATH)")
 	fs.StringVar(&o.ginkgo, "ginkgo", "", "Ginkgo CLI `path` (default: ginkgo next to conform, in ./bin or on PATH)")
@@ -81,6 +81,9 @@ func parseRun(args []string, e *env) (*runOptions, error) {
 	}
 	o.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	if o.procs == 0 {
+		o.procs = defaultProcs()
+	}
 	switch {
 	case o.procs < 1:
 		return nil, usageErrorf("run: --procs must be at least 1, got %d", o.procs)

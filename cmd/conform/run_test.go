@@ -24,7 +24,7 @@ func TestParseRun(t *testing.T) {
 	}{
 		{nil, ""},
 		{[]string{"--procs", "1", "--timeout", "30s", "--label-filter", "rule:V3-A || auth", "--focus", "^Errors"}, ""},
-		{[]string{"--procs", "0"}, "--procs must be at least 1"},
+		{[]string{"--procs", "-1"}, "--procs must be at least 1"},
 		{[]string{"--timeout", "0s"}, "--timeout must be positive"},
 		{[]string{"--timeout", "soon"}, "invalid value"},
 		{[]string{"--out", ""}, "--out must not be empty"},
@@ -67,7 +67,9 @@ func TestResolveTarget(t *testing.T) {
 		{"flag target derives ws", []string{"--target", "http://127.0.0.1:8080"}, nil,
 			func(c target.Config) bool { return c.WS == "ws://127.0.0.1:8080" }, ""},
 		{"config file", []string{"--config", cfgPath}, nil,
-			func(c target.Config) bool { return c.REST == "https://api.example.com" && c.Sandbox && c.Accounts["full"].APIKey == "k" }, ""},
+			func(c target.Config) bool {
+				return c.REST == "https://api.example.com" && c.Sandbox && c.Accounts["full"].APIKey == "k"
+			}, ""},
 		{"flags override config", []string{"--config", cfgPath, "--target", "http://h:1", "--sandbox=false", "--allow-live-trading"}, nil,
 			func(c target.Config) bool { return c.REST == "http://h:1" && !c.Sandbox && c.AllowLiveTrading }, ""},
 		{"environment", nil, map[string]string{"CONFORM_TARGET": "http://env:2"},

@@ -174,8 +174,8 @@ var _ = Describe("Currencies: GET /public/currency", func() {
 			}
 		}
 		framework.Observe("V3-CURRENCY-PREFERRED-NETWORK",
-			"preferred_network=%s: %s, %d of %d currencies; %s networks [%s]; answer identical to the unfiltered one: %t",
-			network, outcome(ex), len(got), len(all), code, strings.Join(nets, ","), equalJSON(got, all))
+			"preferred_network=%s (a network of %s): %s, %d of %d currencies [%s]; %s networks [%s]; answer identical to the unfiltered one: %t",
+			network, code, outcome(ex), len(got), len(all), strings.Join(sortedKeys(got), ","), code, strings.Join(nets, ","), equalJSON(got, all))
 	})
 
 	framework.ConformanceContext("V3-CURRENCY-FILTER-UNKNOWN", func() {

@@ -31,7 +31,7 @@ var _ = Describe("Futures candles: limit", func() {
 					more := candleListOf(getOK(ctx, pub, candleListPath(kind), withParams(q, "limit", "11")))
 					for contract, cs := range more {
 						if len(cs) == 11 {
-							Expect(def[contract]).To(HaveLen(10), "%s %s (%v): limit=11 gives 11 candles, no limit gives %d", kind, contract, q, len(def[contract]))
+							Expect(len(def[contract])).To(Equal(10), "%s %s (%v): limit=11 gives 11 candles, no limit gives %d", kind, contract, q, len(def[contract]))
 						}
 					}
 				}
@@ -50,7 +50,7 @@ var _ = Describe("Futures candles: limit", func() {
 						Expect(len(def)).To(BeNumerically("<=", 100), "%s %s (%v): candles without limit", kind, contract, q)
 						more := fetchCandles(ctx, pub, kind, oneEP, contract, withParams(q, "limit", "101"))
 						if len(more) == 101 {
-							Expect(def).To(HaveLen(100), "%s %s (%v): limit=101 gives 101 candles, no limit gives %d", kind, contract, q, len(def))
+							Expect(len(def)).To(Equal(100), "%s %s (%v): limit=101 gives 101 candles, no limit gives %d", kind, contract, q, len(def))
 						}
 					}
 				}
@@ -74,7 +74,7 @@ var _ = Describe("Futures candles: limit", func() {
 				Expect(len(all)).To(BeNumerically("<=", 1000), "%s, limit=1000", what)
 				Expect(len(all)).To(BeNumerically(">=", len(first)-1), "%s: limit=1000 gives fewer candles than no limit", what)
 				got := fetchCandles(ctx, pub, kind, ep, contract, withParams(q, "limit", strconv.Itoa(limit)))
-				Expect(got).To(HaveLen(min(limit, len(all))), "%s: limit=%d with %d candles on offer (limit=1000 gives %d)", what, limit, len(all), len(all))
+				Expect(len(got)).To(Equal(min(limit, len(all))), "%s: limit=%d with %d candles on offer (limit=1000 gives %d)", what, limit, len(all), len(all))
 				if ep == listEP {
 					// "per contract on the list endpoints": every contract is capped.
 					for c, cs := range candleListOf(getOK(ctx, pub, candleListPath(kind), url.Values{"limit": {strconv.Itoa(limit)}})) {

@@ -138,9 +138,9 @@ var _ = Describe("Symbols: GET /public/symbol", func() {
 				Expect(got[code]).To(Equal(all[code]), "symbol %s under the filter differs from its entry in the whole map", code)
 			}
 		},
-		Entry("one code", firstN(1)),
-		Entry("two codes", firstN(2)),
-		Entry("three codes", firstN(3)),
+		Entry("one code", spreadOf(1)),
+		Entry("two codes", spreadOf(2)),
+		Entry("three codes", spreadOf(3)),
 		Entry("a spot symbol and a futures contract", func(all map[string]record) []string {
 			spot, fut := symbolsWhere(all, isSpot), symbolsWhere(all, isFutures)
 			if len(spot) == 0 || len(fut) == 0 {
@@ -198,8 +198,8 @@ var _ = Describe("Symbols: GET /public/symbol", func() {
 	})
 })
 
-// firstN picks n symbols spread over the sorted listing.
-func firstN(n int) func(map[string]record) []string {
+// spreadOf picks n symbols spread over the sorted listing.
+func spreadOf(n int) func(map[string]record) []string {
 	return func(all map[string]record) []string {
 		if len(all) < n {
 			return nil

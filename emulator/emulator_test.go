@@ -1,0 +1,112 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func newTest(t testing.TB, opts Options) *Emulator {
+	t.Helper()
+	e, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestStartServeClose(t *testing.T) {
+	e := newTest(t, Options{})
+	if err := e.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	resp, err := http.Get(e.URL() + "/api/3/public/symbol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if err := e.Start(); err == nil {
+		t.Fatal("second Start accepted")
+	}
+}
+
+func TestUnknownFaultRefused(t *testing.T) {
+	if _, err := New(Options{Faults: []string{"V3-NO-SUCH-RULE"}}); err == nil {
+		t.Fatal("unknown fault accepted")
+	}
+}
+
+func TestControlPlaneOnlyWhenAsked(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		h := newTest(t, Options{ControlPlane: on}).Handler()
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/_conform/info", nil))
+		if got, want := w.Code == 200, on; got != want {
+			t.Errorf("control plane %v: status %d", on, w.Code)
+		}
+	}
+}
+
+func TestFundThroughControlPlane(t *testing.T) {
+	h := newTest(t, Options{ControlPlane: true}).Handler()
+	do := func(method, path, body, auth string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(method, path, strings.NewReader(body))
+		if auth != "" {
+			r.SetBasicAuth(auth, "")
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	if w := do("POST", "/_conform/fund", `{"api_key":"emu-full-01","currency":"BTC","amount":"0.000000000000000001"}`, ""); w.Code != 200 {
+		t.Fatalf("fund: %d %s", w.Code, w.Body)
+	}
+	if w := do("POST", "/_conform/fund", `{"api_key":"nobody","currency":"BTC","amount":"1"}`, ""); w.Code != 400 {
+		t.Fatalf("fund unknown key: %d %s", w.Code, w.Body)
+	}
+	if w := do("POST", "/_conform/fund", `not json`, ""); w.Code != 400 {
+		t.Fatalf("fund bad body: %d %s", w.Code, w.Body)
+	}
+	if w := do("POST", "/_conform/clock", `{"advance":"1h"}`, ""); w.Code != 200 {
+		t.Fatalf("clock: %d %s", w.Code, w.Body)
+	}
+	if w := do("POST", "/_conform/reset", `{}`, ""); w.Code != 200 {
+		t.Fatalf("reset: %d %s", w.Code, w.Body)
+	}
+}
+
+// FuzzEmulator sends arbitrary requests to the whole emulator: whatever the
+// method, path, query, credentials or body, it answers with JSON and never
+// with a 500 or a panic.
+func FuzzEmulator(f *testing.F) {
+	f.Add("GET", "/api/3/public/futures/candles/open_interest", "limit=99999999999999999999&sort=ASC", "", "", []byte{})
+	f.Add("GET", "/api/3/public/currency/%00", "currencies=,,,", "", "", []byte{})
+	f.Add("POST", "/api/3/spot/balance", "", "Basic ZW11LWZ1bGwtMDE6eA==", "application/json", []byte(`{"a":`))
+	f.Add("DELETE", "/api/3/spot/order", "", "HS256 Ojo6Og==", "application/json", []byte(`[{}]`))
+	f.Add("GET", "/api/3/public/futures/candles/premium_index/BTCUSDT_PERP", "from=99999999999999&till=-1&offset=100000&limit=1000&period=1M", "", "", []byte{})
+	h := newTest(f, Options{}).Handler()
+	f.Fuzz(func(t *testing.T, method, path, query, auth, ctype string, body []byte) {
+		r, err := http.NewRequest(method, "http://emulator"+path, bytes.NewReader(body))
+		if err != nil || !strings.HasPrefix(r.URL.Path, "/") {
+			return // not a request a client could send
+		}
+		r.URL.RawQuery = query
+		r.Header.Set("Authorization", auth)
+		r.Header.Set("Content-Type", ctype)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code >= 500 {
+			t.Fatalf("%s %s?%s -> %d %s", method, path, query, w.Code, w.Body)
+		}
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("%s %s?%s -> body is not JSON: %q", method, path, query, w.Body)
+		}
+	})
+}
