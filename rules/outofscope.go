@@ -10,7 +10,7 @@ var outOfScope = []Rule{
 	{ID: "V3-OOS-FUTURES-FUNDING", Area: "marketdata", Section: secMarketData, Status: OutOfScope, Reason: notShown,
 		Statement: "Futures funding history and converted candles endpoints (parameters and responses)."},
 	{ID: "V3-OOS-CANDLE-ALIGNMENT", Area: "marketdata", Section: secCandle, Status: OutOfScope,
-		Reason: "the spec does not say how candle timestamps align to period boundaries or what from/till default to",
+		Reason:    "the spec does not say how candle timestamps align to period boundaries or what from/till default to",
 		Statement: "Alignment of futures candle timestamps and the default from/till window."},
 	{ID: "V3-OOS-HS256-WINDOW-MEANING", Area: "auth", Section: secAuthHS256, Status: OutOfScope, Reason: notShown,
 		Statement: "The unit and meaning of the HS256 window, and so when a timestamp is too old."},
@@ -23,6 +23,6 @@ var outOfScope = []Rule{
 	{ID: "V3-OOS-ERROR-STATUS", Area: "errors", Section: secErrors, Status: OutOfScope, Reason: notShown,
 		Statement: "The HTTP status attached to codes 20002, 21001, 21003 and 21004."},
 	{ID: "V3-OOS-SERVER-FAULTS", Area: "errors", Section: secErrors, Status: OutOfScope,
-		Reason: "a client cannot provoke an internal error, maintenance or a gateway timeout on demand",
+		Reason:    "a client cannot provoke an internal error, maintenance or a gateway timeout on demand",
 		Statement: "HTTP 500, 503 and 504 and codes 503 and 504."},
 }
