@@ -249,6 +249,9 @@ func cmdRun(args []string, e *env) error {
 		return harnessError(err)
 	}
 	fmt.Fprintf(e.stdout, "reports: %s\n", outDir)
+	if res.Summary.SpecsRun == 0 && len(res.SuiteFailures) == 0 {
+		fmt.Fprintln(e.stderr, "conform: warning: no spec ran (check --label-filter and --focus)")
+	}
 	return runOutcome(res, status)
 }
 

@@ -264,3 +264,12 @@ func TestClip(t *testing.T) {
 		t.Errorf("clip: %q", got)
 	}
 }
+
+func TestPrintSomeBoundsAndDedupes(t *testing.T) {
+	var b bytes.Buffer
+	printSome(&b, []string{"a\nmore", "a", "b", "c", "d", "e"}, "failed spec")
+	want := "      a\n      b\n      c\n      … 2 more (6 failed specs in all; see results.json)\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
