@@ -34,11 +34,22 @@ type Flags struct {
 	Sandbox          bool
 	AllowLiveTrading bool
 	Faults           string
+	fs               *flag.FlagSet
+}
+
+// given reports whether a flag was set on the command line, so that an
+// explicit false overrides the config file.
+func (f *Flags) given(name string) bool {
+	seen := false
+	if f.fs != nil {
+		f.fs.Visit(func(fl *flag.Flag) { seen = seen || fl.Name == name })
+	}
+	return seen
 }
 
 // RegisterFlags binds the suite flags to fs (flag.CommandLine in the suite).
 func RegisterFlags(fs *flag.FlagSet) *Flags {
-	f := &Flags{}
+	f := &Flags{fs: fs}
 	fs.StringVar(&f.Target, "conform.target", "", "REST base URL of the target (before /api/3); empty starts the embedded emulator")
 	fs.StringVar(&f.WSTarget, "conform.ws-target", "", "WebSocket base URL; derived from the target when empty")
 	fs.StringVar(&f.Config, "conform.config", "", "target config file (JSON: rest, ws, sandbox, accounts by role)")
@@ -80,8 +91,12 @@ func StartTarget(f *Flags) ([]byte, func(), error) {
 	if f.WSTarget != "" {
 		cfg.WS = f.WSTarget
 	}
-	cfg.Sandbox = cfg.Sandbox || f.Sandbox
-	cfg.AllowLiveTrading = cfg.AllowLiveTrading || f.AllowLiveTrading
+	if f.given("conform.sandbox") {
+		cfg.Sandbox = f.Sandbox
+	}
+	if f.given("conform.allow-live-trading") {
+		cfg.AllowLiveTrading = f.AllowLiveTrading
+	}
 	stop := func() {}
 	if cfg.REST == "" {
 		var fs []string
@@ -239,6 +254,14 @@ func (e *Env) HostPort() string {
 		return net.JoinHostPort(u.Hostname(), "443")
 	}
 	return net.JoinHostPort(u.Hostname(), "80")
+}
+
+// RequireTrading skips the spec unless orders may be placed on the target:
+// the emulator, a declared sandbox, or --allow-live-trading.
+func (e *Env) RequireTrading() {
+	if ok, why := e.Config.MayTrade(); !ok {
+		Skip("places orders: " + why)
+	}
 }
 
 // RequireEmulator skips the spec unless the target is a conform emulator
