@@ -7,7 +7,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 ARGS    ?=
 
-.PHONY: all build conform test unit suite coverage mutation mutation-fast fuzz vet clean
+.PHONY: all build conform test unit suite coverage mutation mutation-fast fuzz vet bench load clean
 
 all: build
 
@@ -46,12 +46,17 @@ mutation: build
 
 mutation-fast: mutation
 
-## fuzz: short runs of the emulator's request-decoding fuzz tests (FUZZTIME=5m for a long one)
-FUZZTIME ?= 5s
+## fuzz: short runs (FUZZTIME executions each) of the emulator's request-decoding fuzz tests; FUZZTIME=5m for a long one
+FUZZTIME ?= 20000x
 fuzz:
 	$(GO) test ./emulator/ -run '^$$' -fuzz '^FuzzEmulator$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./emulator/api/ -run '^$$' -fuzz '^FuzzParseParams$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./emulator/api/v3/ -run '^$$' -fuzz '^FuzzMarketParams$$' -fuzztime $(FUZZTIME)
+
+## bench: engine in process, order placement over HTTP beside a bare handler, limiter
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./emulator/engine/ ./emulator/limits/
+	$(GO) test -run '^$$' -bench 'HTTP' -benchtime 3s ./emulator/
 
 clean:
 	rm -rf $(BIN) $(REPORTS)

@@ -38,6 +38,7 @@ type Client struct {
 	auth    Authenticator
 	rec     *Recorder
 	headers http.Header
+	pacer   *Pacer
 }
 
 // Option configures a Client.
@@ -51,6 +52,9 @@ func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h
 
 // WithRecorder records every exchange into r.
 func WithRecorder(r *Recorder) Option { return func(c *Client) { c.rec = r } }
+
+// WithPacer paces requests per documented path class (see Pacer).
+func WithPacer(p *Pacer) Option { return func(c *Client) { c.pacer = p } }
 
 // WithAPIPrefix changes the version prefix (default /api/3).
 func WithAPIPrefix(p string) Option { return func(c *Client) { c.prefix = p } }
@@ -171,6 +175,11 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 	for k, vs := range req.Header {
 		hreq.Header[http.CanonicalHeaderKey(k)] = vs
 	}
+	if c.pacer != nil {
+		if err := c.pacer.Wait(ctx, strings.TrimPrefix(path, c.prefix)); err != nil {
+			return nil, fmt.Errorf("client: waiting for the rate limit of %s: %w", path, err)
+		}
+	}
 	ex := &Exchange{Method: method, URL: redactURL(&u), ReqHeader: RedactHeader(hreq.Header), ReqBody: []byte(RedactText(string(body)))}
 	start := time.Now()
 	resp, err := c.http.Do(hreq)
@@ -188,6 +197,11 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 	}
 	if ex.Err != nil {
 		return ex, ex.Err
+	}
+	if ex.Status == http.StatusTooManyRequests && c.pacer != nil {
+		// Honour the 429 by waiting out the window for later requests; the
+		// caller still sees this one, never a silent retry.
+		c.pacer.Backoff(strings.TrimPrefix(path, c.prefix))
 	}
 	if ex.Status >= 400 {
 		if apiErr, ok := ex.APIError(); ok {

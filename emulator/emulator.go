@@ -28,9 +28,12 @@ import (
 	"github.com/conform-harness/conform/emulator/auth"
 	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/control"
+	"github.com/conform-harness/conform/emulator/engine"
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/ledger"
+	"github.com/conform-harness/conform/emulator/limits"
 	"github.com/conform-harness/conform/emulator/market"
+	"github.com/conform-harness/conform/emulator/stream"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/shopspring/decimal"
 )
@@ -49,6 +52,13 @@ type Options struct {
 	Clock clock.Clock
 	// Logger receives request failures; default discards.
 	Logger *slog.Logger
+	// NoLimits switches off the rate limits and the WebSocket connection
+	// cap of the v3 Limits section, for capacity runs of the emulator
+	// itself. The zero value keeps them on, as documented.
+	NoLimits bool
+	// PingInterval is how often the streams ping each connection; default
+	// 30s, as documented.
+	PingInterval time.Duration
 }
 
 // Emulator is a running (or ready to run) reference exchange.
@@ -60,6 +70,8 @@ type Emulator struct {
 	keys    map[string]string // API key -> account
 	accts   []fixtures.Account
 	faults  *faults.Set
+	streams *stream.Server
+	engine  *engine.Engine
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -95,6 +107,11 @@ func New(opts Options) (*Emulator, error) {
 			e.keys[k.APIKey] = a.ID
 		}
 	}
+	syms, err := engine.SymbolsFrom(mkt)
+	if err != nil {
+		return nil, fmt.Errorf("emulator: spot symbols: %w", err)
+	}
+	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{})
 	if err := e.Reset(); err != nil {
 		return nil, err
 	}
@@ -102,8 +119,14 @@ func New(opts Options) (*Emulator, error) {
 	if fs.On("V3-CONV-ADDRESS") {
 		prefix = "/api/v3"
 	}
-	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Faults: fs, Clock: e.clock}),
+	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock}),
 		auth.NewStore(keys, fs), fs, opts.Logger)
+	// Rate limits and streams. The limiter reads the base clock, not the
+	// control plane's movable one: moving business time must not refill
+	// the budgets of specs running meanwhile.
+	guard := limits.NewGuard(limits.Options{Clock: opts.Clock, Faults: fs, Off: opts.NoLimits})
+	v3Router.SetLimiter(guard)
+	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger})
 	var ctl http.Handler
 	if opts.ControlPlane {
 		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs}
@@ -113,6 +136,8 @@ func New(opts Options) (*Emulator, error) {
 	// redirect that has no JSON body.
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
+		case strings.HasPrefix(p, v3.Prefix+"/ws/"): // streams stay at /api/3 even under V3-CONV-ADDRESS
+			e.streams.ServeHTTP(w, r)
 		case strings.HasPrefix(p, prefix+"/"):
 			v3Router.ServeHTTP(w, r)
 		case ctl != nil && strings.HasPrefix(p, control.Prefix+"/"):
@@ -124,8 +149,14 @@ func New(opts Options) (*Emulator, error) {
 	return e, nil
 }
 
-// Reset restores every account's balances to the fixtures.
+// Reset drops every order and trade and restores every account's balances
+// to the fixtures, atomically.
 func (e *Emulator) Reset() error {
+	return e.engine.ResetWith(e.refund)
+}
+
+// refund puts the fixture balances back on an empty ledger.
+func (e *Emulator) refund() error {
 	e.ledger.Reset()
 	for _, a := range e.accts {
 		for cur, amt := range a.Balances {
@@ -181,8 +212,9 @@ func (e *Emulator) URL() string {
 	return "http://" + e.listener.Addr().String()
 }
 
-// Close stops serving.
+// Close stops serving, ending every stream connection.
 func (e *Emulator) Close() error {
+	_ = e.streams.Close() // Shutdown does not close hijacked (WebSocket) connections
 	e.mu.Lock()
 	srv := e.server
 	e.mu.Unlock()

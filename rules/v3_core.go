@@ -16,8 +16,6 @@ const (
 	secVersioning  = "v3 Versioning"
 )
 
-const pendingPOST = "needs an endpoint that takes a request body; arrives with spot trading (issue 3)"
-
 var conventions = []Rule{
 	{ID: "V3-CONV-ADDRESS", Area: "conventions", Section: secVersioning,
 		Statement: "The REST interface is served under {base_url}/api/3 with the version as a path segment.", Status: Testable},
@@ -32,9 +30,9 @@ var conventions = []Rule{
 	{ID: "V3-CONV-GET-QUERY", Area: "conventions", Section: secConventions,
 		Statement: "Parameters of GET requests go in the query string.", Status: Testable},
 	{ID: "V3-CONV-BODY-FORM", Area: "conventions", Section: secConventions,
-		Statement: "Request bodies may be sent form-encoded.", Status: Testable, Pending: pendingPOST},
+		Statement: "Request bodies may be sent form-encoded.", Status: Testable},
 	{ID: "V3-CONV-BODY-JSON", Area: "conventions", Section: secConventions,
-		Statement: "Request bodies may be sent as JSON with a JSON content type.", Status: Testable, Pending: pendingPOST},
+		Statement: "Request bodies may be sent as JSON with a JSON content type.", Status: Testable},
 	{ID: "V3-CONV-KEEPALIVE", Area: "conventions", Section: secConventions,
 		Statement: "Persistent HTTP connections are supported: an HTTP/1.1 connection serves several requests in turn.", Status: Testable},
 	{ID: "V3-CONV-KEEPALIVE-HTTP10", Area: "conventions", Section: secConventions,
@@ -136,7 +134,7 @@ var authentication = []Rule{
 	{ID: "V3-AUTH-HS256-WINDOW", Area: "auth", Section: secAuthHS256,
 		Statement: "HS256 with the optional window appended to the message and the header (:<window>) is accepted.", Status: Testable},
 	{ID: "V3-AUTH-HS256-BODY", Area: "auth", Section: secAuthHS256,
-		Statement: "HS256 signs the request body as sent, so a body changed after signing is refused.", Status: Testable, Pending: pendingPOST},
+		Statement: "HS256 signs the request body as sent, so a body changed after signing is refused.", Status: Testable},
 	{ID: "V3-AUTH-HS256-FAIL", Area: "auth", Section: secAuthHS256,
 		Statement: "An HS256 signature that does not match the message (wrong secret, other query, other path, other method, other timestamp or window) is refused with 1001 or 1002 and HTTP 401.", Status: Testable},
 	{ID: "V3-AUTH-UNKNOWN-KEY", Area: "auth", Section: secAuth,

@@ -15,6 +15,7 @@ import (
 	_ "github.com/conform-harness/conform/suites/conventions"
 	"github.com/conform-harness/conform/suites/framework"
 	_ "github.com/conform-harness/conform/suites/marketdata"
+	_ "github.com/conform-harness/conform/suites/spot"
 )
 
 var flags = framework.RegisterFlags(flag.CommandLine)

@@ -23,6 +23,9 @@ const (
 	RoleReadOnly  = "read-only"  // Orderbook, History, Trading balance only
 	RoleTradeOnly = "trade-only" // Place/cancel orders only
 	RoleNoRights  = "no-rights"  // an authenticated key without access rights
+	// RoleCounterparty is a second account with every right, the other side
+	// of the suite's own trades (maker against taker).
+	RoleCounterparty = "counterparty"
 )
 
 // Account is one API key pair.
@@ -84,7 +87,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		}
 		c.Sandbox = b
 	}
-	for _, role := range []string{RoleFull, RoleReadOnly, RoleTradeOnly, RoleNoRights} {
+	for _, role := range []string{RoleFull, RoleReadOnly, RoleTradeOnly, RoleNoRights, RoleCounterparty} {
 		name := "CONFORM_KEY_" + strings.ToUpper(strings.ReplaceAll(role, "-", "_"))
 		v := getenv(name)
 		if v == "" {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/shopspring/decimal"
 )
 
@@ -27,10 +28,11 @@ type Params struct {
 }
 
 // ParseParams decodes the parameters of r whose body has already been read.
-// ignoreQuery models a fault that drops the query string of GET requests.
-func ParseParams(r *http.Request, body []byte, ignoreQuery bool) (Params, *Error) {
+// The faults V3-CONV-GET-QUERY, V3-CONV-BODY-FORM and V3-CONV-BODY-JSON drop
+// the query of GET requests, form bodies and JSON bodies respectively.
+func ParseParams(r *http.Request, body []byte, f *faults.Set) (Params, *Error) {
 	p := Params{values: map[string]string{}, raw: map[string]json.RawMessage{}}
-	if !ignoreQuery || r.Method != http.MethodGet {
+	if !f.On("V3-CONV-GET-QUERY") || r.Method != http.MethodGet {
 		q, err := url.ParseQuery(r.URL.RawQuery)
 		if err != nil {
 			return p, Validation("malformed query string: %v", err)
@@ -46,8 +48,14 @@ func ParseParams(r *http.Request, body []byte, ignoreQuery bool) (Params, *Error
 	switch {
 	case ctype == "application/json" || strings.HasSuffix(ctype, "+json") ||
 		(ctype == "" && (body[0] == '{' || body[0] == '[')):
+		if f.On("V3-CONV-BODY-JSON") {
+			return p, nil
+		}
 		return p, p.addJSON(body)
 	default: // form-encoded, which is also what clients send without a type
+		if f.On("V3-CONV-BODY-FORM") {
+			return p, nil
+		}
 		f, err := url.ParseQuery(string(body))
 		if err != nil {
 			return p, Validation("malformed form body: %v", err)

@@ -31,7 +31,7 @@ func TestParseParams(t *testing.T) {
 			if tc.ctype != "" {
 				r.Header.Set("Content-Type", tc.ctype)
 			}
-			p, err := ParseParams(r, []byte(tc.body), false)
+			p, err := ParseParams(r, []byte(tc.body), nil)
 			if tc.wantErr {
 				if err == nil || err.Code != 10001 || err.Status != http.StatusBadRequest {
 					t.Fatalf("want 10001/400, got %v", err)
@@ -52,7 +52,7 @@ func TestParseParams(t *testing.T) {
 
 func TestParamHelpers(t *testing.T) {
 	r := httptest.NewRequest("GET", "/x?limit=5&big=99999999999999999999&sort=UP&t=2024-01-02T03:04:05Z&ms=1700000000000&d=1e5&list=a,,b", nil)
-	p, _ := ParseParams(r, nil, false)
+	p, _ := ParseParams(r, nil, nil)
 	if n, err := p.Int("limit", 10, 1, 1000); err != nil || n != 5 {
 		t.Errorf("limit: %d %v", n, err)
 	}
@@ -88,7 +88,7 @@ func FuzzParseParams(f *testing.F) {
 		r.Method = method
 		r.URL.RawQuery = query
 		r.Header.Set("Content-Type", ctype)
-		p, err := ParseParams(r, body, false)
+		p, err := ParseParams(r, body, nil)
 		if err != nil {
 			if err.Code != 10001 || err.Status != http.StatusBadRequest {
 				t.Fatalf("refusal is not 10001/400: %+v", err)

@@ -60,12 +60,32 @@ type compiled struct {
 
 // Router serves one API version's route table under its prefix.
 type Router struct {
-	prefix string
-	routes []compiled
-	auth   Authenticator
-	faults *faults.Set
-	log    *slog.Logger
+	prefix  string
+	routes  []compiled
+	auth    Authenticator
+	faults  *faults.Set
+	log     *slog.Logger
+	limiter Limiter
 }
+
+// --- rate limits (emulator/limits) ---
+
+// Limiter enforces the rate limits of the v3 Limits section. Each method
+// returns the error to answer with (HTTP 429) or nil to go on.
+type Limiter interface {
+	// AllowIP counts a request by its client address, before routing and
+	// authentication, so unknown paths and failed credentials count too.
+	// path is relative to the version prefix.
+	AllowIP(r *http.Request, path string) *Error
+	// AllowAccount counts an authenticated request against its account.
+	AllowAccount(r *http.Request, path string, p *Principal) *Error
+}
+
+// SetLimiter installs the rate limiter (none by default); call it before
+// serving.
+func (rt *Router) SetLimiter(l Limiter) { rt.limiter = l }
+
+// --- end of rate limits ---
 
 // NewRouter builds a router; prefix is e.g. "/api/3".
 func NewRouter(prefix string, routes []Route, auth Authenticator, f *faults.Set, log *slog.Logger) *Router {
@@ -118,6 +138,12 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.Error(w, r, NotFound(r.Method, r.URL.Path))
 		return
 	}
+	if rt.limiter != nil { // rate limits: per IP, before anything else
+		if lerr := rt.limiter.AllowIP(r, rel); lerr != nil {
+			out.Error(w, r, lerr)
+			return
+		}
+	}
 	route, vars := rt.match(r.Method, rel)
 	if route == nil {
 		out.Error(w, r, NotFound(r.Method, r.URL.Path))
@@ -143,13 +169,19 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			out.Error(w, r, aerr)
 			return
 		}
+		if rt.limiter != nil { // rate limits: per account, once it is known
+			if lerr := rt.limiter.AllowAccount(r, rel, p); lerr != nil {
+				out.Error(w, r, lerr)
+				return
+			}
+		}
 		if route.Right != "" && !p.Rights[route.Right] {
 			out.Error(w, r, Forbidden(route.Right))
 			return
 		}
 		req.Principal = p
 	}
-	params, perr := ParseParams(r, body, rt.faults.On("V3-CONV-GET-QUERY"))
+	params, perr := ParseParams(r, body, rt.faults)
 	if perr != nil {
 		out.Error(w, r, perr)
 		return

@@ -3,7 +3,15 @@ package faults
 // catalogue lists every fault. Keep one entry per rule; the switch itself is
 // an `if faults.On(<rule>)` at the one place in the emulator that enforces
 // the rule.
-var catalogue = append(coreFaults, marketFaults...)
+var catalogue = concat(coreFaults, marketFaults, spotFaults, limitFaults)
+
+func concat(groups ...[]Fault) []Fault {
+	var out []Fault
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
 
 // coreFaults break conventions, authentication and error rules.
 var coreFaults = []Fault{
@@ -14,6 +22,8 @@ var coreFaults = []Fault{
 	{"V3-CONV-DECIMAL-PRECISION", "stores balances as float64, losing digits"},
 	{"V3-CONV-NUMBER-TYPE", "writes Number fields (payin_confirmations) as strings"},
 	{"V3-CONV-GET-QUERY", "ignores the query string of GET requests"},
+	{"V3-CONV-BODY-FORM", "ignores form-encoded request bodies"},
+	{"V3-CONV-BODY-JSON", "ignores JSON request bodies"},
 	{"V3-CONV-KEEPALIVE", "closes the connection after every answer"},
 	{"V3-CONV-KEEPALIVE-HTTP10", "closes HTTP/1.0 connections even when keep-alive is asked for"},
 	// authentication
@@ -23,6 +33,7 @@ var coreFaults = []Fault{
 	{"V3-AUTH-BASIC-FAIL", "accepts Basic credentials whatever the secret"},
 	{"V3-AUTH-HS256", "signs the message without the ?query part, refusing correctly signed requests that have a query"},
 	{"V3-AUTH-HS256-WINDOW", "leaves the window out of the signed message"},
+	{"V3-AUTH-HS256-BODY", "leaves the body out of the signed message"},
 	{"V3-AUTH-HS256-FAIL", "accepts any HS256 signature"},
 	{"V3-AUTH-UNKNOWN-KEY", "answers an unknown API key with 1003 and HTTP 403"},
 	{"V3-AUTH-MALFORMED", "answers a malformed Authorization header with 10001 and HTTP 400"},

@@ -3,6 +3,7 @@
 package ledger
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -84,4 +85,193 @@ func (l *Ledger) Balance(account, currency string) Balance {
 		return *b
 	}
 	return Balance{Currency: currency}
+}
+
+// ErrInsufficient is wrapped by the errors of Reserve and Apply when an
+// account's available (or reserved) amount cannot cover a debit.
+var ErrInsufficient = errors.New("ledger: insufficient funds")
+
+// Delta is one change to one balance, applied by Apply together with others.
+type Delta struct {
+	Account, Currency string
+	// Available and Reserved are added to the balance (negative to debit).
+	Available, Reserved decimal.Decimal
+	// MayOverdraw lets the available amount of this balance end below zero:
+	// for the house fee account, which pays maker rebates before it is paid
+	// taker fees, and for the fault paths that break the funds rules.
+	MayOverdraw bool
+}
+
+// Apply changes several balances at once: either every delta is applied or,
+// when one balance would end below zero, none is. Deltas on the same balance
+// add up before the check, so their order does not matter. A reserved amount
+// may never end below zero.
+func (l *Ledger) Apply(ds ...Delta) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.apply(ds)
+}
+
+// Trades settle with a handful of deltas; sized so the common case does not
+// allocate.
+const smallApply = 8
+
+func (l *Ledger) apply(ds []Delta) error {
+	type next struct {
+		b               *Balance
+		account, cur    string
+		avail, reserved decimal.Decimal
+		overdraw        bool
+	}
+	var buf [smallApply]next
+	ns := buf[:0]
+	for _, d := range ds {
+		if d.Available.IsZero() && d.Reserved.IsZero() {
+			continue
+		}
+		i := 0
+		for ; i < len(ns); i++ {
+			if ns[i].account == d.Account && ns[i].cur == d.Currency {
+				break
+			}
+		}
+		if i == len(ns) {
+			acct := l.accounts[d.Account]
+			var b *Balance
+			if acct != nil {
+				b = acct[d.Currency]
+			}
+			n := next{b: b, account: d.Account, cur: d.Currency}
+			if b != nil {
+				n.avail, n.reserved = b.Available, b.Reserved
+			}
+			ns = append(ns, n)
+		}
+		n := &ns[i]
+		if !d.Available.IsZero() {
+			n.avail = n.avail.Add(d.Available)
+		}
+		if !d.Reserved.IsZero() {
+			n.reserved = n.reserved.Add(d.Reserved)
+		}
+		n.overdraw = n.overdraw || d.MayOverdraw
+	}
+	// A balance may not be taken below zero; one already below (after an
+	// overdraft) may still move up.
+	below := func(now decimal.Decimal, b *Balance, reserved bool) bool {
+		if !now.IsNegative() {
+			return false
+		}
+		if b == nil {
+			return true
+		}
+		was := b.Available
+		if reserved {
+			was = b.Reserved
+		}
+		return now.LessThan(was)
+	}
+	for _, n := range ns {
+		if below(n.reserved, n.b, true) {
+			return fmt.Errorf("%w: %s would have %s %s reserved", ErrInsufficient, n.account, n.reserved, n.cur)
+		}
+		if !n.overdraw && below(n.avail, n.b, false) {
+			return fmt.Errorf("%w: %s would have %s %s available", ErrInsufficient, n.account, n.avail, n.cur)
+		}
+	}
+	for _, n := range ns {
+		b := n.b
+		if b == nil {
+			b = l.balance(n.account, n.cur)
+		}
+		b.Available, b.Reserved = n.avail, n.reserved
+	}
+	return nil
+}
+
+// Reserve moves amount from available to reserved. Unless force is set, the
+// available amount must cover it, or be strictly above it when mustExceed
+// (the market-buy rule: "the available balance must exceed ..."); otherwise
+// the error wraps ErrInsufficient and nothing changes. force lets the
+// available amount go below zero (only the fault paths use it).
+func (l *Ledger) Reserve(account, currency string, amount decimal.Decimal, mustExceed, force bool) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if amount.IsNegative() {
+		return fmt.Errorf("ledger: cannot reserve a negative amount %s %s", amount, currency)
+	}
+	if !force {
+		var avail decimal.Decimal
+		if b := l.accounts[account][currency]; b != nil {
+			avail = b.Available
+		}
+		if c := avail.Cmp(amount); c < 0 || (mustExceed && c == 0) {
+			word := "cover"
+			if mustExceed {
+				word = "exceed"
+			}
+			return fmt.Errorf("%w: %s has %s %s available, which does not %s %s", ErrInsufficient, account, avail, currency, word, amount)
+		}
+	}
+	b := l.balance(account, currency)
+	b.Available, b.Reserved = b.Available.Sub(amount), b.Reserved.Add(amount)
+	return nil
+}
+
+// Release moves amount from reserved back to available; the error wraps
+// ErrInsufficient when less than amount is reserved.
+func (l *Ledger) Release(account, currency string, amount decimal.Decimal) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.accounts[account][currency]
+	if b == nil || b.Reserved.LessThan(amount) {
+		var res decimal.Decimal
+		if b != nil {
+			res = b.Reserved
+		}
+		return fmt.Errorf("%w: %s cannot release %s %s of %s reserved", ErrInsufficient, account, amount, currency, res)
+	}
+	b.Available, b.Reserved = b.Available.Add(amount), b.Reserved.Sub(amount)
+	return nil
+}
+
+// balance returns (creating) one balance; the caller holds the lock.
+func (l *Ledger) balance(account, currency string) *Balance {
+	acct := l.accounts[account]
+	if acct == nil {
+		acct = map[string]*Balance{}
+		l.accounts[account] = acct
+	}
+	b := acct[currency]
+	if b == nil {
+		b = &Balance{Currency: currency}
+		acct[currency] = b
+	}
+	return b
+}
+
+// Accounts lists every account holding a balance, sorted.
+func (l *Ledger) Accounts() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]string, 0, len(l.accounts))
+	for a := range l.accounts {
+		out = append(out, a)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Total is the sum of available and reserved of one currency over every
+// account: trading moves funds between accounts but never changes it.
+func (l *Ledger) Total(currency string) decimal.Decimal {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var t decimal.Decimal
+	for _, acct := range l.accounts {
+		if b := acct[currency]; b != nil {
+			t = t.Add(b.Available).Add(b.Reserved)
+		}
+	}
+	return t
 }

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -20,5 +21,126 @@ func TestCreditKeepsEveryDigit(t *testing.T) {
 	}
 	if got := l.Balances("A"); len(got) != 1 || got[0].Currency != "BTC" {
 		t.Fatalf("balances: %+v", got)
+	}
+}
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+func TestReserveRelease(t *testing.T) {
+	cases := []struct {
+		name       string
+		avail      string
+		amount     string
+		mustExceed bool
+		force      bool
+		wantErr    bool
+		wantAvail  string
+		wantRes    string
+	}{
+		{"covers", "10", "10", false, false, false, "0", "10"},
+		{"short", "10", "10.0000001", false, false, true, "10", "0"},
+		{"must exceed, equal", "10", "10", true, false, true, "10", "0"},
+		{"must exceed, above", "10.01", "10", true, false, false, "0.01", "10"},
+		{"forced overdraft", "1", "3", false, true, false, "-2", "3"},
+		{"negative", "10", "-1", false, false, true, "10", "0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := New(nil)
+			if err := l.Credit("A", "BTC", d(c.avail)); err != nil {
+				t.Fatal(err)
+			}
+			err := l.Reserve("A", "BTC", d(c.amount), c.mustExceed, c.force)
+			if (err != nil) != c.wantErr {
+				t.Fatalf("err %v", err)
+			}
+			if err != nil && c.amount[0] != '-' && !errors.Is(err, ErrInsufficient) {
+				t.Fatalf("error does not wrap ErrInsufficient: %v", err)
+			}
+			b := l.Balance("A", "BTC")
+			if !b.Available.Equal(d(c.wantAvail)) || !b.Reserved.Equal(d(c.wantRes)) {
+				t.Fatalf("balance %s / %s", b.Available, b.Reserved)
+			}
+		})
+	}
+	l := New(nil)
+	l.Credit("A", "BTC", d("5"))
+	l.Reserve("A", "BTC", d("3"), false, false)
+	if err := l.Release("A", "BTC", d("3.5")); !errors.Is(err, ErrInsufficient) {
+		t.Fatalf("over-release: %v", err)
+	}
+	if err := l.Release("A", "BTC", d("1")); err != nil {
+		t.Fatal(err)
+	}
+	if b := l.Balance("A", "BTC"); !b.Available.Equal(d("3")) || !b.Reserved.Equal(d("2")) {
+		t.Fatalf("after release %+v", b)
+	}
+}
+
+func TestApply(t *testing.T) {
+	setup := func() *Ledger {
+		l := New(nil)
+		l.Credit("A", "BTC", d("1"))
+		l.Reserve("A", "BTC", d("1"), false, false)
+		l.Credit("B", "ETH", d("10"))
+		return l
+	}
+	cases := []struct {
+		name    string
+		deltas  []Delta
+		wantErr bool
+		want    map[[2]string][2]string // account, currency -> available, reserved
+	}{
+		{"trade", []Delta{
+			{Account: "A", Currency: "BTC", Reserved: d("-0.5")},
+			{Account: "A", Currency: "ETH", Available: d("10")},
+			{Account: "B", Currency: "ETH", Available: d("-10")},
+			{Account: "B", Currency: "BTC", Available: d("0.499")},
+			{Account: "F", Currency: "BTC", Available: d("0.001")},
+		}, false, map[[2]string][2]string{
+			{"A", "BTC"}: {"0", "0.5"}, {"A", "ETH"}: {"10", "0"}, {"B", "ETH"}: {"0", "0"},
+			{"B", "BTC"}: {"0.499", "0"}, {"F", "BTC"}: {"0.001", "0"},
+		}},
+		{"deltas on one balance add up first", []Delta{
+			{Account: "F", Currency: "BTC", Available: d("-1"), MayOverdraw: false},
+			{Account: "F", Currency: "BTC", Available: d("1")},
+		}, false, map[[2]string][2]string{{"F", "BTC"}: {"0", "0"}}},
+		{"overdraft refused, nothing applied", []Delta{
+			{Account: "A", Currency: "ETH", Available: d("5")},
+			{Account: "B", Currency: "ETH", Available: d("-11")},
+		}, true, map[[2]string][2]string{{"A", "ETH"}: {"0", "0"}, {"B", "ETH"}: {"10", "0"}}},
+		{"reserved below zero refused", []Delta{
+			{Account: "A", Currency: "BTC", Reserved: d("-1.1"), Available: d("1.1")},
+		}, true, map[[2]string][2]string{{"A", "BTC"}: {"0", "1"}}},
+		{"house account may overdraw", []Delta{
+			{Account: "F", Currency: "BTC", Available: d("-0.1"), MayOverdraw: true},
+			{Account: "A", Currency: "BTC", Available: d("0.1")},
+		}, false, map[[2]string][2]string{{"F", "BTC"}: {"-0.1", "0"}, {"A", "BTC"}: {"0.1", "1"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := setup()
+			before := map[string]decimal.Decimal{"BTC": l.Total("BTC"), "ETH": l.Total("ETH")}
+			err := l.Apply(c.deltas...)
+			if (err != nil) != c.wantErr {
+				t.Fatalf("err %v", err)
+			}
+			for k, w := range c.want {
+				b := l.Balance(k[0], k[1])
+				if !b.Available.Equal(d(w[0])) || !b.Reserved.Equal(d(w[1])) {
+					t.Errorf("%v: %s / %s, want %s / %s", k, b.Available, b.Reserved, w[0], w[1])
+				}
+			}
+			if c.name == "trade" {
+				for cur, tot := range before {
+					if !l.Total(cur).Equal(tot) {
+						t.Errorf("%s total %s, was %s", cur, l.Total(cur), tot)
+					}
+				}
+				if got := l.Accounts(); len(got) != 3 || got[2] != "F" {
+					t.Errorf("accounts %v", got)
+				}
+			}
+		})
 	}
 }

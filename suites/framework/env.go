@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/conform-harness/conform/client"
@@ -63,7 +65,18 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 type Env struct {
 	Config    target.Config
 	transport *http.Transport
+	// On a loopback target every client gets a source address of its own in
+	// 127.(16+process).0.0/16, so per-IP budgets are never shared between
+	// specs. Elsewhere one address is all there is: clients share pacer,
+	// which keeps this process under its share of every class's rate.
+	loopback bool
+	nextAddr atomic.Uint32
+	pacer    *client.Pacer
 }
+
+// LabelProvokes429 marks specs that exceed a rate limit on purpose; any other
+// spec that meets a 429 fails, since it means the suite's pacing is wrong.
+const LabelProvokes429 = "provokes-429"
 
 // env is set once per process by Setup, before any spec runs, and only read
 // afterwards: the suite process's equivalent of main's wiring.
@@ -182,13 +195,24 @@ func Setup(data []byte) error {
 		if err != nil {
 			return err
 		}
-		a := accts[(GinkgoParallelProcess()-1)%len(accts)]
+		// Process p owns account p and, as its counterparty, the account half
+		// the list away, so no two processes share an account.
+		half := len(accts) / 2
+		own := accts[(GinkgoParallelProcess()-1)%half]
+		other := accts[half+(GinkgoParallelProcess()-1)%half]
 		cfg.Accounts = map[string]target.Account{}
-		for _, k := range a.Keys {
+		for _, k := range own.Keys {
 			cfg.Accounts[k.Role] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights}
 		}
+		for _, k := range other.Keys {
+			if k.Role == target.RoleFull {
+				cfg.Accounts[target.RoleCounterparty] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights}
+			}
+		}
 	}
-	env = &Env{Config: cfg, transport: client.DefaultTransport()}
+	env = &Env{Config: cfg, transport: client.DefaultTransport(), loopback: cfg.IsLoopback()}
+	suiteCfg, _ := GinkgoConfiguration()
+	env.pacer = client.NewPacer(client.V3PerIP, 1/float64(max(1, suiteCfg.ParallelTotal)))
 	return nil
 }
 
@@ -212,12 +236,39 @@ func (e *Env) recorded(opts ...client.Option) *client.Client {
 			AddReportEntry("exchanges", rec.String(), ReportEntryVisibilityFailureOrVerbose)
 		}
 	})
-	opts = append([]client.Option{client.WithRecorder(rec), client.WithHTTPClient(&http.Client{Transport: e.transport, Timeout: Timeouts.Request})}, opts...)
+	DeferCleanup(func() {
+		if slices.Contains(CurrentSpecReport().Labels(), LabelProvokes429) {
+			return
+		}
+		for _, ex := range rec.Exchanges() {
+			if ex.Status == http.StatusTooManyRequests {
+				Fail(fmt.Sprintf("the target answered HTTP 429 to a request this spec did not mean to rate-limit; the suite's pacing or source addresses are wrong:\n%s", ex))
+			}
+		}
+	})
+	opts = append([]client.Option{client.WithRecorder(rec), client.WithHTTPClient(e.httpClient())}, opts...)
+	if !e.loopback {
+		opts = append(opts, client.WithPacer(e.pacer))
+	}
 	c, err := client.New(e.Config.REST, opts...)
 	if err != nil {
 		Fail(err.Error())
 	}
 	return c
+}
+
+// httpClient returns the HTTP client for a new API client: on loopback a
+// transport bound to a fresh source address, elsewhere the shared one.
+func (e *Env) httpClient() *http.Client {
+	if !e.loopback {
+		return &http.Client{Transport: e.transport, Timeout: Timeouts.Request}
+	}
+	n := e.nextAddr.Add(1)
+	local := &net.TCPAddr{IP: net.IPv4(127, byte(16+GinkgoParallelProcess()), byte(n>>8), byte(n))}
+	t := client.DefaultTransport()
+	t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, LocalAddr: local}).DialContext
+	DeferCleanup(t.CloseIdleConnections)
+	return &http.Client{Transport: t, Timeout: Timeouts.Request}
 }
 
 // Public returns a client without credentials.

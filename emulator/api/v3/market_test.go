@@ -126,7 +126,7 @@ var (
 	oiOne         = "/public/futures/candles/open_interest/BTCUSDT_PERP"
 	piOne         = "/public/futures/candles/premium_index/ETHUSDT_PERP"
 	currencyCount = 11
-	symbolCount   = 14
+	symbolCount   = 22
 )
 
 func TestMarketAnswers(t *testing.T) {

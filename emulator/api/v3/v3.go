@@ -5,6 +5,7 @@ import (
 	"github.com/conform-harness/conform/emulator/api"
 	"github.com/conform-harness/conform/emulator/auth"
 	"github.com/conform-harness/conform/emulator/clock"
+	"github.com/conform-harness/conform/emulator/engine"
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/ledger"
 	"github.com/conform-harness/conform/emulator/market"
@@ -17,6 +18,7 @@ const Prefix = "/api/3"
 type Deps struct {
 	Market *market.Catalogue
 	Ledger *ledger.Ledger
+	Engine *engine.Engine
 	Faults *faults.Set
 	Clock  clock.Clock
 }
@@ -24,7 +26,8 @@ type Deps struct {
 // Routes is the v3 route table.
 func Routes(d Deps) []api.Route {
 	routes := marketRoutes(d.Market, d.Faults, d.Clock)
-	return append(routes, spotRoutes(d)...)
+	routes = append(routes, spotRoutes(d)...)
+	return append(routes, spotOrderRoutes(d)...)
 }
 
 func spotRoutes(d Deps) []api.Route {
@@ -46,15 +49,7 @@ func spotRoutes(d Deps) []api.Route {
 			if !d.Market.HasCurrency(c) {
 				return nil, api.CurrencyNotFound(c)
 			}
-			return newSpotBalance(d.Ledger.Balance(r.Principal.Account, c), false), nil
-		}},
-		// Active orders: none rest until the matching engine lands (issue 3),
-		// but the symbol filter is already validated as documented.
-		{Method: "GET", Path: "/spot/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			if s, ok := r.Params.String("symbol"); ok && !d.Market.IsSymbol(s) {
-				return nil, api.SymbolNotFound(s)
-			}
-			return []struct{}{}, nil
+			return newSpotBalance(d.Ledger.Balance(r.Principal.Account, c), d.Faults.On("V3-SPOT-BALANCE")), nil
 		}},
 		{Method: "GET", Path: "/spot/fee", Right: auth.RightOrderbook, Handle: func(*api.Request) (any, *api.Error) {
 			fees := d.Market.SpotFees()
@@ -70,7 +65,11 @@ func spotRoutes(d Deps) []api.Route {
 			if !ok {
 				return nil, api.SymbolNotFound(s)
 			}
-			return symbolFee{TakeRate: f.TakeRate, MakeRate: f.MakeRate}, nil
+			out := symbolFee{TakeRate: f.TakeRate, MakeRate: f.MakeRate}
+			if d.Faults.On("V3-SPOT-FEE") {
+				out.Symbol = f.Symbol
+			}
+			return out, nil
 		}},
 	}
 }

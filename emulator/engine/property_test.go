@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// stream drives an engine with a random but reproducible order stream.
+type stream struct {
+	v     *env
+	r     *rand.Rand
+	accts []string
+	syms  []string
+	mids  map[string]float64
+	stats map[string]int
+}
+
+func newStream(v *env, seed uint64) *stream {
+	s := &stream{v: v, r: rand.New(rand.NewPCG(seed, seed^0xabcdef)), accts: []string{"A", "B", "C", "D"},
+		syms:  []string{"ETHBTC", "BTCUSDT", "XRPETH"},
+		mids:  map[string]float64{"ETHBTC": 0.05, "BTCUSDT": 60000, "XRPETH": 0.0002},
+		stats: map[string]int{}}
+	for _, a := range s.accts[:3] {
+		v.fund(a, "BTC", "50")
+		v.fund(a, "ETH", "500")
+		v.fund(a, "USDT", "1000000")
+		v.fund(a, "XRP", "2000000")
+	}
+	// D is poor, so that refusals for funds happen too.
+	v.fund("D", "BTC", "0.3")
+	v.fund("D", "ETH", "3")
+	v.fund("D", "USDT", "5000")
+	v.fund("D", "XRP", "10000")
+	return s
+}
+
+// num renders a float with enough digits to need rounding sometimes.
+func num(f float64) *decimal.Decimal {
+	d, err := decimal.NewFromString(fmt.Sprintf("%.10g", f))
+	if err != nil {
+		panic(err)
+	}
+	return &d
+}
+
+func (s *stream) pick(xs []string) string { return xs[s.r.IntN(len(xs))] }
+
+func (s *stream) request() PlaceRequest {
+	sym := s.pick(s.syms)
+	mid := s.mids[sym]
+	side := Buy
+	if s.r.IntN(2) == 0 {
+		side = Sell
+	}
+	qtyScale := map[string]float64{"ETHBTC": 2, "BTCUSDT": 0.05, "XRPETH": 3000}[sym]
+	req := PlaceRequest{Account: s.pick(s.accts), Symbol: sym, Side: &side, Quantity: num(qtyScale * (0.01 + s.r.Float64()))}
+	price := num(mid * (0.98 + 0.04*s.r.Float64()))
+	typ := Limit
+	switch k := s.r.IntN(20); {
+	case k < 3:
+		typ = Market
+	case k < 5:
+		typ = []Type{StopLimit, StopMarket, TakeProfitLimit, TakeProfitMarket}[s.r.IntN(4)]
+		req.StopPrice = num(mid * (0.99 + 0.02*s.r.Float64()))
+	}
+	req.Type = &typ
+	if isLimitKind(typ) {
+		req.Price = price
+	}
+	tifs := []TimeInForce{GTC, GTC, GTC, IOC, FOK, Day, GTD}
+	if typ == Market {
+		tifs = []TimeInForce{IOC, FOK}
+	}
+	tif := tifs[s.r.IntN(len(tifs))]
+	req.TimeInForce = &tif
+	if tif == GTD {
+		exp := s.v.clk.Now().Add(time.Duration(1+s.r.IntN(120)) * time.Minute)
+		req.ExpireTime = &exp
+	}
+	req.PostOnly = s.r.IntN(10) == 0
+	if s.r.IntN(5) == 0 {
+		req.TakeRate = num(0.001 * s.r.Float64())
+		req.MakeRate = num(0.001 * s.r.Float64())
+	}
+	return req
+}
+
+// step performs one random operation and checks the invariants.
+func (s *stream) step() {
+	e := s.v.e
+	var err error
+	switch k := s.r.IntN(100); {
+	case k < 60:
+		_, err = e.Place(s.request())
+		s.stats["place"]++
+	case k < 75, k < 88:
+		acct := s.pick(s.accts)
+		os, _ := e.Active(acct, "")
+		if len(os) == 0 {
+			return
+		}
+		o := os[s.r.IntN(len(os))]
+		if k < 75 {
+			_, err = e.Cancel(acct, o.ClientOrderID)
+			s.stats["cancel"]++
+			break
+		}
+		mid := s.mids[o.Symbol]
+		req := ReplaceRequest{Account: acct, ClientOrderID: o.ClientOrderID, Quantity: num(o.Quantity.InexactFloat64() * (0.5 + s.r.Float64()))}
+		if o.Price != nil {
+			req.Price = num(mid * (0.98 + 0.04*s.r.Float64()))
+		}
+		if o.StopPrice != nil && s.r.IntN(2) == 0 {
+			req.StopPrice = num(mid * (0.99 + 0.02*s.r.Float64()))
+		}
+		_, err = e.Replace(req)
+		s.stats["replace"]++
+	case k < 90:
+		sym := ""
+		if s.r.IntN(2) == 0 {
+			sym = s.pick(s.syms)
+		}
+		_, err = e.CancelAll(s.pick(s.accts), sym)
+		s.stats["cancelAll"]++
+	case k < 97:
+		s.v.clk.Advance(time.Duration(s.r.IntN(30)) * time.Minute)
+		_, err = e.History(HistoryQuery{Account: s.pick(s.accts), Limit: 5})
+	default:
+		// Drift the mid so stops trigger and books cross.
+		for sym := range s.mids {
+			s.mids[sym] *= 0.99 + 0.02*s.r.Float64()
+		}
+	}
+	if err != nil {
+		if _, ok := kindOf(err); !ok {
+			s.v.t.Fatalf("untyped error %v", err)
+		}
+		s.stats["refused"]++
+	}
+	s.v.check()
+}
+
+// TestConservation runs random order streams and checks after every step
+// that no currency is created or destroyed (fee account included), that no
+// reserved or available amount goes negative, and that the ledger reserves
+// exactly what the active orders hold.
+func TestConservation(t *testing.T) {
+	steps := 3000
+	if testing.Short() {
+		steps = 500
+	}
+	variants := []struct {
+		name   string
+		faults []string
+	}{
+		{"no faults", nil},
+		// Faults that change behaviour but must still keep the books sound.
+		{"benign faults", []string{"V3-SPOT-FEE-REBATE", "V3-SPOT-FEE-CURRENCY", "V3-SPOT-IOC", "V3-SPOT-FOK",
+			"V3-SPOT-POST-ONLY", "V3-SPOT-SUSPENDED", "V3-SPOT-GTC", "V3-SPOT-DAY", "V3-SPOT-ROUNDING", "V3-SPOT-CLOID-DUPLICATE"}},
+	}
+	for _, vr := range variants {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%s/seed%d", vr.name, seed), func(t *testing.T) {
+				v := newEnv(t, Options{}, vr.faults...)
+				s := newStream(v, seed)
+				for i := 0; i < steps; i++ {
+					s.step()
+				}
+				trades := 0
+				for _, a := range s.accts {
+					trades += len(v.e.Trades(a, "", 1_000_000))
+				}
+				if trades == 0 || s.stats["replace"] == 0 || s.stats["refused"] == 0 {
+					t.Fatalf("stream too tame: %v, %d trade records", s.stats, trades)
+				}
+				t.Logf("%v, %d trade records", s.stats, trades)
+			})
+		}
+	}
+}

@@ -1,0 +1,242 @@
+package engine
+
+import (
+	"slices"
+	"sort"
+)
+
+// Cancel cancels an active (new, suspended or partiallyFilled) order
+// (DELETE /spot/order/{client_order_id}) and answers it canceled.
+func (e *Engine) Cancel(account, clientOrderID string) (Order, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := e.now()
+	o, err := e.activeOrder(account, clientOrderID)
+	if err != nil {
+		return Order{}, err
+	}
+	prev := o.status
+	e.cancel(o, now)
+	out := o.snapshot()
+	if e.faults.On("V3-SPOT-CANCEL") {
+		out.Status = prev
+	}
+	return out, nil
+}
+
+// cancel ends an active order as canceled and releases its funds.
+func (e *Engine) cancel(o *order, now int64) {
+	e.unlink(o)
+	e.finalize(o, Canceled, now, !e.faults.On("V3-SPOT-RESERVE"))
+}
+
+// CancelAll cancels every active order of the account, of one symbol when
+// symbol is not "" (DELETE /spot/order), and answers them by ID. An unknown
+// symbol is ErrSymbolNotFound.
+func (e *Engine) CancelAll(account, symbol string) ([]Order, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := e.now()
+	if symbol != "" && e.books[symbol] == nil {
+		return nil, errorf(ErrSymbolNotFound, "symbol %q not found", symbol)
+	}
+	if e.faults.On("V3-SPOT-CANCEL-ALL") {
+		symbol = ""
+	}
+	os := e.activeOf(account, symbol, false)
+	out := make([]Order, 0, len(os))
+	for _, o := range os {
+		e.cancel(o, now)
+		out = append(out, o.snapshot())
+	}
+	return out, nil
+}
+
+// Active lists the account's active orders (new, suspended,
+// partiallyFilled), of one symbol when symbol is not "", by ID.
+func (e *Engine) Active(account, symbol string) ([]Order, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.now()
+	if symbol != "" && e.books[symbol] == nil {
+		return nil, errorf(ErrSymbolNotFound, "symbol %q not found", symbol)
+	}
+	os := e.activeOf(account, symbol, e.faults.On("V3-SPOT-ACTIVE"))
+	out := make([]Order, 0, len(os))
+	for _, o := range os {
+		out = append(out, o.snapshot())
+	}
+	return out, nil
+}
+
+// activeOf collects an account's active orders by ID.
+func (e *Engine) activeOf(account, symbol string, skipSuspended bool) []*order {
+	a := e.accounts[account]
+	if a == nil {
+		return nil
+	}
+	os := make([]*order, 0, len(a.active))
+	for _, o := range a.active {
+		if (symbol == "" || o.bk.sym.Code == symbol) && !(skipSuspended && o.status == Suspended) {
+			os = append(os, o)
+		}
+	}
+	slices.SortFunc(os, func(x, y *order) int { return int(x.id - y.id) })
+	return os
+}
+
+// Get answers one active order by client_order_id
+// (GET /spot/order/{client_order_id}); final orders are in History.
+func (e *Engine) Get(account, clientOrderID string) (Order, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.now()
+	o, err := e.activeOrder(account, clientOrderID)
+	if err != nil {
+		return Order{}, err
+	}
+	return o.snapshot(), nil
+}
+
+// History answers the account's order history records, active and final
+// (GET /spot/history/order). Orders without executions leave history 24
+// hours after their last update.
+func (e *Engine) History(q HistoryQuery) ([]Order, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.now()
+	a := e.accounts[q.Account]
+	if a == nil {
+		return []Order{}, nil
+	}
+	limit := q.Limit
+	if q.DefaultLimit || limit <= 0 {
+		limit = defaultHistoryLimit
+		if e.faults.On("V3-SPOT-HISTORY-PAGING") {
+			limit = 10
+		}
+	}
+	asc := q.SortAsc
+	if q.DefaultSort {
+		asc = e.faults.On("V3-SPOT-HISTORY")
+	}
+
+	if q.ClientOrderID != "" {
+		// Every other parameter is ignored: all records with the ID, newest first.
+		var os []*order
+		for o := a.byCloid[q.ClientOrderID]; o != nil; o = o.sameCloidPrev {
+			if !o.deleted {
+				os = append(os, o)
+			}
+		}
+		if e.faults.On("V3-SPOT-HISTORY-CLOID") {
+			os = page(os, q.Offset, limit)
+		}
+		return snapshots(os), nil
+	}
+
+	match := func(o *order) bool {
+		if o.deleted {
+			return false
+		}
+		if len(q.Symbols) > 0 && !slices.Contains(q.Symbols, o.bk.sym.Code) {
+			return false
+		}
+		if len(q.Statuses) > 0 && !slices.Contains(q.Statuses, o.status) && !e.faults.On("V3-SPOT-HISTORY-FILTERS") {
+			return false
+		}
+		if q.From != nil && o.created < q.From.UnixNano() {
+			return false
+		}
+		if q.Till != nil && o.created > q.Till.UnixNano() {
+			return false
+		}
+		return true
+	}
+	if q.ByTimestamp {
+		var os []*order
+		for _, o := range a.history {
+			if match(o) {
+				os = append(os, o)
+			}
+		}
+		sort.SliceStable(os, func(i, j int) bool {
+			if os[i].created != os[j].created {
+				return (os[i].created < os[j].created) == asc
+			}
+			return (os[i].id < os[j].id) == asc
+		})
+		return snapshots(page(os, q.Offset, limit)), nil
+	}
+	// By ID: history is already in ID order, so walk it and stop early.
+	out := []Order{}
+	skip := q.Offset
+	n := len(a.history)
+	for i := 0; i < n && len(out) < limit; i++ {
+		o := a.history[i]
+		if !asc {
+			o = a.history[n-1-i]
+		}
+		if !match(o) {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		out = append(out, o.snapshot())
+	}
+	return out, nil
+}
+
+func page(os []*order, offset, limit int) []*order {
+	if offset >= len(os) {
+		return nil
+	}
+	os = os[offset:]
+	if len(os) > limit {
+		os = os[:limit]
+	}
+	return os
+}
+
+func snapshots(os []*order) []Order {
+	out := make([]Order, 0, len(os))
+	for _, o := range os {
+		out = append(out, o.snapshot())
+	}
+	return out
+}
+
+// Trades answers the account's spot trades, newest first, of one symbol
+// when symbol is not "", at most limit (<= 0: 100). Only the latest
+// 100,000 trades of an account are kept.
+func (e *Engine) Trades(account, symbol string, limit int) []TradeRecord {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.now()
+	if limit <= 0 {
+		limit = defaultTradesLimit
+	}
+	out := []TradeRecord{}
+	a := e.accounts[account]
+	if a == nil {
+		return out
+	}
+	n := len(a.trades)
+	for i := 0; i < n && len(out) < limit; i++ {
+		// The newest record sits just before tradeNext (which stays 0 until
+		// the ring is full).
+		t := a.trades[(a.tradeNext-1-i+2*n)%n]
+		bk := t.o.bk
+		if symbol != "" && bk.sym.Code != symbol {
+			continue
+		}
+		out = append(out, TradeRecord{
+			ID: t.id, OrderID: t.o.id, ClientOrderID: t.o.cloid, Symbol: bk.sym.Code, Side: t.o.side,
+			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee,
+			Taker: t.taker, Timestamp: nanoTime(t.at),
+		})
+	}
+	return out
+}

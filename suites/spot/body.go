@@ -1,0 +1,86 @@
+package spot
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/conform-harness/conform/client"
+	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/shopspring/decimal"
+)
+
+// POST /spot/order is the first POST endpoint, so the body conventions and
+// the HS256 body signature are checked here.
+var _ = Describe("POST bodies", func() {
+	// expectEchoed checks that the order holds what was sent, so that a body
+	// the server did not read (and filled with defaults) cannot pass.
+	expectEchoed := func(o order, p params) {
+		GinkgoHelper()
+		for _, k := range []string{"client_order_id", "symbol", "side", "type"} {
+			Expect(o[k]).To(Equal(p[k]), "field %s of the created order", k)
+		}
+		for _, k := range []string{"quantity", "price"} {
+			want, _ := decimal.NewFromString(p[k])
+			Expect(o[k]).To(decEqual(want), "field %s of the created order", k)
+		}
+	}
+
+	framework.ConformanceIt("V3-CONV-BODY-FORM", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t := newTrader(target.RoleFull)
+		s := restingSymbol(ctx, t)
+		p := s.restingBuy(3)
+		o := t.placeOK(ctx, p, formBody)
+		expectEchoed(o, p)
+	})
+
+	framework.ConformanceIt("V3-CONV-BODY-JSON", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t := newTrader(target.RoleFull)
+		s := restingSymbol(ctx, t)
+		// post_only travels as a JSON boolean: the order must carry it.
+		p := s.restingBuy(3).with("post_only", "true")
+		o := t.placeOK(ctx, p, jsonBody)
+		expectEchoed(o, p)
+		Expect(o["post_only"]).To(Equal(true), "post_only sent as JSON true")
+	})
+
+	framework.ConformanceIt("V3-AUTH-HS256-BODY", func(ctx SpecContext) {
+		e := framework.Current()
+		e.RequireTrading()
+		t := newTrader(target.RoleFull)
+		a := e.Account(target.RoleFull)
+		s := restingSymbol(ctx, t)
+		u, err := url.Parse(e.Config.REST)
+		Expect(err).NotTo(HaveOccurred(), "the target base URL %q", e.Config.REST)
+		path := strings.TrimRight(u.EscapedPath(), "/") + "/api/3/spot/order"
+		// send posts body with an HS256 header signed over signed.
+		send := func(signed, body []byte) *client.Exchange {
+			ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
+			h := client.HS256Header(a.APIKey, client.Sign(a.Secret, client.Message(http.MethodPost, path, "", signed, ts, "")), ts, "")
+			ex, _ := e.Public().Do(ctx, client.Request{Method: http.MethodPost, Path: "/spot/order", Body: body,
+				ContentType: "application/x-www-form-urlencoded", Header: http.Header{"Authorization": {h}}})
+			return ex
+		}
+
+		// The same signing over the body as sent is accepted, so the refusal
+		// below is about the body alone.
+		ok := s.restingBuy(3)
+		t.cancelAtEnd(ok["client_order_id"])
+		body := []byte(ok.form().Encode())
+		Expect(send(body, body)).To(framework.BeOK(), "HS256 over the body as sent")
+
+		signed := s.restingBuy(3)
+		changed := signed.with("quantity", s.qty(20).String())
+		t.cancelAtEnd(signed["client_order_id"])
+		ex := send([]byte(signed.form().Encode()), []byte(changed.form().Encode()))
+		Expect(ex).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002), "the body was changed after signing")
+		Expect(t.isActive(ctx, signed["client_order_id"])).To(BeFalse(), "a request with a forged body creates no order")
+	})
+})

@@ -1,0 +1,261 @@
+package spot
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/conform-harness/conform/client"
+	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/shopspring/decimal"
+)
+
+// States and transitions of one order, and the time-in-force definitions
+// that need no clock. Orders that must not trade run in parallel; the ones
+// that meet the counterparty are Serial.
+var _ = Describe("Order states", func() {
+	var (
+		t *trader
+		s spotSymbol
+	)
+	BeforeEach(func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t = newTrader(target.RoleFull)
+		s = restingSymbol(ctx, t)
+	})
+	// fills returns the counterparty and a market to trade on with t.
+	fills := func(ctx SpecContext) (*trader, market) {
+		GinkgoHelper()
+		cp := newTrader(target.RoleCounterparty)
+		return cp, fillMarket(ctx, cp, t, 3, nil)
+	}
+
+	framework.ConformanceContext("V3-SPOT-IOC-FOK-FINAL", func() {
+		DescribeTable("answers an order with nothing to meet with its final status",
+			func(ctx SpecContext, tif string) {
+				o := t.placeOK(ctx, s.restingBuy(3).with("time_in_force", tif))
+				Expect(o["status"]).To(Equal("expired"), "a %s buy at a few ticks meets nothing: the create answer is final\norder: %v", tif, o)
+				Expect(o["quantity_cumulative"]).To(decEqual(decimal.Zero), "nothing executed")
+			},
+			Entry(nil, "IOC"), Entry(nil, "FOK"),
+		)
+		DescribeTable("answers an order that meets a resting order with its final status", Serial,
+			func(ctx SpecContext, tif string, n int64, want string) {
+				cp, m := fills(ctx)
+				cp.placeOK(ctx, m.limit("sell", 1, 0))
+				o := t.placeOK(ctx, m.limit("buy", n, 0).with("time_in_force", tif))
+				Expect(o["status"]).To(Equal(want), "%s buy of %d against 1 resting: the create answer is final (filled or expired)\norder: %v", tif, n, o)
+			},
+			Entry("IOC filled completely", "IOC", int64(1), "filled"),
+			Entry("FOK filled completely", "FOK", int64(1), "filled"),
+			Entry("IOC filled in part, the rest expired", "IOC", int64(2), "expired"),
+			Entry("FOK that cannot fill completely", "FOK", int64(2), "expired"),
+		)
+	})
+
+	framework.ConformanceContext("V3-SPOT-INSTANT-FILL", Serial, func() {
+		It("answers an order filled at once with filled", func(ctx SpecContext) {
+			cp, m := fills(ctx)
+			_, o := m.trade(ctx, cp, t, "sell", 1, 0)
+			Expect(o["status"]).To(Equal("filled"), "the create answer of an order that met a resting order of its size\norder: %v", o)
+		})
+		It("answers an order filled in part at once with partiallyFilled", func(ctx SpecContext) {
+			cp, m := fills(ctx)
+			cp.placeOK(ctx, m.limit("sell", 1, 0))
+			o := t.placeOK(ctx, m.limit("buy", 2, 0))
+			Expect(o["status"]).To(Equal("partiallyFilled"), "the create answer of a GTC buy of 2 against 1 resting\norder: %v", o)
+			Expect(o["quantity_cumulative"]).To(decEqual(m.q), "one of two executed")
+		})
+	})
+
+	framework.ConformanceIt("V3-SPOT-NEW", func(ctx SpecContext) {
+		p := s.restingBuy(3)
+		Expect(t.placeOK(ctx, p)["status"]).To(Equal("new"), "a limit buy at a few ticks rests")
+		Expect(t.getOK(ctx, p["client_order_id"])["status"]).To(Equal("new"), "the resting order read back")
+	})
+
+	framework.ConformanceContext("V3-SPOT-SUSPENDED", func() {
+		DescribeTable("creates stop and take-profit orders suspended",
+			func(ctx SpecContext, typ string) {
+				p := s.parkedStops()[typ]
+				Expect(t.placeOK(ctx, p)["status"]).To(Equal("suspended"), "a %s order is parked until its trigger", typ)
+				Expect(t.getOK(ctx, p["client_order_id"])["status"]).To(Equal("suspended"), "the parked %s order read back", typ)
+			},
+			Entry(nil, "stopLimit"), Entry(nil, "stopMarket"), Entry(nil, "takeProfitLimit"), Entry(nil, "takeProfitMarket"),
+		)
+		// The last trade price first rises through two triggers and then
+		// falls through two others, so every order's trigger is crossed in
+		// its usual direction: a stop buy and a take-profit sell on the rise,
+		// a stop sell and a take-profit buy on the fall.
+		It("places them in the book when the last trade price crosses the trigger", Serial, func(ctx SpecContext) {
+			cp, m := fills(ctx)
+			m.trade(ctx, cp, t, "sell", 1, 0) // last price: mid
+			far := m.room * 10
+			rise := map[string]params{
+				"stopLimit buy":        {"side": "buy", "type": "stopLimit", "stop_price": m.at(1).String(), "price": m.at(-far).String()},
+				"takeProfitLimit sell": {"side": "sell", "type": "takeProfitLimit", "stop_price": m.at(1).String(), "price": m.at(far).String()},
+			}
+			fall := map[string]params{
+				"stopLimit sell":      {"side": "sell", "type": "stopLimit", "stop_price": m.at(1).String(), "price": m.at(far).String()},
+				"takeProfitLimit buy": {"side": "buy", "type": "takeProfitLimit", "stop_price": m.at(1).String(), "price": m.at(-far).String()},
+			}
+			place := func(group map[string]params) map[string]string {
+				ids := map[string]string{}
+				for name, p := range group {
+					p = p.with("client_order_id", newCloid(), "symbol", m.sym.Code, "quantity", m.q.String())
+					Expect(t.placeOK(ctx, p)["status"]).To(Equal("suspended"), "%s with the last price at %s and the trigger at %s", name, m.mid, p["stop_price"])
+					ids[name] = p["client_order_id"]
+				}
+				return ids
+			}
+			expectPlaced := func(ids map[string]string, move string) {
+				for name, id := range ids {
+					t.eventuallyStatus(ctx, id, BeElementOf("new", "partiallyFilled", "filled"), name+" after the last price "+move+" its trigger "+m.at(1).String())
+				}
+			}
+			up := place(rise)
+			m.trade(ctx, cp, t, "sell", 1, 2) // last price: mid + 2 ticks
+			expectPlaced(up, "rose through")
+			down := place(fall)
+			m.trade(ctx, cp, t, "sell", 1, 0) // last price: mid
+			expectPlaced(down, "fell through")
+		})
+	})
+
+	framework.ConformanceContext("V3-SPOT-CANCEL", func() {
+		DescribeTable("cancels an active order and answers it canceled",
+			func(ctx SpecContext, p func(spotSymbol) params, was string) {
+				q := p(s)
+				created := t.placeOK(ctx, q)
+				Expect(created["status"]).To(Equal(was), "the order to cancel")
+				o := t.cancelOK(ctx, q["client_order_id"])
+				Expect(o["status"]).To(Equal("canceled"), "the cancel answer of a %s order\norder: %v", was, o)
+				Expect(o["id"]).To(Equal(created["id"]), "the cancel answers the order canceled")
+				Expect(t.isActive(ctx, q["client_order_id"])).To(BeFalse(), "a canceled order is no longer active")
+			},
+			Entry("new", func(s spotSymbol) params { return s.restingBuy(3) }, "new"),
+			Entry("suspended", func(s spotSymbol) params { return s.parkedStops()["stopLimit"] }, "suspended"),
+		)
+		It("cancels a partiallyFilled order", Serial, func(ctx SpecContext) {
+			cp, m := fills(ctx)
+			p := m.limit("buy", 2, 0)
+			t.placeOK(ctx, p)
+			cp.placeOK(ctx, m.limit("sell", 1, 0))
+			Expect(t.statusOf(ctx, p["client_order_id"])).To(Equal("partiallyFilled"), "a resting buy of 2 after a sell of 1 met it")
+			o := t.cancelOK(ctx, p["client_order_id"])
+			Expect(o["status"]).To(Equal("canceled"), "the cancel answer of a partiallyFilled order\norder: %v", o)
+			Expect(o["quantity_cumulative"]).To(decEqual(m.q), "the executed part stays executed")
+		})
+	})
+
+	// Serial: canceling every order of the account must not reach another
+	// process's orders where processes share an account (a real target).
+	framework.ConformanceIt("V3-SPOT-CANCEL-ALL", Serial, func(ctx SpecContext) {
+		syms := restingSymbols(ctx, t, 2)
+		a, b := syms[0], syms[1]
+		for _, o := range t.active(ctx, "") {
+			if id, _ := o["client_order_id"].(string); !strings.HasPrefix(id, cloidPrefix) {
+				Skip("the account has active orders the suite did not place (" + id + "); canceling all would cancel them")
+			}
+		}
+		onA := []params{a.restingBuy(3), a.restingSell()}
+		onB := b.restingBuy(3)
+		for _, p := range append(onA, onB) {
+			t.placeOK(ctx, p)
+		}
+		cancelAll := func(q map[string][]string) []order {
+			ex, _ := t.c.Do(ctx, client.Request{Method: http.MethodDelete, Path: "/spot/order", Query: q})
+			Expect(ex).To(framework.BeOK(), "DELETE /spot/order")
+			return objects(ex)
+		}
+		got := cancelAll(map[string][]string{"symbol": {a.Code}})
+		for _, p := range onA {
+			o := findOrder(got, p["client_order_id"])
+			Expect(o).NotTo(BeNil(), "DELETE /spot/order?symbol=%s answers order %s; answered %v", a, p["client_order_id"], cloidsOf(got))
+			Expect(o["status"]).To(Equal("canceled"), "a canceled order in the answer")
+		}
+		for _, o := range got {
+			Expect(o["symbol"]).To(Equal(a.Code), "DELETE /spot/order?symbol=%s cancels that symbol's orders only", a)
+		}
+		Expect(t.isActive(ctx, onB["client_order_id"])).To(BeTrue(), "the order on %s survives canceling %s", b, a)
+
+		got = cancelAll(nil)
+		Expect(findOrder(got, onB["client_order_id"])).NotTo(BeNil(), "DELETE /spot/order answers every canceled order; answered %v", cloidsOf(got))
+		Expect(t.active(ctx, "")).To(BeEmpty(), "DELETE /spot/order leaves no active order")
+	})
+
+	framework.ConformanceContext("V3-SPOT-POST-ONLY", func() {
+		It("rests a post-only order that meets nothing", func(ctx SpecContext) {
+			o := t.placeOK(ctx, s.restingBuy(3).with("post_only", "true"))
+			Expect(o["status"]).To(Equal("new"), "a post-only buy at a few ticks\norder: %v", o)
+			Expect(o["post_only"]).To(Equal(true), "post_only of an order sent post-only")
+		})
+		It("expires a post-only order that would match as taker", Serial, func(ctx SpecContext) {
+			cp, m := fills(ctx)
+			maker := m.limit("sell", 1, 0)
+			cp.placeOK(ctx, maker)
+			p := m.limit("buy", 1, 0).with("post_only", "true")
+			o := t.placeOK(ctx, p)
+			Expect(o["quantity_cumulative"]).To(decEqual(decimal.Zero), "a post-only order never takes\norder: %v", o)
+			t.eventuallyStatus(ctx, p["client_order_id"], "expired", "a post-only buy at the price of a resting sell")
+			Expect(cp.getOK(ctx, maker["client_order_id"])["quantity_cumulative"]).To(decEqual(decimal.Zero), "the resting sell was not met")
+		})
+	})
+
+	framework.ConformanceIt("V3-SPOT-IOC", Serial, func(ctx SpecContext) {
+		cp, m := fills(ctx)
+		cp.placeOK(ctx, m.limit("sell", 1, 0))
+		p := m.limit("buy", 2, 0).with("time_in_force", "IOC")
+		o := t.placeOK(ctx, p)
+		Expect(o["quantity_cumulative"]).To(decEqual(m.q), "IOC executes what it can at once\norder: %v", o)
+		Expect(o["status"]).To(BeElementOf("expired", "canceled"), "the unfilled part of an IOC order does not stay\norder: %v", o)
+		Expect(t.isActive(ctx, p["client_order_id"])).To(BeFalse(), "the IOC order's unfilled part is not left in the book")
+		// Nothing rests at mid: a new sell there does not trade.
+		probe := cp.placeOK(ctx, m.limit("sell", 1, 0))
+		Expect(probe["quantity_cumulative"]).To(decEqual(decimal.Zero), "no buy of the IOC order rests at %s", m.mid)
+	})
+
+	framework.ConformanceContext("V3-SPOT-FOK", Serial, func() {
+		It("executes nothing when it cannot execute completely", func(ctx SpecContext) {
+			cp, m := fills(ctx)
+			maker := m.limit("sell", 1, 0)
+			cp.placeOK(ctx, maker)
+			before := t.snapshot(ctx, m.currencies()...)
+			o := t.placeOK(ctx, m.limit("buy", 2, 0).with("time_in_force", "FOK"))
+			Expect(o["status"]).To(Equal("expired"), "a FOK buy of 2 against 1 resting\norder: %v", o)
+			Expect(o["quantity_cumulative"]).To(decEqual(decimal.Zero), "FOK executes all or nothing")
+			Expect(cp.getOK(ctx, maker["client_order_id"])["quantity_cumulative"]).To(decEqual(decimal.Zero), "the resting sell was not met")
+			after := t.snapshot(ctx, m.currencies()...)
+			for cur, b := range before {
+				Expect(after[cur].total()).To(decEqual(b.total()), "the %s balance is untouched by a FOK order that did not execute", cur)
+			}
+		})
+		It("executes completely when it can", func(ctx SpecContext) {
+			cp, m := fills(ctx)
+			cp.placeOK(ctx, m.limit("sell", 2, 0))
+			o := t.placeOK(ctx, m.limit("buy", 2, 0).with("time_in_force", "FOK"))
+			Expect(o["status"]).To(Equal("filled"), "a FOK buy of 2 against 2 resting\norder: %v", o)
+			Expect(o["quantity_cumulative"]).To(decEqual(m.q.Mul(decimal.NewFromInt(2))), "FOK executes completely")
+		})
+	})
+
+	framework.ConformanceContext("V3-SPOT-GTC", func() {
+		It("keeps a GTC order active", func(ctx SpecContext) {
+			p := s.restingBuy(3).with("time_in_force", "GTC")
+			Expect(t.placeOK(ctx, p)["status"]).To(Equal("new"), "the order rests at first")
+			Expect(t.isActive(ctx, p["client_order_id"])).To(BeTrue(), "a GTC order stays active")
+		})
+		// Only the emulator's clock can show that no time limit applies.
+		It("keeps a GTC order active past 23:59 UTC and past 24 hours", Serial, Label(framework.LabelEmulatorOnly), func(ctx SpecContext) {
+			framework.Current().RequireEmulator()
+			p := s.restingBuy(3).with("time_in_force", "GTC")
+			t.placeOK(ctx, p)
+			advance(ctx, 25*time.Hour)
+			Expect(t.statusOf(ctx, p["client_order_id"])).To(Equal("new"), "a GTC order 25 hours later")
+			Expect(t.isActive(ctx, p["client_order_id"])).To(BeTrue(), "a GTC order 25 hours later is still active")
+		})
+	})
+})
