@@ -58,5 +58,9 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./emulator/engine/ ./emulator/limits/
 	$(GO) test -run '^$$' -bench 'HTTP' -benchtime 3s ./emulator/
 
+## load: a short capacity run (mixed scenario, 200/s for 10 s) against the embedded emulator, report in reports/load
+load: build
+	$(BIN)/conform load --scenario mixed --rate 200/s --duration 10s --out $(REPORTS)/load --threshold 'p99<50ms' --threshold 'success>0.99'
+
 clean:
 	rm -rf $(BIN) $(REPORTS)

@@ -91,7 +91,7 @@ func FuzzEmulator(f *testing.F) {
 	f.Add("POST", "/api/3/spot/balance", "", "Basic ZW11LWZ1bGwtMDE6eA==", "application/json", []byte(`{"a":`))
 	f.Add("DELETE", "/api/3/spot/order", "", "HS256 Ojo6Og==", "application/json", []byte(`[{}]`))
 	f.Add("GET", "/api/3/public/futures/candles/premium_index/BTCUSDT_PERP", "from=99999999999999&till=-1&offset=100000&limit=1000&period=1M", "", "", []byte{})
-	h := newTest(f, Options{}).Handler()
+	h := newTest(f, Options{NoLimits: true}).Handler() // every fuzz request comes from one address
 	f.Fuzz(func(t *testing.T, method, path, query, auth, ctype string, body []byte) {
 		r, err := http.NewRequest(method, "http://emulator"+path, bytes.NewReader(body))
 		if err != nil || !strings.HasPrefix(r.URL.Path, "/") {

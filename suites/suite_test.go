@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	_ "github.com/conform-harness/conform/scenarios"
 	_ "github.com/conform-harness/conform/suites/apierrors"
 	_ "github.com/conform-harness/conform/suites/auth"
 	_ "github.com/conform-harness/conform/suites/conventions"

@@ -31,6 +31,7 @@ func commands() map[string]command {
 			synopsis: rulesSynopsis, flags: func() *flag.FlagSet { return rulesFlagSet(&rulesOptions{}) }, run: cmdRules},
 		"mutate": {summary: "switch each emulator fault on and check that its rule's specs fail",
 			synopsis: mutateSynopsis, flags: func() *flag.FlagSet { return mutateFlagSet(&mutateOptions{}) }, run: cmdMutate},
+		"load": {summary: "capacity run of a scenario against a target with Vegeta; merge workers' results", synopsis: loadSynopsis, flags: func() *flag.FlagSet { return loadFlagSet(&loadOptions{}) }, run: cmdLoad},
 		"help": {summary: "show this help, or a subcommand's flags", synopsis: "usage: conform help [subcommand]", run: cmdHelp},
 	}
 }
@@ -43,6 +44,9 @@ const exitCodesHelp = `Exit codes:
   3  harness error: target unreachable, suite or ginkgo binary missing,
      ginkgo crashed, the suite could not start (BeforeSuite failed, e.g. the
      embedded emulator did not start), no report written
+  4  load: a threshold was breached
+  5  load: the run is invalid (achieved rate short of the requested by more
+     than 1%, or interrupted)
 `
 
 func cmdHelp(args []string, e *env) error {

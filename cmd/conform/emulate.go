@@ -23,12 +23,14 @@ type emulateOptions struct {
 	addr         string
 	faults       string
 	controlPlane bool
+	noLimits     bool
 }
 
 func emulateFlagSet(o *emulateOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("emulate", flag.ContinueOnError)
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen `address`")
 	fs.StringVar(&o.faults, "faults", "", "comma-separated rule `IDs` whose faults are switched on")
+	fs.BoolVar(&o.noLimits, "no-limits", false, "switch off the rate limits and the WebSocket connection cap (for capacity runs of the emulator itself)")
 	fs.BoolVar(&o.controlPlane, "control-plane", true, "serve the control plane under /_conform (reset, fund, clock), which emulator-only specs need")
 	return fs
 }
@@ -53,7 +55,7 @@ func cmdEmulate(args []string, e *env) error {
 	if _, err := faults.New(ids...); err != nil { // an unknown fault is a bad flag, not a harness error
 		return usageErrorf("emulate: --faults: %v", err)
 	}
-	emu, err := emulator.New(emulator.Options{Addr: o.addr, Faults: ids, ControlPlane: o.controlPlane})
+	emu, err := emulator.New(emulator.Options{Addr: o.addr, Faults: ids, ControlPlane: o.controlPlane, NoLimits: o.noLimits})
 	if err != nil {
 		return harnessErrorf("emulate: %w", err)
 	}

@@ -1,0 +1,353 @@
+package load
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+	"github.com/tsenart/vegeta/v12/lib/plot"
+)
+
+// Source is one results file and the runs known to have written it (from
+// the summary.json beside it; none for a bare Vegeta results file).
+type Source struct {
+	Path string
+	Runs []RunInfo
+}
+
+// AnalyzeOptions tune Analyze.
+type AnalyzeOptions struct {
+	// Title heads the reports.
+	Title string
+	// Out, when set, receives every result read (as merged, with attack
+	// names made unique across sources).
+	Out vegeta.Encoder
+	// RequestedRate states the total requested rate for results whose runs
+	// are unknown (bare Vegeta files); 0: the runs' own.
+	RequestedRate float64
+	// Thresholds are evaluated on the overall figures.
+	Thresholds []Threshold
+	// PlotPoints bounds the points per series of the latency plot
+	// (default 4000).
+	PlotPoints int
+}
+
+// Analysis is what the reports are made of.
+type Analysis struct {
+	Summary *Summary
+	// Plot is the latency-over-time plot (Vegeta's lib/plot).
+	Plot *plot.Plot
+	// PlotNote says why the plot is incomplete, if it is.
+	PlotNote string
+}
+
+// aggregate accumulates the figures of one run, or of all.
+type aggregate struct {
+	metrics    vegeta.Metrics
+	lat        Histogram
+	lag        Histogram
+	noResponse uint64
+	errors     map[string]uint64
+	// offsets are sent-time minus scheduled-time (ns) per result, for the
+	// schedule lag, taken relative to the first request's once all are read.
+	offsets   []int64
+	minSeq    uint64
+	minOffset int64
+	pacing    *Pacing
+	duration  time.Duration
+}
+
+func newAggregate() *aggregate { return &aggregate{errors: map[string]uint64{}} }
+
+func (a *aggregate) add(r *vegeta.Result) {
+	a.metrics.Add(r)
+	a.lat.Record(r.Latency)
+	if r.Code == 0 {
+		a.noResponse++
+	}
+	if r.Error != "" {
+		a.errors[r.Error]++
+	}
+	if a.pacing != nil && !a.pacing.IsUnlimited() {
+		off := r.Timestamp.UnixNano() - int64(a.pacing.ScheduledAt(r.Seq, a.duration))
+		if len(a.offsets) == 0 || r.Seq < a.minSeq {
+			a.minSeq, a.minOffset = r.Seq, off
+		}
+		a.offsets = append(a.offsets, off)
+	}
+}
+
+// finish computes the derived metrics and the schedule lag.
+func (a *aggregate) finish() {
+	a.metrics.Close()
+	for _, off := range a.offsets {
+		a.lag.Record(time.Duration(max(off-a.minOffset, 0)))
+	}
+	a.offsets = nil
+}
+
+// Analyze reads the results files and computes the summary and the plot.
+// Results of different sources that carry the same attack name (the same
+// worker's file given twice is refused) are told apart by a suffix @N, N
+// being the source's position from 1.
+func Analyze(sources []Source, opt AnalyzeOptions) (*Analysis, error) {
+	if len(sources) == 0 {
+		return nil, errors.New("analyze: no results files")
+	}
+	if opt.PlotPoints <= 0 {
+		opt.PlotPoints = 4000
+	}
+	seen := map[string]bool{}
+	for _, src := range sources {
+		abs, err := filepath.Abs(src.Path)
+		if err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
+		}
+		if seen[abs] {
+			return nil, fmt.Errorf("analyze: %s given twice", src.Path)
+		}
+		seen[abs] = true
+	}
+
+	total := newAggregate()
+	runs := map[string]*aggregate{}
+	infos := map[string]*RunInfo{}
+	var order []string
+	owner := map[string]int{}
+	p := plot.New(plot.Title(opt.Title), plot.Downsample(opt.PlotPoints))
+	var plotErr error
+
+	for i, src := range sources {
+		known := map[string]RunInfo{}
+		for _, ri := range src.Runs {
+			known[ri.Attack] = ri
+		}
+		rename := map[string]string{}
+		err := decodeFile(src.Path, func(r *vegeta.Result) error {
+			name, ok := rename[r.Attack]
+			if !ok {
+				name = r.Attack
+				if _, taken := owner[name]; taken {
+					name = r.Attack + "@" + strconv.Itoa(i+1)
+				}
+				owner[name] = i
+				rename[r.Attack] = name
+				agg := newAggregate()
+				if ri, ok := known[r.Attack]; ok {
+					ri.Attack = name
+					infos[name] = &ri
+					pc := ri.pacing()
+					agg.pacing, agg.duration = &pc, ri.duration()
+				}
+				runs[name] = agg
+				order = append(order, name)
+			}
+			r.Attack = name
+			runs[name].add(r)
+			total.add(r)
+			if plotErr == nil {
+				plotErr = p.Add(r) // a plot that cannot take a point is incomplete, not fatal
+			}
+			if opt.Out != nil {
+				if err := opt.Out.Encode(r); err != nil {
+					return fmt.Errorf("write merged results: %w", err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	p.Close()
+
+	s := summarize(total, runs, infos, order, opt)
+	a := &Analysis{Summary: s, Plot: p}
+	if plotErr != nil {
+		a.PlotNote = "the latency plot is incomplete: " + plotErr.Error()
+	}
+	return a, nil
+}
+
+// decodeFile calls fn with every result in a results file (gob, JSON or
+// CSV, detected as Vegeta does).
+func decodeFile(path string, fn func(*vegeta.Result) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	defer f.Close()
+	dec := vegeta.DecoderFor(f)
+	if dec == nil {
+		if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
+			return nil // a run that sent nothing
+		}
+		return fmt.Errorf("analyze: %s: not a Vegeta results file (gob, JSON or CSV)", path)
+	}
+	for {
+		var r vegeta.Result
+		if err := dec.Decode(&r); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("analyze: %s: %w", path, err)
+		}
+		if err := fn(&r); err != nil {
+			return fmt.Errorf("analyze: %s: %w", path, err)
+		}
+	}
+}
+
+// summarize turns the aggregates into a summary with its verdict.
+func summarize(total *aggregate, runs map[string]*aggregate, infos map[string]*RunInfo, order []string, opt AnalyzeOptions) *Summary {
+	for _, a := range runs {
+		a.finish()
+		total.lag.Merge(&a.lag)
+	}
+	total.metrics.Close()
+	m := &total.metrics
+	s := &Summary{
+		Title: opt.Title, Earliest: m.Earliest, Latest: m.Latest, SpanS: m.Duration.Seconds(),
+		Requests: m.Requests, NoResponse: total.noResponse, WallRate: m.Rate, Throughput: m.Throughput, Success: m.Success,
+		StatusCodes: map[string]uint64{}, Latency: latencyFigures(&total.lat), ScheduleLag: lagFigures(&total.lag),
+		BytesOut: m.BytesOut.Total, latency: &total.lat,
+	}
+	for c, n := range m.StatusCodes {
+		s.StatusCodes[c] = uint64(n)
+	}
+	if s.Requests > 0 {
+		s.Share429 = float64(s.StatusCodes["429"]) / float64(s.Requests)
+	}
+	s.Errors = topErrors(total.errors, 10)
+
+	scenarios, targets, versions := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	allKnown := len(order) > 0
+	var problems []string
+	for _, name := range order {
+		a := runs[name]
+		rs := RunSummary{Attack: name, Run: infos[name], Requests: a.metrics.Requests, AchievedRate: a.metrics.Rate,
+			Success: a.metrics.Success, P99MS: ms(a.lat.Quantile(0.99)), ScheduleLag: lagFigures(&a.lag)}
+		s.AchievedRate += rs.AchievedRate
+		if ri := rs.Run; ri != nil {
+			scenarios[ri.Scenario], targets[ri.Target], versions[ri.HTTPVersion] = true, true, true
+			s.RequestedRate += ri.RequestedRate
+			s.Expected += ri.Expected
+			s.Workers += ri.Workers
+			s.MaxWorkers += ri.MaxWorkers
+			s.Connections += ri.Connections
+			rs.Problems = runProblems(rs, ri)
+		} else {
+			allKnown = false
+			if opt.RequestedRate == 0 {
+				rs.Problems = []string{"requested rate unknown: no summary.json naming this attack beside its results file (give the total with --requested-rate)"}
+			}
+		}
+		for _, pr := range rs.Problems {
+			problems = append(problems, name+": "+pr)
+		}
+		s.Runs = append(s.Runs, rs)
+	}
+	s.Scenarios, s.Targets = keys(scenarios), keys(targets)
+	s.HTTPVersion = strings.Join(keys(versions), ", ")
+	if s.Expected > s.Requests {
+		s.Unsent = s.Expected - s.Requests
+	}
+
+	switch {
+	case opt.RequestedRate > 0:
+		s.RequestedRate, s.RequestedKnown = opt.RequestedRate, true
+	case allKnown:
+		s.RequestedKnown = true
+	}
+	if s.RequestedKnown && s.RequestedRate > 0 {
+		s.Shortfall = 1 - s.AchievedRate/s.RequestedRate
+		if s.Shortfall > MaxShortfall && len(problems) == 0 {
+			problems = append(problems, fmt.Sprintf("achieved %.1f/s of %.1f/s requested (%.2f%% short, more than %.0f%%)",
+				s.AchievedRate, s.RequestedRate, 100*s.Shortfall, 100*MaxShortfall))
+		}
+	}
+	if s.Requests == 0 {
+		problems = append(problems, "no results")
+	}
+	s.Verdict = judge(s, problems, opt.Thresholds)
+	if l := s.ScheduleLag; l != nil && l.P99MS > ms(MaxScheduleLag) {
+		s.Verdict.Warnings = append(s.Verdict.Warnings, fmt.Sprintf(
+			"requests went out up to %s behind schedule (p99 %s): the rate was offered in bursts; the target or the generating machine was saturated",
+			fmtMS(l.MaxMS), fmtMS(l.P99MS)))
+	}
+	return s
+}
+
+// runProblems lists what makes one run invalid.
+func runProblems(rs RunSummary, ri *RunInfo) []string {
+	var ps []string
+	if ri.Interrupted {
+		ps = append(ps, "interrupted before the end of its duration")
+	}
+	if rs.Requests < ri.Sent {
+		ps = append(ps, fmt.Sprintf("results file holds %d of the %d results the run recorded", rs.Requests, ri.Sent))
+	}
+	if ri.RequestedRate == 0 {
+		return ps // unlimited: nothing to fall short of
+	}
+	if short := 1 - rs.AchievedRate/ri.RequestedRate; short > MaxShortfall {
+		ps = append(ps, fmt.Sprintf("achieved %.1f/s of %.1f/s requested (%.2f%% short, more than %.0f%%)",
+			rs.AchievedRate, ri.RequestedRate, 100*short, 100*MaxShortfall))
+	}
+	if float64(rs.Requests) < (1-MaxShortfall)*float64(ri.Expected) {
+		ps = append(ps, fmt.Sprintf("sent %d of the %d requests asked for", rs.Requests, ri.Expected))
+	}
+	return ps
+}
+
+// judge sets the verdict: invalid runs are not judged by thresholds'
+// outcome, but the thresholds are still shown.
+func judge(s *Summary, problems []string, ts []Threshold) Verdict {
+	v := Verdict{Status: StatusPass, Problems: problems}
+	for _, t := range ts {
+		r := t.Evaluate(s)
+		v.Thresholds = append(v.Thresholds, r)
+		if !r.Pass {
+			v.Status = StatusBreached
+		}
+	}
+	if len(problems) > 0 {
+		v.Status = StatusInvalid
+	}
+	return v
+}
+
+func topErrors(errs map[string]uint64, n int) []ErrorCount {
+	out := make([]ErrorCount, 0, len(errs))
+	for e, c := range errs {
+		out = append(out, ErrorCount{Error: e, Count: c})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Error < out[j].Error
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		if k != "" {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,225 @@
+package load
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// httpVersion is the protocol every run speaks: HTTP/2 is switched off so
+// that connections, and per-connection limits, mean the same on every target.
+const httpVersion = "HTTP/1.1"
+
+// GCPercent is the garbage-collection target a generating process should
+// set (debug.SetGCPercent) for a run, as conform load does unless GOGC is
+// set: collecting less often buys the generator 10 to 40% more requests per
+// second on a small machine, for a few megabytes.
+const GCPercent = 400
+
+// Defaults of RunConfig.
+const (
+	DefaultTimeout        = 10 * time.Second
+	DefaultProgressEvery  = time.Second
+	DefaultCleanupTimeout = 30 * time.Second
+	// maxErrorBody bounds the response body kept with a failed result;
+	// successful results keep neither body nor headers, so that
+	// results.bin stays small at high rates.
+	maxErrorBody = 1024
+)
+
+// RunConfig configures one capacity run (one worker).
+type RunConfig struct {
+	// Base is the target's REST base URL (from ParseBase); requests go
+	// nowhere else.
+	Base     *url.URL
+	Scenario Scenario
+	Pacing   Pacing
+	Duration time.Duration
+	// Workers is the initial number of sending goroutines; Vegeta adds
+	// more, up to MaxWorkers, when all are busy.
+	Workers, MaxWorkers uint64
+	// Connections caps the open (and idle) connections to the target.
+	Connections int
+	// LocalAddr is the source address of every connection (nil: the
+	// system's choice), e.g. 127.0.0.2 to count as another client IP.
+	LocalAddr net.IP
+	// WorkerID tells the workers of a multi-host run apart.
+	WorkerID int
+	// Timeout bounds each request; default DefaultTimeout.
+	Timeout time.Duration
+	// Results receives every result in Vegeta's gob encoding.
+	Results io.Writer
+	// Progress, when set, receives a progress line every ProgressEvery
+	// (default DefaultProgressEvery).
+	Progress      io.Writer
+	ProgressEvery time.Duration
+	// CleanupTimeout bounds the scenario's cleanup after the run.
+	CleanupTimeout time.Duration
+}
+
+func (c *RunConfig) check() error {
+	switch {
+	case c.Base == nil:
+		return errors.New("load: no target")
+	case c.Scenario == nil:
+		return errors.New("load: no scenario")
+	case c.Results == nil:
+		return errors.New("load: no results writer")
+	case c.Duration <= 0:
+		return errors.New("load: duration must be positive")
+	case c.Workers < 1 || c.MaxWorkers < c.Workers:
+		return fmt.Errorf("load: workers %d, max workers %d: want 1 <= workers <= max workers", c.Workers, c.MaxWorkers)
+	case c.Connections < 1:
+		return errors.New("load: connections must be at least 1")
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.ProgressEvery <= 0 {
+		c.ProgressEvery = DefaultProgressEvery
+	}
+	if c.CleanupTimeout <= 0 {
+		c.CleanupTimeout = DefaultCleanupTimeout
+	}
+	return nil
+}
+
+// attackerOptions are the Vegeta options of a run: HTTP/1.1 with
+// keep-alive, at most Connections connections, no proxy, no redirects
+// followed (a redirect is a failed request, never a request elsewhere).
+func attackerOptions(c RunConfig) []func(*vegeta.Attacker) {
+	opts := []func(*vegeta.Attacker){
+		vegeta.Workers(c.Workers), vegeta.MaxWorkers(c.MaxWorkers),
+		vegeta.Connections(c.Connections), vegeta.MaxConnections(c.Connections),
+		vegeta.KeepAlive(true), vegeta.HTTP2(false), vegeta.Redirects(0),
+		vegeta.Timeout(c.Timeout), vegeta.MaxBody(maxErrorBody),
+		vegeta.Proxy(func(*http.Request) (*url.URL, error) { return nil, nil }),
+	}
+	if c.LocalAddr != nil {
+		opts = append(opts, vegeta.LocalAddr(net.IPAddr{IP: c.LocalAddr}))
+	}
+	return opts
+}
+
+// cleanupClient is a plain HTTP client from the run's source address.
+func cleanupClient(c RunConfig) *http.Client {
+	d := &net.Dialer{Timeout: c.Timeout}
+	if c.LocalAddr != nil {
+		d.LocalAddr = &net.TCPAddr{IP: c.LocalAddr}
+	}
+	return &http.Client{Timeout: c.Timeout, Transport: &http.Transport{DialContext: d.DialContext},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// Run offers the scenario to the target at the configured pace for the
+// configured duration, writes every result to cfg.Results and returns
+// what was asked for and sent. Cancelling ctx stops the run early (the
+// RunInfo says so). After the attack, a scenario that left objects on the
+// target (resting orders) removes them; a failed cleanup is reported in
+// the RunInfo, not as an error.
+func Run(ctx context.Context, cfg RunConfig) (RunInfo, error) {
+	if err := cfg.check(); err != nil {
+		return RunInfo{}, err
+	}
+	attack := fmt.Sprintf("%s/w%d/%s", cfg.Scenario.Name(), cfg.WorkerID, nonce(5))
+	info := newRunInfo(cfg, attack)
+
+	var (
+		targetErr  error
+		targetOnce sync.Once
+	)
+	confined := Confine(cfg.Base, cfg.Scenario.Targeter())
+	tr := func(t *vegeta.Target) error {
+		err := confined(t)
+		if err != nil {
+			targetOnce.Do(func() { targetErr = err })
+		}
+		return err
+	}
+
+	bw := bufio.NewWriterSize(cfg.Results, 1<<16)
+	enc := vegeta.NewEncoder(bw)
+	obs, _ := cfg.Scenario.(Observer)
+	prog := newProgress(cfg.Pacing, cfg.Duration)
+	tick := time.NewTicker(cfg.ProgressEvery)
+	defer tick.Stop()
+
+	atk := vegeta.NewAttacker(attackerOptions(cfg)...)
+	info.Started = time.Now()
+	results := atk.Attack(tr, cfg.Pacing.Pacer(cfg.Duration), cfg.Duration, attack)
+	done := ctx.Done()
+	var encErr error
+	for results != nil {
+		select {
+		case r, ok := <-results:
+			if !ok {
+				results = nil
+				break
+			}
+			if obs != nil {
+				obs.Observe(r)
+			}
+			prog.add(r)
+			if encErr == nil {
+				trim(r)
+				if encErr = enc.Encode(r); encErr != nil {
+					atk.Stop() // a run that cannot be recorded is not worth continuing
+				}
+			}
+		case <-tick.C:
+			if cfg.Progress != nil {
+				fmt.Fprintln(cfg.Progress, prog.line(time.Now()))
+			}
+		case <-done:
+			info.Interrupted = true
+			atk.Stop()
+			done = nil
+		}
+	}
+	info.Ended = time.Now()
+	info.Sent = prog.n
+	if cfg.Progress != nil {
+		fmt.Fprintln(cfg.Progress, prog.line(info.Ended))
+	}
+	if encErr == nil {
+		encErr = bw.Flush()
+	}
+
+	if cl, ok := cfg.Scenario.(Cleaner); ok {
+		cctx, cancel := context.WithTimeout(context.Background(), cfg.CleanupTimeout)
+		c := cleanupClient(cfg)
+		rep, err := cl.Cleanup(cctx, c)
+		c.CloseIdleConnections()
+		cancel()
+		info.Cleanup = &rep
+		if err != nil {
+			info.CleanupError = err.Error()
+		}
+	}
+
+	switch {
+	case targetErr != nil:
+		return info, targetErr
+	case encErr != nil:
+		return info, fmt.Errorf("load: write results: %w", encErr)
+	}
+	return info, nil
+}
+
+// trim drops what a results file need not hold: body and headers of a
+// successful response (a failed one keeps them, its body bounded by
+// maxErrorBody, for diagnosis).
+func trim(r *vegeta.Result) {
+	if r.Code >= 200 && r.Code < 400 {
+		r.Body, r.Headers = nil, nil
+	}
+}

@@ -1,0 +1,144 @@
+package scenarios
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Verdict is what the results say about one rule: problems for a testable
+// rule (none: it holds), an observation for an ambiguous one, or why the
+// rule could not be checked.
+type Verdict struct {
+	Rule     string
+	Skipped  string
+	Problems []string
+	Observed string
+}
+
+// Judge returns the verdict on rule from the results.
+func (r *Results) Judge(rule string) Verdict {
+	v := Verdict{Rule: rule}
+	switch rule {
+	case ruleWindow:
+		n := 0
+		for _, rr := range r.sortedRows() {
+			for _, o := range rr.Full {
+				v.Problems = append(v.Problems, o.SlideProblems()...)
+				n++
+			}
+		}
+		if n == 0 {
+			v.Skipped = "no row ran"
+		}
+	case rule429:
+		refusals := 0
+		for _, b := range r.bursts(REST) {
+			refusals += b.Refused
+			v.Problems = append(v.Problems, b.BadRefusals...)
+		}
+		if refusals == 0 {
+			v.Problems = append(v.Problems, "no request was refused at all, so there is no 429 to check (see the rows' own specs)")
+		}
+		v.Problems = limit(dedupe(v.Problems), 10)
+	case rule429Code:
+		v.Observed = r.refusals(REST)
+	case ruleMsgRefusal:
+		v.Observed = r.refusals(Stream)
+	case rulePerIP:
+		v.Skipped = r.IdentitySkipped
+		v.Problems = identityProblems(r.Identity)
+	case ruleConn:
+		for _, c := range r.Caps {
+			v.Problems = append(v.Problems, c.Problems()...)
+		}
+	case ruleConnHow:
+		var hows []string
+		for _, c := range r.Caps {
+			hows = append(hows, fmt.Sprintf("%s: connection %d %s", c.Stream, ConnCap+1, c.Extra))
+		}
+		v.Observed = strings.Join(hows, "; ")
+	case ruleConnScope:
+		if s := r.Scope; s != nil {
+			v.Observed = fmt.Sprintf("with %d connections open to /ws/public from one address, a connection to /ws/trading from it was %s", s.Opened, s.How)
+		}
+	case ruleRowShared:
+		if s := r.Shared; s != nil {
+			v.Observed = fmt.Sprintf("after %s: %s", s.Spent.Exact, s.Then)
+			// The observation needs the first path's budget spent, whatever
+			// its size (that is V3-LIMIT-IP-MARGIN's business).
+			switch e := s.Spent.Exact; {
+			case s.Spent.Err != nil:
+				v.Problems = []string{fmt.Sprintf("%s: %v", s.Spent.Who, s.Spent.Err)}
+			case len(e.Failed) > 0 || e.Refused+e.Closed == 0:
+				v.Problems = []string{fmt.Sprintf("%s: %s; the budget was not spent", s.Spent.Who, e)}
+			}
+		}
+	default:
+		rr, ok := r.Rows[rule]
+		if !ok {
+			v.Skipped = "not run"
+			break
+		}
+		v.Skipped = rr.Skipped
+		for _, o := range rr.Outcomes() {
+			v.Problems = append(v.Problems, o.ExactProblems()...)
+		}
+	}
+	return v
+}
+
+func (r *Results) sortedRows() []*RowResult {
+	var out []*RowResult
+	for _, rr := range r.Rows {
+		out = append(out, rr)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Row.Rule < out[j].Row.Rule })
+	return out
+}
+
+func (r *Results) bursts(k Kind) []*Burst {
+	var out []*Burst
+	for _, rr := range r.sortedRows() {
+		if rr.Row.Kind != k {
+			continue
+		}
+		for _, o := range rr.Outcomes() {
+			out = append(out, o.Bursts()...)
+		}
+	}
+	return out
+}
+
+// refusals summarises what the refusals of every row of a kind looked like.
+func (r *Results) refusals(k Kind) string {
+	all := map[string]int{}
+	for _, b := range r.bursts(k) {
+		for d, n := range b.Refusals {
+			all[d] += n
+		}
+	}
+	if len(all) == 0 {
+		return "no refusal seen"
+	}
+	return "refusals seen:" + refusalSummary(all)
+}
+
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func limit(xs []string, n int) []string {
+	if len(xs) <= n {
+		return xs
+	}
+	return append(xs[:n], fmt.Sprintf("... and %d more", len(xs)-n))
+}
