@@ -52,6 +52,7 @@ fuzz:
 	$(GO) test ./emulator/ -run '^$$' -fuzz '^FuzzEmulator$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./emulator/api/ -run '^$$' -fuzz '^FuzzParseParams$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./emulator/api/v3/ -run '^$$' -fuzz '^FuzzMarketParams$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./emulator/api/v3/ -run '^$$' -fuzz '^FuzzLists$$' -fuzztime $(FUZZTIME)
 
 ## bench: engine in process, order placement over HTTP beside a bare handler, limiter
 bench:

@@ -32,6 +32,7 @@ import (
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/ledger"
 	"github.com/conform-harness/conform/emulator/limits"
+	"github.com/conform-harness/conform/emulator/margin"
 	"github.com/conform-harness/conform/emulator/market"
 	"github.com/conform-harness/conform/emulator/stream"
 	"github.com/conform-harness/conform/fixtures"
@@ -111,7 +112,11 @@ func New(opts Options) (*Emulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emulator: spot symbols: %w", err)
 	}
-	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{})
+	mcfg, err := margin.Load(mkt)
+	if err != nil {
+		return nil, fmt.Errorf("emulator: margin fixtures: %w", err)
+	}
+	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params()})
 	if err := e.Reset(); err != nil {
 		return nil, err
 	}
@@ -119,7 +124,7 @@ func New(opts Options) (*Emulator, error) {
 	if fs.On("V3-CONV-ADDRESS") {
 		prefix = "/api/v3"
 	}
-	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock}),
+	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock, MarginConfig: mcfg.Records()}),
 		auth.NewStore(keys, fs), fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill
@@ -149,8 +154,8 @@ func New(opts Options) (*Emulator, error) {
 	return e, nil
 }
 
-// Reset drops every order and trade and restores every account's balances
-// to the fixtures, atomically.
+// Reset drops every order, order list, margin account and trade and
+// restores every account's balances to the fixtures, atomically.
 func (e *Emulator) Reset() error {
 	return e.engine.ResetWith(e.refund)
 }

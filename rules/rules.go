@@ -86,7 +86,7 @@ func (r Rule) validate() error {
 // Default returns the catalogue of everything declared in this package.
 func Default() *Catalogue { return defaultCatalogue }
 
-var defaultCatalogue = mustNew(conventions, marketData, authentication, errorRules, outOfScope, spotRules, spotOutOfScope, limitRules)
+var defaultCatalogue = mustNew(conventions, marketData, authentication, errorRules, outOfScope, spotRules, spotOutOfScope, limitRules, listRules, marginRules, marginOutOfScope)
 
 func mustNew(rs ...[]Rule) *Catalogue {
 	c, err := New(rs...)

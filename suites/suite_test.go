@@ -15,7 +15,9 @@ import (
 	_ "github.com/conform-harness/conform/suites/auth"
 	_ "github.com/conform-harness/conform/suites/conventions"
 	"github.com/conform-harness/conform/suites/framework"
+	_ "github.com/conform-harness/conform/suites/margin"
 	_ "github.com/conform-harness/conform/suites/marketdata"
+	_ "github.com/conform-harness/conform/suites/orderlists"
 	_ "github.com/conform-harness/conform/suites/spot"
 )
 

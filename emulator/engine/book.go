@@ -27,6 +27,13 @@ type book struct {
 	// Trade prices since the triggers were last checked.
 	traded bool
 	lo, hi int64
+
+	// last is the last trade price (when hasLast), for margin positions'
+	// unrealized profit and loss.
+	last    int64
+	hasLast bool
+
+	margin *marginSym // margin configuration; nil when none
 }
 
 func newBook(s Symbol, idx int) (*book, error) {
@@ -71,6 +78,7 @@ func (b *book) reset() {
 	b.asks = side{byTicks: map[int64]*level{}}
 	b.stopsUp, b.stopsDown = nil, nil
 	b.traded = false
+	b.last, b.hasLast = 0, false
 }
 
 func (b *book) sideOf(s Side) *side {
@@ -89,6 +97,7 @@ func (b *book) opposite(s Side) *side {
 
 // noteTrade records a trade price for the stop triggers.
 func (b *book) noteTrade(ticks int64) {
+	b.last, b.hasLast = ticks, true
 	if !b.traded {
 		b.traded, b.lo, b.hi = true, ticks, ticks
 		return

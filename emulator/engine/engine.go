@@ -9,6 +9,7 @@ import (
 	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/ledger"
+	"github.com/conform-harness/conform/emulator/margin"
 	"github.com/conform-harness/conform/emulator/market"
 	"github.com/shopspring/decimal"
 )
@@ -24,6 +25,12 @@ type Options struct {
 	// FeeAccount is the ledger account that collects fees and pays maker
 	// rebates; default "__fees__".
 	FeeAccount string
+	// Margin is the margin configuration (emulator/margin): which symbols
+	// trade on margin in which mode, at what leverage. Without it no
+	// margin account can be opened. Every symbol named must be one of the
+	// engine's with its fee charged in its quote currency; New panics
+	// otherwise (margin.Load checks fixture data and reports such errors).
+	Margin []margin.Params
 }
 
 // Defaults of Options.
@@ -70,6 +77,16 @@ type Engine struct {
 	expiries, purges deadlines
 
 	fired []*order // scratch for stop triggers
+
+	// Order-list effects wait here until the matching in progress is over
+	// (see drain): orders an OCO execution canceled, and secondaries a
+	// primary's fill activated.
+	doomed, activations []*order
+
+	// Margin: configuration by symbol, open accounts by ledger account ID.
+	marginCfg map[string]*marginSym
+	margin    map[string]*marginAcct
+	lastPosID int64
 }
 
 // New returns an engine trading symbols, keeping balances in l. Every symbol
@@ -89,7 +106,7 @@ func New(symbols []Symbol, l *ledger.Ledger, clk clock.Clock, f *faults.Set, opt
 	if clk == nil {
 		clk = clock.Real{}
 	}
-	e := &Engine{clk: clk, led: l, faults: f, opts: opts, books: map[string]*book{}}
+	e := &Engine{clk: clk, led: l, faults: f, opts: opts, books: map[string]*book{}, marginCfg: map[string]*marginSym{}}
 	for _, s := range symbols {
 		b, err := newBook(s, len(e.bookList))
 		if err != nil {
@@ -100,6 +117,11 @@ func New(symbols []Symbol, l *ledger.Ledger, clk clock.Clock, f *faults.Set, opt
 		}
 		e.books[s.Code] = b
 		e.bookList = append(e.bookList, b)
+	}
+	for _, p := range opts.Margin {
+		if err := e.addMarginParams(p); err != nil {
+			panic(fmt.Sprintf("engine: %v", err))
+		}
 	}
 	e.resetLocked()
 	return e
@@ -175,12 +197,19 @@ func (e *Engine) resetLocked() {
 	e.accounts = map[string]*account{}
 	e.lastOrderID, e.lastTradeID, e.cloidSeq = 0, 0, 0
 	e.expiries, e.purges = nil, nil
+	e.doomed, e.activations = nil, nil
+	e.margin = map[string]*marginAcct{}
+	e.lastPosID = 0
 }
 
-// now reads the clock and applies what became due since the last call.
+// now reads the clock and applies what became due since the last call,
+// including what an expiry does to the rest of an order list.
 func (e *Engine) now() int64 {
 	t := e.clk.Now().UnixNano()
 	e.sweep(t)
+	if len(e.doomed) > 0 || len(e.activations) > 0 {
+		e.drain(t)
+	}
 	return t
 }
 
@@ -204,11 +233,21 @@ func (e *Engine) sweep(now int64) {
 	}
 }
 
+// marginSuffix marks the engine account that keeps a trader's margin
+// orders, apart from their spot orders (own client_order_id namespace,
+// active set, history and trades).
+const marginSuffix = "|margin"
+
+// MarginKey is the account key under which the engine keeps a trader's
+// margin orders: pass it to Active, Get, Cancel, CancelAll, Replace and
+// History to work on margin orders instead of spot ones.
+func MarginKey(account string) string { return account + marginSuffix }
+
 // account returns (creating) the state of an account.
 func (e *Engine) account(id string) *account {
 	a := e.accounts[id]
 	if a == nil {
-		a = &account{id: id, byCloid: map[string]*order{}, active: map[int64]*order{}, perSym: make([]int, len(e.bookList))}
+		a = &account{id: id, user: strings.TrimSuffix(id, marginSuffix), byCloid: map[string]*order{}, active: map[int64]*order{}, perSym: make([]int, len(e.bookList))}
 		e.accounts[id] = a
 	}
 	return a
@@ -224,13 +263,16 @@ func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
 	if release && o.resv.IsPositive() {
 		// An error means the ledger was reset under the engine; the funds
 		// it would release no longer exist.
-		_ = e.led.Release(o.acct.id, o.spendCurrency(), o.resv)
+		_ = e.led.Release(o.resvAccount(), o.resvCurrency(), o.resv)
 		o.resv = decimal.Decimal{}
 	}
 	a := o.acct
 	if a.active[o.id] == o {
 		delete(a.active, o.id)
 		a.perSym[o.bk.idx]--
+	}
+	if o.list != nil && !o.replaced {
+		e.listEnded(o)
 	}
 	if o.filled == 0 && !e.faults.On("V3-SPOT-HISTORY-24H") {
 		o.purgeAt = at + int64(historyRetention)

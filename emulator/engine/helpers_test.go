@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"sort"
 	"sync"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/ledger"
+	"github.com/conform-harness/conform/emulator/margin"
 	"github.com/shopspring/decimal"
 )
 
@@ -64,8 +66,19 @@ type env struct {
 	funded map[string]decimal.Decimal
 }
 
+// testMargin trades ETHBTC and BTCUSDT on margin in both modes.
+func testMargin() []margin.Params {
+	p := func(sym string, mode margin.Mode, lev string) margin.Params {
+		return margin.Params{Symbol: sym, Mode: mode, MaxLeverage: dec(lev), MarginCallMul: dec("1.5"), LiquidationMul: dec("2"), Enabled: true}
+	}
+	return []margin.Params{p("ETHBTC", margin.Isolated, "10"), p("ETHBTC", margin.Cross, "5"), p("BTCUSDT", margin.Isolated, "10"), p("BTCUSDT", margin.Cross, "10")}
+}
+
 func newEnv(t testing.TB, opts Options, faultIDs ...string) *env {
 	t.Helper()
+	if opts.Margin == nil {
+		opts.Margin = testMargin()
+	}
 	fs, err := faults.New(faultIDs...)
 	if err != nil {
 		t.Fatal(err)
@@ -165,6 +178,17 @@ func (v *env) status(acct, cloid string) Status {
 // reserved amount is exactly what its active orders hold.
 func (v *env) check() {
 	v.t.Helper()
+	if err := v.invariants(); err != nil {
+		v.t.Fatal(err)
+	}
+}
+
+// invariants is check's test, safe to call from any goroutine: it holds
+// the engine's lock, under which every ledger change but funding is made.
+// Margin accounts may be below zero (the borrowed part) but never hold a
+// base currency other than their positions, and every order list keeps
+// its orders in place.
+func (v *env) invariants() error {
 	e := v.e
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -172,10 +196,19 @@ func (v *env) check() {
 	for _, a := range e.accounts {
 		for _, o := range a.active {
 			if o.resv.IsNegative() {
-				v.t.Fatalf("order %d holds %s", o.id, o.resv)
+				return fmt.Errorf("order %d holds %s", o.id, o.resv)
 			}
-			k := [2]string{a.id, o.spendCurrency()}
+			k := [2]string{o.resvAccount(), o.resvCurrency()}
 			held[k] = held[k].Add(o.resv)
+			if o.list != nil && o.list.orders[o.listIdx] != o {
+				return fmt.Errorf("order %d is not in its list's place %d", o.id, o.listIdx)
+			}
+			if o.inactive && (o.lvl != nil || o.status != StatusNew) {
+				return fmt.Errorf("inactive order %d is %s, resting %v", o.id, o.status, o.lvl != nil)
+			}
+			if o.mg != nil && e.margin[o.mg.acct.ledgerID] != o.mg.acct {
+				return fmt.Errorf("margin order %d trades on a closed account %s", o.id, o.mg.acct.ledgerID)
+			}
 		}
 	}
 	curs := map[string]bool{}
@@ -185,25 +218,47 @@ func (v *env) check() {
 	for _, acct := range v.l.Accounts() {
 		for _, b := range v.l.Balances(acct) {
 			curs[b.Currency] = true
-			if b.Reserved.IsNegative() || (b.Available.IsNegative() && acct != e.opts.FeeAccount) {
-				v.t.Fatalf("%s %s: available %s reserved %s", acct, b.Currency, b.Available, b.Reserved)
+			if b.Reserved.IsNegative() || (b.Available.IsNegative() && acct != e.opts.FeeAccount && !IsMarginLedgerAccount(acct)) {
+				return fmt.Errorf("%s %s: available %s reserved %s", acct, b.Currency, b.Available, b.Reserved)
 			}
 			if h := held[[2]string{acct, b.Currency}]; !h.Equal(b.Reserved) {
-				v.t.Fatalf("%s %s: ledger reserves %s, active orders hold %s", acct, b.Currency, b.Reserved, h)
+				return fmt.Errorf("%s %s: ledger reserves %s, active orders hold %s", acct, b.Currency, b.Reserved, h)
 			}
 			delete(held, [2]string{acct, b.Currency})
+			if IsMarginLedgerAccount(acct) && e.margin[acct] == nil && !(b.Available.IsZero() && b.Reserved.IsZero()) {
+				return fmt.Errorf("closed margin account %s still holds %s %s", acct, b.Available, b.Currency)
+			}
 		}
 	}
 	for k, h := range held {
 		if !h.IsZero() {
-			v.t.Fatalf("%v: orders hold %s the ledger does not reserve", k, h)
+			return fmt.Errorf("%v: orders hold %s the ledger does not reserve", k, h)
 		}
 	}
 	for c := range curs {
 		if got := v.l.Total(c); !got.Equal(v.funded[c]) {
-			v.t.Fatalf("total %s is %s, funded %s", c, got, v.funded[c])
+			return fmt.Errorf("total %s is %s, funded %s", c, got, v.funded[c])
 		}
 	}
+	for id, ma := range e.margin {
+		for _, bk := range e.bookList {
+			if bk.sym.Quote != ma.cur || (ma.mode == margin.Isolated && bk.sym.Code != ma.instr) {
+				continue
+			}
+			var want decimal.Decimal
+			if p := ma.pos[bk.idx]; p != nil {
+				if p.lots == 0 {
+					return fmt.Errorf("%s keeps a flat position in %s", id, bk.sym.Code)
+				}
+				want = lotsDecimal(bk, p.lots)
+			}
+			b := v.l.Balance(id, bk.sym.Base)
+			if got := b.Available.Add(b.Reserved); !got.Equal(want) {
+				return fmt.Errorf("%s holds %s %s, its %s position is %s", id, got, bk.sym.Base, bk.sym.Code, want)
+			}
+		}
+	}
+	return nil
 }
 
 func ids(os []Order) []string {

@@ -29,23 +29,38 @@ func (e *Engine) execute(o *order, now int64, trades *[]Trade) {
 	o.status = StatusNew
 	market := o.marketNow()
 	opp := o.bk.opposite(o.side)
+	if o.reducing() && e.fillCap(o) == 0 {
+		// A reduce-only order that would open or increase a position
+		// expires (the emulator's reading: the spec does not say).
+		e.finalize(o, Expired, now, true)
+		return
+	}
 	if o.postOnly && opp.crossable(o.price, market) && !e.faults.On("V3-SPOT-POST-ONLY") {
 		e.finalize(o, Expired, now, true)
 		return
 	}
-	if o.tif == FOK && !opp.fillable(o.price, market, o.remaining()) && !e.faults.On("V3-SPOT-FOK") {
+	if o.tif == FOK && (!opp.fillable(o.price, market, o.remaining()) || e.fillCap(o) < o.remaining()) && !e.faults.On("V3-SPOT-FOK") {
 		e.finalize(o, Expired, now, true)
 		return
 	}
 	e.match(o, now, trades)
+	if o.doomed {
+		// Its order list canceled it when it (or a sibling) executed.
+		e.finalize(o, Canceled, now, true)
+		return
+	}
 	if o.remaining() == 0 {
 		e.finalize(o, Filled, now, true)
 		return
 	}
-	// A market order has no price to rest at; IOC and FOK never rest.
+	// A market order has no price to rest at; IOC and FOK never rest; a
+	// reduce-only order whose position is gone has nothing left to reduce.
 	rest := !market && o.tif != IOC && o.tif != FOK
 	if !market && o.tif == IOC && e.faults.On("V3-SPOT-IOC") {
 		rest = true
+	}
+	if rest && o.reducing() && e.fillCap(o) == 0 {
+		rest = false
 	}
 	if !rest {
 		e.finalize(o, Expired, now, true)
@@ -64,17 +79,33 @@ func (e *Engine) execute(o *order, now int64, trades *[]Trade) {
 
 // match trades taker t against the opposite side in price-time priority,
 // each trade at the resting order's price.
+//
+// A reduce-only order (taker or maker) trades no more than closes its
+// position; an order that an order list canceled during this matching
+// (doomed) trades no more: a doomed maker leaves the book as it is reached,
+// a doomed taker stops.
 func (e *Engine) match(t *order, now int64, trades *[]Trade) {
 	opp := t.bk.opposite(t.side)
 	market := t.marketNow()
-	for t.remaining() > 0 {
+	for capT := e.fillCap(t); capT > 0 && !t.doomed; capT = e.fillCap(t) {
 		lv := opp.best()
 		if lv == nil || (!market && !opp.crosses(lv.ticks, t.price)) {
 			return
 		}
-		for m := lv.head; m != nil && t.remaining() > 0; {
+		for m := lv.head; m != nil && capT > 0 && !t.doomed; {
 			next := m.next
-			fill := min(t.remaining(), m.remaining())
+			capM := e.fillCap(m)
+			if m.doomed || capM == 0 {
+				opp.remove(m)
+				if m.doomed {
+					e.finalize(m, Canceled, now, true)
+				} else {
+					e.finalize(m, Expired, now, true) // reduce-only with nothing left to reduce
+				}
+				m = next
+				continue
+			}
+			fill := min(capT, capM)
 			tr := e.settle(t, m, lv, fill, now)
 			if trades != nil {
 				*trades = append(*trades, tr)
@@ -86,6 +117,7 @@ func (e *Engine) match(t *order, now int64, trades *[]Trade) {
 			} else {
 				m.status = PartiallyFilled
 			}
+			capT = e.fillCap(t)
 			m = next
 		}
 	}
@@ -137,9 +169,25 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64) Trade {
 	t.addExecution(ticks, lots)
 	m.addExecution(ticks, lots)
 	t.updated, m.updated = now, now
-	t.acct.addTrade(tradeRec{id: id, o: t, qty: lots, price: ticks, fee: takerFee, taker: true, at: now})
-	m.acct.addTrade(tradeRec{id: id, o: m, qty: lots, price: ticks, fee: makerFee, at: now})
+	tr := tradeRec{id: id, o: t, qty: lots, price: ticks, fee: takerFee, taker: true, at: now}
+	mr := tradeRec{id: id, o: m, qty: lots, price: ticks, fee: makerFee, at: now}
+	if t.mg != nil {
+		tr.posID, tr.pnl = e.movePosition(t, lots, q, p, takerFee, now)
+	}
+	if m.mg != nil {
+		mr.posID, mr.pnl = e.movePosition(m, lots, q, p, makerFee, now)
+	}
+	t.acct.addTrade(tr)
+	m.acct.addTrade(mr)
 	bk.noteTrade(ticks)
+	// The maker first: it was there first, so when a list order meets its
+	// own sibling, the resting one's execution cancels the newcomer.
+	if m.list != nil {
+		e.noteExecution(m)
+	}
+	if t.list != nil {
+		e.noteExecution(t)
+	}
 	return Trade{ID: id, Quantity: q, Price: p, Fee: takerFee, Taker: true, Timestamp: nanoTime(now)}
 }
 
@@ -147,6 +195,9 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64) Trade {
 // reservation, what it receives, and its fee to (or rebate from) the fee
 // account, in the symbol's fee currency.
 func (e *Engine) legs(ds []ledger.Delta, o *order, q, notional, fee decimal.Decimal) []ledger.Delta {
+	if o.mg != nil {
+		return e.marginLegs(ds, o, q, notional, fee)
+	}
 	bk, acct := o.bk, o.acct.id
 	spendCur, getCur := bk.sym.Quote, bk.sym.Base
 	spend, get := notional, q
@@ -193,7 +244,7 @@ func (e *Engine) trim(ds []ledger.Delta, o *order) []ledger.Delta {
 		return ds
 	}
 	o.resv = o.resv.Sub(surplus)
-	return append(ds, ledger.Delta{Account: o.acct.id, Currency: o.spendCurrency(), Available: surplus, Reserved: surplus.Neg()})
+	return append(ds, ledger.Delta{Account: o.resvAccount(), Currency: o.resvCurrency(), Available: surplus, Reserved: surplus.Neg()})
 }
 
 // runTriggers fires the stop and take-profit orders of bk that the trades
@@ -217,16 +268,48 @@ func (e *Engine) runTriggers(bk *book, now int64) {
 func (e *Engine) trigger(o *order, now int64) {
 	o.triggered = true
 	o.updated = now
-	if o.side == Buy && o.marketNow() {
-		// Reserved at the stop price; the book may now cost more. Top the
-		// reservation up, or expire the order when funds fall short.
+	if o.doomed {
+		// Its order list canceled it earlier in this round; it has already
+		// left the stop list.
+		e.finalize(o, Canceled, now, true)
+		return
+	}
+	if e.ready(o, now) {
+		e.execute(o, now, nil)
+	}
+}
+
+// ready prepares an order that starts executing later than it was placed
+// (a triggered stop, an activated list secondary), or ends it: a
+// close_position order takes the position's current size, and is canceled
+// when there is none; a market order's reservation, made at its stop price
+// or at the book of its creation, is topped up to what the book now costs,
+// and the order expires when funds fall short.
+func (e *Engine) ready(o *order, now int64) bool {
+	if o.mg != nil && o.mg.closePos {
+		n := e.closeSize(o)
+		if n == 0 {
+			e.finalize(o, Canceled, now, true)
+			return false
+		}
+		o.setQty(n)
+	}
+	switch {
+	case o.mg != nil:
+		if more := e.marginNeed(o).Sub(o.resv); more.IsPositive() {
+			if err := e.holdMargin(o, more); err != nil {
+				e.finalize(o, Expired, now, true)
+				return false
+			}
+		}
+	case o.side == Buy && o.marketNow():
 		need := e.withFee(o, o.bk.asks.cost(o.bk, o.remaining()))
 		if more := need.Sub(o.resv); more.IsPositive() {
 			if err := e.reserve(o, o.spendCurrency(), more, false, false); err != nil {
 				e.finalize(o, Expired, now, true)
-				return
+				return false
 			}
 		}
 	}
-	e.execute(o, now, nil)
+	return true
 }

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/conform-harness/conform/emulator/margin"
 	"github.com/shopspring/decimal"
 )
 
@@ -51,6 +52,39 @@ type order struct {
 	// sameCloidPrev is an older history record with the same
 	// client_order_id (only after a reuse).
 	sameCloidPrev *order
+
+	// list is the order list the order belongs to (nil for single orders),
+	// listIdx its place in the request (0: the primary of OTO and OTOCO).
+	list    *orderList
+	listIdx int
+	// inactive: a list secondary waiting for its primary; it is active
+	// (it counts, holds funds, can be canceled) but neither rests nor parks.
+	inactive bool
+	// doomed: an order list's rule has canceled it; it is taken off as soon
+	// as the matching in progress allows.
+	doomed bool
+	// replaced: ended by a replace, which hands its list place on.
+	replaced bool
+
+	mg *marginOrder // nil for spot orders
+}
+
+// marginOrder is what a margin order adds to an order.
+type marginOrder struct {
+	mode       margin.Mode
+	acct       *marginAcct
+	reduceOnly bool
+	closePos   bool
+	// force skips the free-margin check (only the fault that opens an
+	// account for an order lacking one sets it).
+	force bool
+	posID int64 // the position it first traded into
+}
+
+// reducing reports whether a margin order may only reduce its position
+// (reduce_only, close_position): such an order needs no initial margin.
+func (o *order) reducing() bool {
+	return o.mg != nil && (o.mg.reduceOnly || o.mg.closePos)
 }
 
 // rates are the fee rates an order pays.
@@ -123,6 +157,23 @@ func (o *order) spendCurrency() string {
 	return o.bk.sym.Base
 }
 
+// resvAccount and resvCurrency are the ledger balance that holds the
+// order's reservation: the spend currency of the trader's spot balance, or
+// the collateral currency of the margin account.
+func (o *order) resvAccount() string {
+	if o.mg != nil {
+		return o.mg.acct.ledgerID
+	}
+	return o.acct.id
+}
+
+func (o *order) resvCurrency() string {
+	if o.mg != nil {
+		return o.mg.acct.cur
+	}
+	return o.spendCurrency()
+}
+
 // marketNow reports whether the order executes as a market order: a market
 // order, or a stopMarket or takeProfitMarket order once triggered.
 func (o *order) marketNow() bool {
@@ -188,12 +239,24 @@ func (o *order) snapshot() Order {
 		d := *o.display
 		out.DisplayQuantity = &d
 	}
+	if o.list != nil {
+		out.OrderListID, out.ContingencyType = o.list.id, o.list.typ
+		out.Inactive = o.inactive && o.active()
+	}
+	if o.mg != nil {
+		out.Account = o.acct.user
+		out.MarginMode = string(o.mg.mode)
+		out.ReduceOnly = o.mg.reduceOnly
+		out.PositionID = o.mg.posID
+	}
 	return out
 }
 
-// account is one user's orders and trades.
+// account is one user's orders and trades: their spot orders, or (under
+// MarginKey) their margin orders.
 type account struct {
 	id      string
+	user    string            // the trader: id without the margin suffix
 	byCloid map[string]*order // newest record per client_order_id, active or final
 	active  map[int64]*order
 	perSym  []int    // active and suspended orders per book index
@@ -213,6 +276,10 @@ type tradeRec struct {
 	fee   decimal.Decimal
 	taker bool
 	at    int64
+	// Margin trades: the position traded into, and the profit or loss
+	// realized when the trade reduced it (nil otherwise).
+	posID int64
+	pnl   *decimal.Decimal
 }
 
 func (a *account) addTrade(t tradeRec) {

@@ -19,7 +19,11 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	if err != nil {
 		return Order{}, err
 	}
-	a := e.account(req.Account)
+	key := req.Account
+	if o.mg != nil {
+		key = MarginKey(req.Account)
+	}
+	a := e.account(key)
 	o.acct = a
 	if req.ClientOrderID == nil {
 		o.cloid = ""
@@ -35,6 +39,11 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 			e.finalize(old, Canceled, now, true)
 		}
 	}
+	if o.mg != nil {
+		if err := e.bindMargin(o, req.Account, now); err != nil {
+			return Order{}, err
+		}
+	}
 	if err := e.checkLimits(a, o.bk); err != nil {
 		return Order{}, err
 	}
@@ -45,7 +54,12 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	o.deadline = e.deadlineOf(o, now)
 	e.register(o)
 	var trades []Trade
-	e.admit(o, now, &trades)
+	if o.mg != nil && o.mg.closePos && o.qty == 0 {
+		// Nothing to close: "closes the position or is canceled".
+		e.finalize(o, Canceled, now, true)
+	} else {
+		e.admit(o, now, &trades)
+	}
 	out := o.snapshot()
 	out.Trades = trades
 	switch {
@@ -56,7 +70,7 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	case out.Status == StatusNew && o.typ == Limit && e.faults.On("V3-SPOT-NEW"):
 		out.Status = PartiallyFilled
 	}
-	e.runTriggers(o.bk, now)
+	e.drain(now)
 	return out, nil
 }
 
@@ -82,6 +96,7 @@ func (e *Engine) checkLimits(a *account, bk *book) *Error {
 // and returns the order it describes (not yet registered).
 func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 	o := &order{}
+	var err *Error
 	if req.ClientOrderID != nil {
 		if !e.validClientOrderID(*req.ClientOrderID) {
 			return nil, errorf(ErrValidation, "client_order_id %q must be 8 to 32 characters of Latin letters, digits, underscore and hyphen", *req.ClientOrderID)
@@ -134,16 +149,30 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 		o.typ = Limit
 	}
 
-	// Quantity, price and stop price, rounded to the symbol's steps.
-	qty := req.Quantity
-	if qty == nil && e.faults.On("V3-SPOT-REQUIRED") {
-		qty = &bk.step.dec
+	closePos := false
+	if req.Margin != nil {
+		if o.mg, err = e.parseMargin(req); err != nil {
+			return nil, err
+		}
+		closePos = o.mg.closePos
 	}
-	n, err := e.units(bk.step, "quantity", qty, req.StrictValidate)
-	if err != nil {
-		return nil, err
+
+	// Quantity, price and stop price, rounded to the symbol's steps. A
+	// close_position order takes its quantity from the position later.
+	if !closePos {
+		qty := req.Quantity
+		if qty == nil && e.faults.On("V3-SPOT-REQUIRED") {
+			qty = &bk.step.dec
+		}
+		n, err := e.units(bk.step, "quantity", qty, req.StrictValidate)
+		if err != nil {
+			return nil, err
+		}
+		o.setQty(n)
+	} else {
+		o.setQty(0)
 	}
-	o.setQty(n)
+	var n int64
 	if isLimitKind(o.typ) {
 		if req.Price == nil {
 			return nil, errorf(ErrValidation, "price is required for %s orders", o.typ)
@@ -268,6 +297,9 @@ func (e *Engine) rate(name string, base decimal.Decimal, markup *decimal.Decimal
 // quantity (plus fee when fees are charged in the base); a market buy what
 // the book would cost, which the available balance must exceed.
 func (e *Engine) reserveNew(o *order) *Error {
+	if o.mg != nil {
+		return e.reserveMargin(o)
+	}
 	force := o.side == Buy && e.faults.On("V3-SPOT-FUNDS")
 	cur := o.spendCurrency()
 	if o.side == Buy && o.marketNow() {
@@ -292,6 +324,9 @@ func (e *Engine) reserveNew(o *order) *Error {
 // reservation is what a limit or suspended order may still spend at most,
 // for its remaining quantity.
 func (e *Engine) reservation(o *order) decimal.Decimal {
+	if o.mg != nil {
+		return e.marginNeed(o)
+	}
 	bk := o.bk
 	if o.side == Sell {
 		q := o.remainingDec()
@@ -350,9 +385,17 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		return Order{}, nf
 	}
 	a, bk := old.acct, old.bk
+	if old.mg != nil && old.mg.closePos {
+		return Order{}, errorf(ErrValidation, "order %q closes a position: its quantity is the position's, so it cannot be replaced", old.cloid)
+	}
 	n := &order{acct: a, bk: bk, side: old.side, typ: old.typ, tif: old.tif, postOnly: old.postOnly,
 		triggered: old.triggered, display: old.display, expire: old.expire, stop: old.stop,
 		fees: old.fees, origCloid: old.cloid}
+	if old.mg != nil {
+		mg := *old.mg
+		mg.posID = 0
+		n.mg = &mg
+	}
 	if e.faults.On("V3-SPOT-REPLACE") {
 		n.origCloid = ""
 	}
@@ -389,22 +432,45 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 	}
 	// Move the old reservation to the new order in one ledger step, so a
 	// refusal leaves both untouched.
-	cur := n.spendCurrency()
+	cur := n.resvCurrency()
 	amt := e.reservation(n)
 	force := n.side == Buy && e.faults.On("V3-SPOT-FUNDS")
-	if err := e.led.Apply(ledger.Delta{Account: a.id, Currency: cur, Available: old.resv.Sub(amt), Reserved: amt.Sub(old.resv), MayOverdraw: force}); err != nil {
+	if n.mg != nil {
+		// Margin accounts may go below zero (the borrowed part); what
+		// bounds an order is the free margin, checked here.
+		if !n.reducing() && !n.mg.force {
+			if free := e.freeMargin(n.mg.acct).Add(old.resv); free.LessThan(amt) {
+				return Order{}, errorf(ErrInsufficientFunds, "insufficient margin: the replacement needs %s %s, %s is free (the old order holds %s)", amt, cur, free, old.resv)
+			}
+		}
+		force = true
+	}
+	if err := e.led.Apply(ledger.Delta{Account: n.resvAccount(), Currency: cur, Available: old.resv.Sub(amt), Reserved: amt.Sub(old.resv), MayOverdraw: force}); err != nil {
 		return Order{}, errorf(ErrInsufficientFunds, "insufficient funds: the replacement needs %s %s (the old order holds %s): %v", amt, cur, old.resv, err)
 	}
 	n.resv, old.resv = amt, decimal.Decimal{}
+	if old.list != nil {
+		// The replacement takes the old order's place in its list.
+		n.list, n.listIdx, n.inactive = old.list, old.listIdx, old.inactive
+		n.list.orders[n.listIdx] = n
+		old.replaced = true
+	}
 	e.unlink(old)
 	e.finalize(old, Canceled, now, false)
 	n.created, n.updated = now, now
 	n.deadline = e.deadlineOf(n, now)
 	e.register(n)
 	var trades []Trade
-	e.admit(n, now, &trades)
+	if n.inactive {
+		n.status = StatusNew
+		if n.deadline != 0 {
+			e.expiries.push(deadline{at: n.deadline, o: n})
+		}
+	} else {
+		e.admit(n, now, &trades)
+	}
 	out := n.snapshot()
 	out.Trades = trades
-	e.runTriggers(bk, now)
+	e.drain(now)
 	return out, nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -93,7 +94,9 @@ func (s *stream) request() PlaceRequest {
 func (s *stream) step() {
 	e := s.v.e
 	var err error
-	switch k := s.r.IntN(100); {
+	switch k := s.r.IntN(120); {
+	case k >= 100:
+		err = s.listOrMargin()
 	case k < 60:
 		_, err = e.Place(s.request())
 		s.stats["place"]++
@@ -144,6 +147,152 @@ func (s *stream) step() {
 	s.v.check()
 }
 
+// marginSyms are the test symbols that trade on margin.
+var marginSyms = []string{"ETHBTC", "BTCUSDT"}
+
+// listOrMargin performs one random order-list or margin operation.
+func (s *stream) listOrMargin() error {
+	e := s.v.e
+	acct := s.pick(s.accts)
+	mode := "isolated"
+	if s.r.IntN(3) == 0 {
+		mode = "cross"
+	}
+	sym := s.pick(marginSyms)
+	instr := sym
+	if mode == "cross" {
+		instr = map[string]string{"ETHBTC": "BTC", "BTCUSDT": "USDT"}[sym]
+	}
+	var err error
+	switch k := s.r.IntN(100); {
+	case k < 25:
+		ct := []string{"allOrNone", "oneCancelOther", "oneTriggerOther", "oneTriggerOneCancelOther"}[s.r.IntN(4)]
+		_, err = e.PlaceList(s.list(acct, ct, s.r.IntN(4) == 0))
+		s.stats["list"]++
+		if err == nil {
+			s.stats["listPlaced"]++
+		}
+	case k < 40:
+		// Fund, move or close a margin account.
+		amt := decimal.Decimal{}
+		if s.r.IntN(6) != 0 {
+			amt = *num(map[string]float64{"BTC": 0.5, "USDT": 20000}[map[string]string{"ETHBTC": "BTC", "BTCUSDT": "USDT"}[sym]] * s.r.Float64())
+		}
+		_, err = e.SetMarginBalance(acct, mode, instr, amt)
+		s.stats["marginBalance"]++
+	case k < 75:
+		req := s.request()
+		req.Account, req.Symbol = acct, sym
+		s.fit(&req)
+		req.Margin = &MarginParams{Mode: mode, ReduceOnly: s.r.IntN(6) == 0}
+		if s.r.IntN(12) == 0 {
+			req.Margin.ClosePosition, req.Quantity = true, nil
+		}
+		_, err = e.Place(req)
+		s.stats["marginPlace"]++
+	case k < 85:
+		var price *decimal.Decimal
+		if s.r.IntN(2) == 0 {
+			price = num(s.mids[sym] * (0.98 + 0.04*s.r.Float64()))
+		}
+		_, err = e.ClosePosition(acct, mode, sym, price, false)
+		s.stats["closePosition"]++
+	case k < 88:
+		e.CloseAllPositions(acct)
+	default:
+		os, _ := e.Active(MarginKey(acct), "")
+		if len(os) == 0 {
+			return nil
+		}
+		o := os[s.r.IntN(len(os))]
+		if s.r.IntN(2) == 0 {
+			_, err = e.Cancel(MarginKey(acct), o.ClientOrderID)
+			break
+		}
+		req := ReplaceRequest{Account: MarginKey(acct), ClientOrderID: o.ClientOrderID, Quantity: num(o.Quantity.InexactFloat64() * (0.5 + s.r.Float64()))}
+		if o.Price != nil {
+			req.Price = num(s.mids[o.Symbol] * (0.98 + 0.04*s.r.Float64()))
+		}
+		_, err = e.Replace(req)
+		s.stats["marginReplace"]++
+	}
+	return err
+}
+
+// fit rescales a request made for another symbol to sym's prices.
+func (s *stream) fit(r *PlaceRequest) {
+	mid := s.mids[r.Symbol]
+	qtyScale := map[string]float64{"ETHBTC": 2, "BTCUSDT": 0.05, "XRPETH": 3000}[r.Symbol]
+	r.Quantity = num(qtyScale * (0.01 + s.r.Float64()))
+	if r.Price != nil {
+		r.Price = num(mid * (0.98 + 0.04*s.r.Float64()))
+	}
+	if r.StopPrice != nil {
+		r.StopPrice = num(mid * (0.99 + 0.02*s.r.Float64()))
+	}
+}
+
+// list makes a mostly valid order list of contingency type ct.
+func (s *stream) list(acct, ct string, margin bool) ListRequest {
+	n := 2 + s.r.IntN(2)
+	if ct == "oneTriggerOneCancelOther" {
+		n = 3
+	}
+	req := ListRequest{Account: acct, ContingencyType: ct, Margin: margin}
+	syms := slices.Clone(s.syms)
+	s.r.Shuffle(len(syms), func(i, j int) { syms[i], syms[j] = syms[j], syms[i] })
+	for i := 0; i < n; i++ {
+		r := s.request()
+		r.Account = acct
+		switch ct {
+		case "allOrNone":
+			r.Symbol = syms[i%len(syms)]
+			fok := FOK
+			r.TimeInForce = &fok
+			if r.Type != nil && isStop(*r.Type) {
+				t := Limit
+				r.Type, r.StopPrice = &t, nil
+			}
+			if *r.Type == Limit && r.Price == nil {
+				r.Price = num(s.mids[r.Symbol])
+			}
+		case "oneCancelOther", "oneTriggerOneCancelOther":
+			if ct == "oneTriggerOneCancelOther" && i > 0 {
+				r.Symbol = req.Orders[0].Symbol
+			}
+			if i > 0 || ct == "oneCancelOther" {
+				if *r.Type == Market {
+					t := Limit
+					r.Type = &t
+				}
+				if *r.Type == Limit && (*r.TimeInForce == IOC || *r.TimeInForce == FOK) {
+					gtc := GTC
+					r.TimeInForce = &gtc
+				}
+			}
+		}
+		if margin {
+			r.Symbol = s.pick(marginSyms)
+			if ct == "oneTriggerOneCancelOther" && i > 0 {
+				r.Symbol = req.Orders[0].Symbol
+			}
+			r.Margin = &MarginParams{ReduceOnly: s.r.IntN(8) == 0}
+		}
+		s.fit(&r)
+		if r.Type != nil && isLimitKind(*r.Type) && r.Price == nil {
+			r.Price = num(s.mids[r.Symbol])
+		}
+		if r.Type != nil && isStop(*r.Type) && r.StopPrice == nil {
+			r.StopPrice = num(s.mids[r.Symbol])
+		}
+		if r.Type != nil && !isLimitKind(*r.Type) {
+			r.Price = nil
+		}
+		req.Orders = append(req.Orders, r)
+	}
+	return req
+}
+
 // TestConservation runs random order streams and checks after every step
 // that no currency is created or destroyed (fee account included), that no
 // reserved or available amount goes negative, and that the ledger reserves
@@ -161,6 +310,11 @@ func TestConservation(t *testing.T) {
 		// Faults that change behaviour but must still keep the books sound.
 		{"benign faults", []string{"V3-SPOT-FEE-REBATE", "V3-SPOT-FEE-CURRENCY", "V3-SPOT-IOC", "V3-SPOT-FOK",
 			"V3-SPOT-POST-ONLY", "V3-SPOT-SUSPENDED", "V3-SPOT-GTC", "V3-SPOT-DAY", "V3-SPOT-ROUNDING", "V3-SPOT-CLOID-DUPLICATE"}},
+		// List and margin faults that break their rules but must keep the
+		// books sound too.
+		{"list and margin faults", []string{"V3-LIST-ATOMIC", "V3-LIST-AON", "V3-LIST-OCO", "V3-LIST-OTO", "V3-LIST-OTOCO",
+			"V3-LIST-COUNT", "V3-LIST-CONTINGENCY", "V3-LIST-AON-CONSTRAINTS", "V3-LIST-OCO-CONSTRAINTS", "V3-LIST-CLOID-DISTINCT",
+			"V3-MARGIN-ORDER-MODE", "V3-MARGIN-CLOSE", "V3-MARGIN-POSITION-CLOSE", "V3-MARGIN-PUT", "V3-MARGIN-CLOSE-POSITION"}},
 	}
 	for _, vr := range variants {
 		for seed := uint64(1); seed <= 3; seed++ {
@@ -174,10 +328,17 @@ func TestConservation(t *testing.T) {
 				for _, a := range s.accts {
 					trades += len(v.e.Trades(a, "", 1_000_000))
 				}
-				if trades == 0 || s.stats["replace"] == 0 || s.stats["refused"] == 0 {
-					t.Fatalf("stream too tame: %v, %d trade records", s.stats, trades)
+				positions, marginTrades := 0, 0
+				for _, a := range s.accts {
+					marginTrades += len(v.e.MarginTrades(MarginTradeQuery{Account: a, Limit: 1000}))
+					for _, ma := range v.e.MarginAccounts(a) {
+						positions += len(ma.Positions)
+					}
 				}
-				t.Logf("%v, %d trade records", s.stats, trades)
+				if trades == 0 || s.stats["replace"] == 0 || s.stats["refused"] == 0 || s.stats["listPlaced"] == 0 || marginTrades == 0 {
+					t.Fatalf("stream too tame: %v, %d trade records, %d margin trades", s.stats, trades, marginTrades)
+				}
+				t.Logf("%v, %d trade records, %d margin trades, %d open positions", s.stats, trades, marginTrades, positions)
 			})
 		}
 	}

@@ -92,6 +92,20 @@ type PlaceRequest struct {
 	// TakeRate and MakeRate are fee markups; they may only raise the fee.
 	TakeRate *decimal.Decimal
 	MakeRate *decimal.Decimal
+	// Margin makes it a margin order (POST /margin/order); nil for spot.
+	Margin *MarginParams
+}
+
+// MarginParams are what a margin order adds to a spot order.
+type MarginParams struct {
+	// Mode is "isolated" or "cross"; "" means not sent (isolated).
+	Mode string
+	// ReduceOnly orders may only reduce the position: the part that would
+	// open or increase one expires.
+	ReduceOnly bool
+	// ClosePosition orders take the position's size as their quantity
+	// (which must not be sent) and are canceled when there is none.
+	ClosePosition bool
 }
 
 // ReplaceRequest is a PATCH of an active order.
@@ -136,6 +150,17 @@ type Order struct {
 	OriginalClientOrderID string
 	CreatedAt, UpdatedAt  time.Time
 	Trades                []Trade // executions of this request only, for the create/replace answer
+	// OrderListID and ContingencyType are set on the orders of a list.
+	OrderListID     string
+	ContingencyType ContingencyType
+	// Inactive is true while a secondary order of a oneTriggerOther or
+	// oneTriggerOneCancelOther list waits for its primary.
+	Inactive bool
+	// MarginMode is "isolated" or "cross" on margin orders, "" on spot.
+	MarginMode string
+	ReduceOnly bool
+	// PositionID is the position a margin order first traded into (0: none).
+	PositionID int64
 }
 
 // HistoryQuery selects order history records (GET /spot/history/order).

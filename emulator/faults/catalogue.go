@@ -3,7 +3,7 @@ package faults
 // catalogue lists every fault. Keep one entry per rule; the switch itself is
 // an `if faults.On(<rule>)` at the one place in the emulator that enforces
 // the rule.
-var catalogue = concat(coreFaults, marketFaults, spotFaults, limitFaults)
+var catalogue = concat(coreFaults, marketFaults, spotFaults, limitFaults, marginFaults)
 
 func concat(groups ...[]Fault) []Fault {
 	var out []Fault

@@ -79,6 +79,23 @@ func Observe(id string, format string, args ...any) {
 	AddReportEntry(LabelInformational, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
 }
 
+// EntryRecorded names the report entries Record adds.
+const EntryRecorded = "recorded"
+
+// Record notes what the target answered where the spec leaves a detail of a
+// testable rule open (a refusal whose code it does not give). The spec still
+// asserts what the rule makes certain; the note only tells readers of the
+// report which code this target chose, so it is shown whatever the outcome.
+// An ambiguous rule has nothing certain to assert: use Observe.
+func Record(id string, format string, args ...any) {
+	r := Rule(id)
+	if r.Status != rules.Testable {
+		Fail(fmt.Sprintf("framework.Record: %s is %s, not testable; use Observe for an ambiguous rule", id, r.Status))
+	}
+	msg := fmt.Sprintf(format, args...)
+	AddReportEntry(EntryRecorded, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
+}
+
 // describeRules renders "ID: statement" lines for failure messages.
 func describeRules(ids []string) string {
 	var b strings.Builder

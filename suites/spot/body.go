@@ -9,6 +9,7 @@ import (
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -27,7 +28,7 @@ var _ = Describe("POST bodies", func() {
 		}
 		for _, k := range []string{"quantity", "price"} {
 			want, _ := decimal.NewFromString(p[k])
-			Expect(o[k]).To(decEqual(want), "field %s of the created order", k)
+			Expect(o[k]).To(trading.DecEqual(want), "field %s of the created order", k)
 		}
 	}
 
@@ -35,8 +36,8 @@ var _ = Describe("POST bodies", func() {
 		framework.Current().RequireTrading()
 		t := newTrader(target.RoleFull)
 		s := restingSymbol(ctx, t)
-		p := s.restingBuy(3)
-		o := t.placeOK(ctx, p, formBody)
+		p := restingBuy(s, 3)
+		o := t.PlaceOK(ctx, p, trading.FormBody)
 		expectEchoed(o, p)
 	})
 
@@ -45,8 +46,8 @@ var _ = Describe("POST bodies", func() {
 		t := newTrader(target.RoleFull)
 		s := restingSymbol(ctx, t)
 		// post_only travels as a JSON boolean: the order must carry it.
-		p := s.restingBuy(3).with("post_only", "true")
-		o := t.placeOK(ctx, p, jsonBody)
+		p := restingBuy(s, 3).With("post_only", "true")
+		o := t.PlaceOK(ctx, p, trading.JSONBody)
 		expectEchoed(o, p)
 		Expect(o["post_only"]).To(Equal(true), "post_only sent as JSON true")
 	})
@@ -71,16 +72,16 @@ var _ = Describe("POST bodies", func() {
 
 		// The same signing over the body as sent is accepted, so the refusal
 		// below is about the body alone.
-		ok := s.restingBuy(3)
-		t.cancelAtEnd(ok["client_order_id"])
-		body := []byte(ok.form().Encode())
+		ok := restingBuy(s, 3)
+		t.CancelAtEnd(ok["client_order_id"])
+		body := []byte(ok.Form().Encode())
 		Expect(send(body, body)).To(framework.BeOK(), "HS256 over the body as sent")
 
-		signed := s.restingBuy(3)
-		changed := signed.with("quantity", s.qty(20).String())
-		t.cancelAtEnd(signed["client_order_id"])
-		ex := send([]byte(signed.form().Encode()), []byte(changed.form().Encode()))
+		signed := restingBuy(s, 3)
+		changed := signed.With("quantity", s.Qty(20).String())
+		t.CancelAtEnd(signed["client_order_id"])
+		ex := send([]byte(signed.Form().Encode()), []byte(changed.Form().Encode()))
 		Expect(ex).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002), "the body was changed after signing")
-		Expect(t.isActive(ctx, signed["client_order_id"])).To(BeFalse(), "a request with a forged body creates no order")
+		Expect(t.IsActive(ctx, signed["client_order_id"])).To(BeFalse(), "a request with a forged body creates no order")
 	})
 })

@@ -7,6 +7,7 @@ import (
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -16,8 +17,8 @@ import (
 // valid order that rests without trading, changed in one parameter.
 var _ = Describe("Create order parameters", func() {
 	var (
-		t *trader
-		s spotSymbol
+		t *trading.Trader
+		s trading.Symbol
 	)
 	BeforeEach(func(ctx SpecContext) {
 		framework.Current().RequireTrading()
@@ -28,34 +29,34 @@ var _ = Describe("Create order parameters", func() {
 
 	framework.ConformanceContext("V3-SPOT-CLOID-LEN", func() {
 		DescribeTable("client_order_id by length",
-			func(ctx SpecContext, n int, accepted bool, en encoding) {
-				p := s.restingBuy(3).with("client_order_id", cloidOfLen(n))
+			func(ctx SpecContext, n int, accepted bool, en trading.Encoding) {
+				p := restingBuy(s, 3).With("client_order_id", cloids.OfLen(n))
 				if accepted {
-					o := t.placeOK(ctx, p, en)
+					o := t.PlaceOK(ctx, p, en)
 					Expect(o["client_order_id"]).To(Equal(p["client_order_id"]), "an accepted client_order_id of %d characters is kept", n)
 					return
 				}
-				t.placeRefused(ctx, p, http.StatusBadRequest, refuse10001, "client_order_id of "+strconv.Itoa(n)+" characters", en)
+				t.PlaceRefused(ctx, p, http.StatusBadRequest, refuse10001, "client_order_id of "+strconv.Itoa(n)+" characters", en)
 			},
-			Entry("7 characters are refused", 7, false, formBody),
-			Entry("8 characters are accepted", 8, true, formBody),
-			Entry("32 characters are accepted", 32, true, formBody),
-			Entry("33 characters are refused", 33, false, formBody),
-			Entry("7 characters are refused (JSON body)", 7, false, jsonBody),
-			Entry("33 characters are refused (JSON body)", 33, false, jsonBody),
+			Entry("7 characters are refused", 7, false, trading.FormBody),
+			Entry("8 characters are accepted", 8, true, trading.FormBody),
+			Entry("32 characters are accepted", 32, true, trading.FormBody),
+			Entry("33 characters are refused", 33, false, trading.FormBody),
+			Entry("7 characters are refused (JSON body)", 7, false, trading.JSONBody),
+			Entry("33 characters are refused (JSON body)", 33, false, trading.JSONBody),
 		)
 	})
 
 	framework.ConformanceContext("V3-SPOT-CLOID-CHARSET", func() {
 		It("accepts Latin letters of both cases, digits, underscore and hyphen", func(ctx SpecContext) {
-			id := cloidPrefix + "_AZ-az-09_" + cloidOfLen(12)[len(cloidPrefix):]
-			o := t.placeOK(ctx, s.restingBuy(3).with("client_order_id", id))
+			id := string(cloids) + "_AZ-az-09_" + cloids.OfLen(12)[len(string(cloids)):]
+			o := t.PlaceOK(ctx, restingBuy(s, 3).With("client_order_id", id))
 			Expect(o["client_order_id"]).To(Equal(id), "an accepted client_order_id is kept")
 		})
 		DescribeTable("refuses any other character",
 			func(ctx SpecContext, bad string) {
-				id := cloidOfLen(10) + bad + cloidOfLen(10)[len(cloidPrefix):]
-				t.placeRefused(ctx, s.restingBuy(3).with("client_order_id", id), http.StatusBadRequest, refuse10001,
+				id := cloids.OfLen(10) + bad + cloids.OfLen(10)[len(string(cloids)):]
+				t.PlaceRefused(ctx, restingBuy(s, 3).With("client_order_id", id), http.StatusBadRequest, refuse10001,
 					"client_order_id "+id+" holds "+bad)
 			},
 			Entry("a dot", "."), Entry("a space", " "), Entry("an at sign", "@"), Entry("a plus", "+"),
@@ -64,26 +65,26 @@ var _ = Describe("Create order parameters", func() {
 	})
 
 	framework.ConformanceIt("V3-SPOT-CLOID-GENERATED", func(ctx SpecContext) {
-		o := t.placeOK(ctx, s.restingBuy(3).without("client_order_id"))
+		o := t.PlaceOK(ctx, restingBuy(s, 3).Without("client_order_id"))
 		id, ok := o["client_order_id"].(string)
 		Expect(ok && id != "").To(BeTrue(), "the server generates client_order_id when omitted\norder: %v", o)
-		got := t.getOK(ctx, id)
+		got := t.GetOK(ctx, id)
 		Expect(got["id"]).To(Equal(o["id"]), "GET /spot/order/%s answers the created order", id)
 	})
 
 	// placeDuplicate rests an order and sends another one with its
 	// client_order_id (a different price and quantity), returning both.
 	placeDuplicate := func(ctx SpecContext) (order, params, *client.Exchange) {
-		first := s.restingBuy(3)
-		o := t.placeOK(ctx, first)
-		second := s.restingBuy(4).with("client_order_id", first["client_order_id"], "quantity", s.qty(20).String())
-		return o, second, t.place(ctx, second)
+		first := restingBuy(s, 3)
+		o := t.PlaceOK(ctx, first)
+		second := restingBuy(s, 4).With("client_order_id", first["client_order_id"], "quantity", s.Qty(20).String())
+		return o, second, t.Place(ctx, second)
 	}
 
 	framework.ConformanceIt("V3-SPOT-CLOID-DUPLICATE", func(ctx SpecContext) {
 		before, second, ex := placeDuplicate(ctx)
-		expectRefusal(ex, "an order reusing the client_order_id of an active order")
-		after := t.getOK(ctx, second["client_order_id"])
+		trading.ExpectRefusal(ex, "an order reusing the client_order_id of an active order")
+		after := t.GetOK(ctx, second["client_order_id"])
 		for _, k := range []string{"id", "price", "quantity", "side", "status"} {
 			Expect(after[k]).To(Equal(before[k]), "field %s of the existing order is unchanged by the refused duplicate", k)
 		}
@@ -91,64 +92,64 @@ var _ = Describe("Create order parameters", func() {
 
 	framework.ConformanceIt("V3-SPOT-CLOID-DUPLICATE-CODE", func(ctx SpecContext) {
 		_, _, ex := placeDuplicate(ctx)
-		framework.Observe("V3-SPOT-CLOID-DUPLICATE-CODE", "a duplicate client_order_id was answered %s", outcome(ex))
+		framework.Observe("V3-SPOT-CLOID-DUPLICATE-CODE", "a duplicate client_order_id was answered %s", trading.Outcome(ex))
 	})
 
 	framework.ConformanceContext("V3-SPOT-REQUIRED", func() {
 		DescribeTable("refuses an order without a required parameter",
-			func(ctx SpecContext, missing string, en encoding) {
-				t.placeRefused(ctx, s.restingBuy(3).without(missing), http.StatusBadRequest, refuse10001, "an order without "+missing, en)
+			func(ctx SpecContext, missing string, en trading.Encoding) {
+				t.PlaceRefused(ctx, restingBuy(s, 3).Without(missing), http.StatusBadRequest, refuse10001, "an order without "+missing, en)
 			},
-			Entry("without symbol", "symbol", formBody),
-			Entry("without side", "side", formBody),
-			Entry("without quantity", "quantity", formBody),
-			Entry("without symbol (JSON body)", "symbol", jsonBody),
-			Entry("without side (JSON body)", "side", jsonBody),
-			Entry("without quantity (JSON body)", "quantity", jsonBody),
+			Entry("without symbol", "symbol", trading.FormBody),
+			Entry("without side", "side", trading.FormBody),
+			Entry("without quantity", "quantity", trading.FormBody),
+			Entry("without symbol (JSON body)", "symbol", trading.JSONBody),
+			Entry("without side (JSON body)", "side", trading.JSONBody),
+			Entry("without quantity (JSON body)", "quantity", trading.JSONBody),
 		)
 	})
 
 	framework.ConformanceContext("V3-SPOT-SIDE", func() {
 		DescribeTable("refuses a side other than sell or buy",
 			func(ctx SpecContext, side string) {
-				t.placeRefused(ctx, s.restingBuy(3).with("side", side), http.StatusBadRequest, refuse10001, "side "+side)
+				t.PlaceRefused(ctx, restingBuy(s, 3).With("side", side), http.StatusBadRequest, refuse10001, "side "+side)
 			},
 			Entry(nil, "hold"), Entry(nil, "bid"), Entry(nil, "ask"), Entry(nil, "long"), Entry("upper case", "SELL"),
 		)
 		It("accepts sell and buy", func(ctx SpecContext) {
-			Expect(t.placeOK(ctx, s.restingBuy(3))["side"]).To(Equal("buy"), "a buy order")
-			Expect(t.placeOK(ctx, s.restingSell())["side"]).To(Equal("sell"), "a sell order")
+			Expect(t.PlaceOK(ctx, restingBuy(s, 3))["side"]).To(Equal("buy"), "a buy order")
+			Expect(t.PlaceOK(ctx, restingSell(s))["side"]).To(Equal("sell"), "a sell order")
 		})
 	})
 
 	framework.ConformanceIt("V3-SPOT-UNKNOWN-SYMBOL", func(ctx SpecContext) {
-		for _, en := range []encoding{formBody, jsonBody} {
-			t.placeRefused(ctx, s.restingBuy(3).with("symbol", "CONFORMNOSUCH"), http.StatusBadRequest, []int{2001}, "an order for an unlisted symbol", en)
+		for _, en := range []trading.Encoding{trading.FormBody, trading.JSONBody} {
+			t.PlaceRefused(ctx, restingBuy(s, 3).With("symbol", "CONFORMNOSUCH"), http.StatusBadRequest, []int{2001}, "an order for an unlisted symbol", en)
 		}
 	})
 
 	framework.ConformanceIt("V3-SPOT-TYPE-DEFAULT", func(ctx SpecContext) {
-		p := s.restingBuy(3).without("type")
-		o := t.placeOK(ctx, p)
+		p := restingBuy(s, 3).Without("type")
+		o := t.PlaceOK(ctx, p)
 		Expect(o["type"]).To(Equal("limit"), "an order sent without type\norder: %v", o)
-		Expect(t.getOK(ctx, p["client_order_id"])["type"]).To(Equal("limit"), "the stored order sent without type")
+		Expect(t.GetOK(ctx, p["client_order_id"])["type"]).To(Equal("limit"), "the stored order sent without type")
 	})
 
 	framework.ConformanceContext("V3-SPOT-PRICE-REQUIRED", func() {
 		DescribeTable("refuses an order of a priced type without price",
 			func(ctx SpecContext, typ string) {
-				p := s.restingSell().without("price")
+				p := restingSell(s).Without("price")
 				switch typ {
 				case "":
-					p = p.without("type")
+					p = p.Without("type")
 				case "stopLimit":
-					p = p.with("type", typ, "stop_price", s.low(5).String())
+					p = p.With("type", typ, "stop_price", s.Low(5).String())
 				case "takeProfitLimit":
-					p = p.with("type", typ, "stop_price", s.high().String())
+					p = p.With("type", typ, "stop_price", s.High().String())
 				default:
-					p = p.with("type", typ)
+					p = p.With("type", typ)
 				}
-				t.placeRefused(ctx, p, http.StatusBadRequest, refuse10001, "type "+typ+" without price")
+				t.PlaceRefused(ctx, p, http.StatusBadRequest, refuse10001, "type "+typ+" without price")
 			},
 			Entry("limit", "limit"), Entry("type omitted (limit by default)", ""),
 			Entry("stopLimit", "stopLimit"), Entry("takeProfitLimit", "takeProfitLimit"),
@@ -158,7 +159,7 @@ var _ = Describe("Create order parameters", func() {
 	framework.ConformanceContext("V3-SPOT-STOP-PRICE-REQUIRED", func() {
 		DescribeTable("refuses a stop or take-profit order without stop_price",
 			func(ctx SpecContext, typ string) {
-				t.placeRefused(ctx, s.parkedStops()[typ].without("stop_price"), http.StatusBadRequest, refuse10001, typ+" without stop_price")
+				t.PlaceRefused(ctx, parkedStops(s)[typ].Without("stop_price"), http.StatusBadRequest, refuse10001, typ+" without stop_price")
 			},
 			Entry(nil, "stopLimit"), Entry(nil, "stopMarket"), Entry(nil, "takeProfitLimit"), Entry(nil, "takeProfitMarket"),
 		)
@@ -169,11 +170,11 @@ var _ = Describe("Create order parameters", func() {
 			func(ctx SpecContext, typ, want string) {
 				var p params
 				if typ == "limit" {
-					p = s.restingBuy(3)
+					p = restingBuy(s, 3)
 				} else {
-					p = s.parkedStops()[typ]
+					p = parkedStops(s)[typ]
 				}
-				o := t.placeOK(ctx, p.without("time_in_force"))
+				o := t.PlaceOK(ctx, p.Without("time_in_force"))
 				Expect(o["time_in_force"]).To(Equal(want), "a %s order sent without time_in_force\norder: %v", typ, o)
 			},
 			Entry(nil, "limit", "GTC"), Entry(nil, "stopLimit", "GTC"), Entry(nil, "takeProfitLimit", "GTC"),
@@ -183,40 +184,40 @@ var _ = Describe("Create order parameters", func() {
 		// emulator, with no other process's orders (Serial).
 		It("defaults time_in_force of a market order to FOK", Serial, Label(framework.LabelEmulatorOnly), func(ctx SpecContext) {
 			framework.Current().RequireEmulator()
-			p := params{"client_order_id": newCloid(), "symbol": s.Code, "side": "sell", "type": "market", "quantity": s.qty(10).String()}
-			o := t.placeOK(ctx, p)
+			p := params{"client_order_id": cloids.New(), "symbol": s.Code, "side": "sell", "type": "market", "quantity": s.Qty(10).String()}
+			o := t.PlaceOK(ctx, p)
 			Expect(o["time_in_force"]).To(Equal("FOK"), "a market order sent without time_in_force\norder: %v", o)
 		})
 	})
 
 	framework.ConformanceContext("V3-SPOT-EXPIRE-REQUIRED", func() {
 		It("refuses GTD without expire_time", func(ctx SpecContext) {
-			t.placeRefused(ctx, s.restingBuy(3).with("time_in_force", "GTD"), http.StatusBadRequest, refuse10001, "GTD without expire_time")
+			t.PlaceRefused(ctx, restingBuy(s, 3).With("time_in_force", "GTD"), http.StatusBadRequest, refuse10001, "GTD without expire_time")
 		})
 		It("accepts GTD with expire_time", func(ctx SpecContext) {
-			exp := targetNow(ctx).Add(30 * 24 * time.Hour).Truncate(time.Second)
-			o := t.placeOK(ctx, s.restingBuy(3).with("time_in_force", "GTD", "expire_time", exp.Format(time.RFC3339)))
+			exp := trading.TargetNow(ctx).Add(30 * 24 * time.Hour).Truncate(time.Second)
+			o := t.PlaceOK(ctx, restingBuy(s, 3).With("time_in_force", "GTD", "expire_time", exp.Format(time.RFC3339)))
 			Expect(o["time_in_force"]).To(Equal("GTD"), "the order sent as GTD\norder: %v", o)
-			Expect(timeField(o, "expire_time").Equal(exp)).To(BeTrue(), "expire_time %v is the one sent, %v", o["expire_time"], exp)
+			Expect(trading.TimeField(o, "expire_time").Equal(exp)).To(BeTrue(), "expire_time %v is the one sent, %v", o["expire_time"], exp)
 		})
 	})
 
 	framework.ConformanceContext("V3-SPOT-DISPLAY-QTY", func() {
 		It("accepts the string zero", func(ctx SpecContext) {
-			o := t.placeOK(ctx, s.restingBuy(3).with("display_quantity", "0"))
+			o := t.PlaceOK(ctx, restingBuy(s, 3).With("display_quantity", "0"))
 			if dq, ok := o["display_quantity"]; ok {
 				Expect(dq).To(Equal("0"), "display_quantity of a hidden order")
 			}
 		})
 		DescribeTable("refuses any other value",
-			func(ctx SpecContext, v func(spotSymbol) string) {
-				t.placeRefused(ctx, s.restingBuy(3).with("display_quantity", v(s)), http.StatusBadRequest, refuse10001, "display_quantity "+v(s))
+			func(ctx SpecContext, v func(trading.Symbol) string) {
+				t.PlaceRefused(ctx, restingBuy(s, 3).With("display_quantity", v(s)), http.StatusBadRequest, refuse10001, "display_quantity "+v(s))
 			},
-			Entry("one", func(spotSymbol) string { return "1" }),
-			Entry("a quantity step", func(s spotSymbol) string { return s.Step.String() }),
-			Entry("the order quantity", func(s spotSymbol) string { return s.qty(10).String() }),
-			Entry("minus one", func(spotSymbol) string { return "-1" }),
-			Entry("a word", func(spotSymbol) string { return "zero" }),
+			Entry("one", func(trading.Symbol) string { return "1" }),
+			Entry("a quantity step", func(s trading.Symbol) string { return s.Step.String() }),
+			Entry("the order quantity", func(s trading.Symbol) string { return s.Qty(10).String() }),
+			Entry("minus one", func(trading.Symbol) string { return "-1" }),
+			Entry("a word", func(trading.Symbol) string { return "zero" }),
 		)
 	})
 })

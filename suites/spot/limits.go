@@ -10,6 +10,7 @@ import (
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -27,14 +28,14 @@ const (
 // bulkOrders are n cheap resting orders on s: buys of one step at a few
 // ticks, and the last few parked stop sells, since suspended orders count
 // towards the limits too.
-func bulkOrders(s spotSymbol, n int) []params {
+func bulkOrders(s trading.Symbol, n int) []params {
 	out := make([]params, 0, n)
 	for i := range n {
 		if i >= n-10 {
-			out = append(out, s.parkedStops()["stopLimit"].with("quantity", s.qty(1).String()))
+			out = append(out, parkedStops(s)["stopLimit"].With("quantity", s.Qty(1).String()))
 			continue
 		}
-		out = append(out, s.restingBuy(int64(1+i%50)).with("quantity", s.qty(1).String()))
+		out = append(out, restingBuy(s, int64(1+i%50)).With("quantity", s.Qty(1).String()))
 	}
 	return out
 }
@@ -65,7 +66,7 @@ func placeBulk(ctx SpecContext, role string, orders []params) {
 			gctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 			defer cancel()
 			for _, p := range chunk {
-				ex, _ := c.Do(gctx, client.Request{Method: http.MethodPost, Path: "/spot/order", Form: p.form()})
+				ex, _ := c.Do(gctx, client.Request{Method: http.MethodPost, Path: "/spot/order", Form: p.Form()})
 				if ex != nil && ex.Status == http.StatusOK {
 					continue
 				}
@@ -82,13 +83,13 @@ func placeBulk(ctx SpecContext, role string, orders []params) {
 
 // cancelAllAtEnd cancels every order of symbol when the spec (or the
 // Ordered container) ends: one request instead of one per order.
-func cancelAllAtEnd(t *trader, symbol string) {
+func cancelAllAtEnd(t *trading.Trader, symbol string) {
 	DeferCleanup(func(ctx SpecContext) {
-		t.c.Do(ctx, client.Request{Method: http.MethodDelete, Path: "/spot/order", Query: url.Values{"symbol": {symbol}}})
-		for _, o := range t.active(ctx, symbol) {
-			t.cancel(ctx, strField(o, "client_order_id"))
+		t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: "/spot/order", Query: url.Values{"symbol": {symbol}}})
+		for _, o := range t.Active(ctx, symbol) {
+			t.Cancel(ctx, trading.StrField(o, "client_order_id"))
 		}
-		Expect(t.active(ctx, symbol)).To(BeEmpty(), "cleanup: orders on %s are left active", symbol)
+		Expect(t.Active(ctx, symbol)).To(BeEmpty(), "cleanup: orders on %s are left active", symbol)
 	})
 }
 
@@ -97,8 +98,8 @@ func cancelAllAtEnd(t *trader, symbol string) {
 var _ = Describe("Active order limits", Serial, Label(framework.LabelEmulatorOnly), func() {
 	Context("per symbol", Ordered, func() {
 		var (
-			t *trader
-			s spotSymbol
+			t *trading.Trader
+			s trading.Symbol
 		)
 		BeforeAll(func(ctx SpecContext) {
 			e := framework.Current()
@@ -107,58 +108,58 @@ var _ = Describe("Active order limits", Serial, Label(framework.LabelEmulatorOnl
 			t = newTrader(target.RoleFull)
 			s = restingSymbol(ctx, t)
 			cancelAllAtEnd(t, s.Code)
-			placeBulk(ctx, target.RoleFull, bulkOrders(s, perSymbolLimit-len(t.active(ctx, s.Code))))
+			placeBulk(ctx, target.RoleFull, bulkOrders(s, perSymbolLimit-len(t.Active(ctx, s.Code))))
 		})
 		// atLimit tops the symbol up to the limit: each spec's own cleanups
 		// cancel what it placed, which may leave room.
 		atLimit := func(ctx SpecContext) {
 			GinkgoHelper()
-			for range perSymbolLimit - len(t.active(ctx, s.Code)) {
-				t.placeOK(ctx, s.restingBuy(3))
+			for range perSymbolLimit - len(t.Active(ctx, s.Code)) {
+				t.PlaceOK(ctx, restingBuy(s, 3))
 			}
-			Expect(t.active(ctx, s.Code)).To(HaveLen(perSymbolLimit), "active and suspended orders on %s", s)
+			Expect(t.Active(ctx, s.Code)).To(HaveLen(perSymbolLimit), "active and suspended orders on %s", s)
 		}
 
 		framework.ConformanceIt("V3-SPOT-LIMIT-PER-SYMBOL", func(ctx SpecContext) {
 			atLimit(ctx)
-			expectRefusal(t.place(ctx, s.restingBuy(3)), fmt.Sprintf("a new order with %d active and suspended orders on %s", perSymbolLimit, s))
-			expectRefusal(t.place(ctx, s.parkedStops()["stopLimit"]), fmt.Sprintf("a new stop order with %d active and suspended orders on %s", perSymbolLimit, s))
+			trading.ExpectRefusal(t.Place(ctx, restingBuy(s, 3)), fmt.Sprintf("a new order with %d active and suspended orders on %s", perSymbolLimit, s))
+			trading.ExpectRefusal(t.Place(ctx, parkedStops(s)["stopLimit"]), fmt.Sprintf("a new stop order with %d active and suspended orders on %s", perSymbolLimit, s))
 			// The limit is per symbol: another symbol takes orders.
 			for _, o := range restable(ctx, t) {
 				if o.Code != s.Code {
-					t.placeOK(ctx, o.restingBuy(3))
+					t.PlaceOK(ctx, restingBuy(o, 3))
 					break
 				}
 			}
 			// One canceled order makes room for one.
-			t.cancelOK(ctx, strField(t.active(ctx, s.Code)[0], "client_order_id"))
-			t.placeOK(ctx, s.restingBuy(3))
+			t.CancelOK(ctx, trading.StrField(t.Active(ctx, s.Code)[0], "client_order_id"))
+			t.PlaceOK(ctx, restingBuy(s, 3))
 		})
 
 		framework.ConformanceIt("V3-SPOT-LIMIT-CODE", func(ctx SpecContext) {
 			atLimit(ctx)
-			ex := t.place(ctx, s.restingBuy(3))
-			framework.Observe("V3-SPOT-LIMIT-CODE", "a new order with %d active orders on the symbol was answered %s", perSymbolLimit, outcome(ex))
+			ex := t.Place(ctx, restingBuy(s, 3))
+			framework.Observe("V3-SPOT-LIMIT-CODE", "a new order with %d active orders on the symbol was answered %s", perSymbolLimit, trading.Outcome(ex))
 		})
 	})
 
 	Context("per user", Ordered, func() {
 		var (
-			t    *trader
-			last spotSymbol
+			t    *trading.Trader
+			last trading.Symbol
 		)
 		BeforeAll(func(ctx SpecContext) {
 			e := framework.Current()
 			e.RequireTrading()
 			e.RequireEmulator()
-			syms := workingSymbols(ctx)
+			syms := trading.WorkingSymbols(ctx)
 			need := (perUserLimit + perSymbolLimit - 1) / perSymbolLimit // 13
 			if len(syms) < need {
 				Skip(fmt.Sprintf("reaching %d active orders takes %d symbols at %d each; the target lists %d working spot symbols", perUserLimit, need, perSymbolLimit, len(syms)))
 			}
 			syms = syms[:need]
 			t = newTrader(target.RoleFull)
-			existing := len(t.active(ctx, ""))
+			existing := len(t.Active(ctx, ""))
 			var orders []params
 			funds := map[string]decimal.Decimal{}
 			for i, s := range syms {
@@ -166,26 +167,26 @@ var _ = Describe("Active order limits", Serial, Label(framework.LabelEmulatorOnl
 				if i == need-1 {
 					n = perUserLimit - existing - perSymbolLimit*(need-1)
 				}
-				n -= len(t.active(ctx, s.Code))
+				n -= len(t.Active(ctx, s.Code))
 				orders = append(orders, bulkOrders(s, n)...)
 				// Buys at up to 50 ticks of one step, and stop sells of one step.
-				funds[s.Quote] = funds[s.Quote].Add(s.low(50).Mul(s.qty(1)).Mul(decimal.NewFromInt(int64(2 * n))))
-				funds[s.Base] = funds[s.Base].Add(s.qty(20))
+				funds[s.Quote] = funds[s.Quote].Add(s.Low(50).Mul(s.Qty(1)).Mul(decimal.NewFromInt(int64(2 * n))))
+				funds[s.Base] = funds[s.Base].Add(s.Qty(20))
 			}
 			for cur, amt := range funds {
-				setAvailable(ctx, t, cur, t.balance(ctx, cur).avail.Add(amt))
+				setAvailable(ctx, t, cur, t.Balance(ctx, cur).Avail.Add(amt))
 			}
 			for _, s := range syms {
 				cancelAllAtEnd(t, s.Code)
 			}
 			last = syms[need-1]
 			placeBulk(ctx, target.RoleFull, orders)
-			Expect(t.active(ctx, "")).To(HaveLen(perUserLimit), "active and suspended orders across %d symbols", need)
+			Expect(t.Active(ctx, "")).To(HaveLen(perUserLimit), "active and suspended orders across %d symbols", need)
 		})
 
 		framework.ConformanceIt("V3-SPOT-LIMIT-PER-USER", func(ctx SpecContext) {
-			Expect(len(t.active(ctx, last.Code))).To(BeNumerically("<", perSymbolLimit), "%s is below its own limit", last)
-			expectRefusal(t.place(ctx, last.restingBuy(3)), fmt.Sprintf("a new order with %d active and suspended orders across symbols", perUserLimit))
+			Expect(len(t.Active(ctx, last.Code))).To(BeNumerically("<", perSymbolLimit), "%s is below its own limit", last)
+			trading.ExpectRefusal(t.Place(ctx, restingBuy(last, 3)), fmt.Sprintf("a new order with %d active and suspended orders across symbols", perUserLimit))
 		})
 	})
 })

@@ -6,6 +6,7 @@ import (
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -15,20 +16,20 @@ import (
 // replace sends PATCH /spot/order/{client_order_id} with a form body (as for
 // POST; the spec names no other way), registering the cancel of the new
 // client_order_id first.
-func (t *trader) replace(ctx context.Context, cloid string, p params) *client.Exchange {
+func replace(ctx context.Context, t *trading.Trader, cloid string, p params) *client.Exchange {
 	GinkgoHelper()
 	if id := p["new_client_order_id"]; id != "" {
-		t.cancelAtEnd(id)
+		t.CancelAtEnd(id)
 	}
-	ex, _ := t.c.Do(ctx, client.Request{Method: http.MethodPatch, Path: "/spot/order/" + cloid, Form: p.form()})
+	ex, _ := t.Client.Do(ctx, client.Request{Method: http.MethodPatch, Path: "/spot/order/" + cloid, Form: p.Form()})
 	Expect(ex).NotTo(BeNil(), "PATCH /spot/order/%s: no exchange", cloid)
 	return ex
 }
 
 var _ = Describe("Replacing orders", func() {
 	var (
-		t *trader
-		s spotSymbol
+		t *trading.Trader
+		s trading.Symbol
 	)
 	BeforeEach(func(ctx SpecContext) {
 		framework.Current().RequireTrading()
@@ -37,44 +38,44 @@ var _ = Describe("Replacing orders", func() {
 	})
 
 	framework.ConformanceIt("V3-SPOT-REPLACE", func(ctx SpecContext) {
-		old := s.restingBuy(3)
-		t.placeOK(ctx, old)
-		newID := newCloid()
-		qty, price := s.qty(20), s.low(4)
-		ex := t.replace(ctx, old["client_order_id"], params{"new_client_order_id": newID, "quantity": qty.String(), "price": price.String()})
+		old := restingBuy(s, 3)
+		t.PlaceOK(ctx, old)
+		newID := cloids.New()
+		qty, price := s.Qty(20), s.Low(4)
+		ex := replace(ctx, t, old["client_order_id"], params{"new_client_order_id": newID, "quantity": qty.String(), "price": price.String()})
 		Expect(ex).To(framework.BeOK(), "replacing an active order")
 		o := framework.ObjectOf(ex)
 		Expect(o["client_order_id"]).To(Equal(newID), "the replacing order carries new_client_order_id\norder: %v", o)
 		Expect(o["original_client_order_id"]).To(Equal(old["client_order_id"]), "the replacing order carries original_client_order_id\norder: %v", o)
-		Expect(o["quantity"]).To(decEqual(qty), "the replacing order has the new quantity")
-		Expect(o["price"]).To(decEqual(price), "the replacing order has the new price")
+		Expect(o["quantity"]).To(trading.DecEqual(qty), "the replacing order has the new quantity")
+		Expect(o["price"]).To(trading.DecEqual(price), "the replacing order has the new price")
 		for _, k := range []string{"symbol", "side"} {
 			Expect(o[k]).To(Equal(old[k]), "the replacing order keeps %s", k)
 		}
 		Expect(o["status"]).To(Equal("new"), "the replacing order rests")
 
-		active := t.active(ctx, s.Code)
-		Expect(findOrder(active, newID)).NotTo(BeNil(), "the replacing order is active; active: %v", cloidsOf(active))
-		Expect(findOrder(active, old["client_order_id"])).To(BeNil(), "the replaced order is no longer active; active: %v", cloidsOf(active))
-		Expect(t.getOK(ctx, newID)["original_client_order_id"]).To(Equal(old["client_order_id"]), "the stored replacing order carries original_client_order_id")
+		active := t.Active(ctx, s.Code)
+		Expect(trading.FindOrder(active, newID)).NotTo(BeNil(), "the replacing order is active; active: %v", trading.CloidsOf(active))
+		Expect(trading.FindOrder(active, old["client_order_id"])).To(BeNil(), "the replaced order is no longer active; active: %v", trading.CloidsOf(active))
+		Expect(t.GetOK(ctx, newID)["original_client_order_id"]).To(Equal(old["client_order_id"]), "the stored replacing order carries original_client_order_id")
 	})
 
 	framework.ConformanceContext("V3-SPOT-REPLACE-STOP-PRICE", func() {
 		DescribeTable("replaces the trigger of a parked order",
-			func(ctx SpecContext, typ string, next func(spotSymbol) decimal.Decimal) {
-				old := s.parkedStops()[typ]
-				t.placeOK(ctx, old)
-				newID := newCloid()
+			func(ctx SpecContext, typ string, next func(trading.Symbol) decimal.Decimal) {
+				old := parkedStops(s)[typ]
+				t.PlaceOK(ctx, old)
+				newID := cloids.New()
 				stop := next(s)
-				ex := t.replace(ctx, old["client_order_id"], params{"new_client_order_id": newID, "quantity": old["quantity"], "price": old["price"], "stop_price": stop.String()})
+				ex := replace(ctx, t, old["client_order_id"], params{"new_client_order_id": newID, "quantity": old["quantity"], "price": old["price"], "stop_price": stop.String()})
 				Expect(ex).To(framework.BeOK(), "replacing %s with stop_price %s", typ, stop)
 				o := framework.ObjectOf(ex)
-				Expect(o["stop_price"]).To(decEqual(stop), "the replacing %s order has the new stop_price\norder: %v", typ, o)
+				Expect(o["stop_price"]).To(trading.DecEqual(stop), "the replacing %s order has the new stop_price\norder: %v", typ, o)
 				Expect(o["type"]).To(Equal(typ), "the replacing order keeps its type\norder: %v", o)
 				Expect(o["status"]).To(Equal("suspended"), "the replacing order is parked like the one it replaced")
 			},
-			Entry("stopLimit", "stopLimit", func(s spotSymbol) decimal.Decimal { return s.low(6) }),
-			Entry("takeProfitLimit", "takeProfitLimit", func(s spotSymbol) decimal.Decimal { return s.high().Sub(s.Tick) }),
+			Entry("stopLimit", "stopLimit", func(s trading.Symbol) decimal.Decimal { return s.Low(6) }),
+			Entry("takeProfitLimit", "takeProfitLimit", func(s trading.Symbol) decimal.Decimal { return s.High().Sub(s.Tick) }),
 		)
 	})
 })

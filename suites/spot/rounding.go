@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -52,8 +53,8 @@ var (
 
 var _ = Describe("Rules for orders: steps", func() {
 	var (
-		t *trader
-		s spotSymbol
+		t *trading.Trader
+		s trading.Symbol
 	)
 	BeforeEach(func(ctx SpecContext) {
 		framework.Current().RequireTrading()
@@ -64,12 +65,12 @@ var _ = Describe("Rules for orders: steps", func() {
 	// A price is tried on a buy resting at a few ticks, a quantity on a sell
 	// resting far above the market, so neither trades whatever the rounding.
 	priceOrder := func(c stepCase) (params, decimal.Decimal) {
-		base := s.low(7)
-		return s.restingBuy(7).with("price", c.sent(base, s.Tick)), c.rounded(base, s.Tick)
+		base := s.Low(7)
+		return restingBuy(s, 7).With("price", c.sent(base, s.Tick)), c.rounded(base, s.Tick)
 	}
 	quantityOrder := func(c stepCase) (params, decimal.Decimal) {
-		base := s.qty(13)
-		return s.restingSell().with("quantity", c.sent(base, s.Step)), c.rounded(base, s.Step)
+		base := s.Qty(13)
+		return restingSell(s).With("quantity", c.sent(base, s.Step)), c.rounded(base, s.Step)
 	}
 
 	framework.ConformanceContext("V3-SPOT-ROUNDING", func() {
@@ -80,12 +81,12 @@ var _ = Describe("Rules for orders: steps", func() {
 					p, want = quantityOrder(c)
 				}
 				if strict != "" {
-					p = p.with("strict_validate", strict)
+					p = p.With("strict_validate", strict)
 				}
-				o := t.placeOK(ctx, p)
-				Expect(o[field]).To(decEqual(want), "%s %s rounded half down to the step (tick_size %s, quantity_increment %s)\norder: %v",
+				o := t.PlaceOK(ctx, p)
+				Expect(o[field]).To(trading.DecEqual(want), "%s %s rounded half down to the step (tick_size %s, quantity_increment %s)\norder: %v",
 					field, p[field], s.Tick, s.Step, o)
-				Expect(t.getOK(ctx, p["client_order_id"])[field]).To(decEqual(want), "the stored %s of an order sent with %s", field, p[field])
+				Expect(t.GetOK(ctx, p["client_order_id"])[field]).To(trading.DecEqual(want), "the stored %s of an order sent with %s", field, p[field])
 			},
 			Entry("price: an exact multiple of tick_size is kept", "price", exactMultiple, ""),
 			Entry("price: an exact multiple written with trailing zeros is kept", "price", trailingZeros, ""),
@@ -111,13 +112,13 @@ var _ = Describe("Rules for orders: steps", func() {
 				if field == "quantity" {
 					p, want = quantityOrder(c)
 				}
-				p = p.with("strict_validate", "true")
+				p = p.With("strict_validate", "true")
 				if !accepted {
-					t.placeRefused(ctx, p, http.StatusBadRequest, []int{10001}, field+" "+p[field]+" is not divisible by its step")
+					t.PlaceRefused(ctx, p, http.StatusBadRequest, []int{10001}, field+" "+p[field]+" is not divisible by its step")
 					return
 				}
-				o := t.placeOK(ctx, p)
-				Expect(o[field]).To(decEqual(want), "a divisible %s is accepted unchanged\norder: %v", field, o)
+				o := t.PlaceOK(ctx, p)
+				Expect(o[field]).To(trading.DecEqual(want), "a divisible %s is accepted unchanged\norder: %v", field, o)
 			},
 			Entry("refuses a price half a step above a multiple of tick_size", "price", exactlyHalf, false),
 			Entry("refuses a price with more decimals than tick_size", "price", moreDecimalsBelowHalf, false),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -18,8 +19,8 @@ import (
 // that meet the counterparty are Serial.
 var _ = Describe("Order states", func() {
 	var (
-		t *trader
-		s spotSymbol
+		t *trading.Trader
+		s trading.Symbol
 	)
 	BeforeEach(func(ctx SpecContext) {
 		framework.Current().RequireTrading()
@@ -27,7 +28,7 @@ var _ = Describe("Order states", func() {
 		s = restingSymbol(ctx, t)
 	})
 	// fills returns the counterparty and a market to trade on with t.
-	fills := func(ctx SpecContext) (*trader, market) {
+	fills := func(ctx SpecContext) (*trading.Trader, market) {
 		GinkgoHelper()
 		cp := newTrader(target.RoleCounterparty)
 		return cp, fillMarket(ctx, cp, t, 3, nil)
@@ -36,17 +37,17 @@ var _ = Describe("Order states", func() {
 	framework.ConformanceContext("V3-SPOT-IOC-FOK-FINAL", func() {
 		DescribeTable("answers an order with nothing to meet with its final status",
 			func(ctx SpecContext, tif string) {
-				o := t.placeOK(ctx, s.restingBuy(3).with("time_in_force", tif))
+				o := t.PlaceOK(ctx, restingBuy(s, 3).With("time_in_force", tif))
 				Expect(o["status"]).To(Equal("expired"), "a %s buy at a few ticks meets nothing: the create answer is final\norder: %v", tif, o)
-				Expect(o["quantity_cumulative"]).To(decEqual(decimal.Zero), "nothing executed")
+				Expect(o["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "nothing executed")
 			},
 			Entry(nil, "IOC"), Entry(nil, "FOK"),
 		)
 		DescribeTable("answers an order that meets a resting order with its final status", Serial,
 			func(ctx SpecContext, tif string, n int64, want string) {
 				cp, m := fills(ctx)
-				cp.placeOK(ctx, m.limit("sell", 1, 0))
-				o := t.placeOK(ctx, m.limit("buy", n, 0).with("time_in_force", tif))
+				cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
+				o := t.PlaceOK(ctx, m.Limit("buy", n, 0).With("time_in_force", tif))
 				Expect(o["status"]).To(Equal(want), "%s buy of %d against 1 resting: the create answer is final (filled or expired)\norder: %v", tif, n, o)
 			},
 			Entry("IOC filled completely", "IOC", int64(1), "filled"),
@@ -59,30 +60,30 @@ var _ = Describe("Order states", func() {
 	framework.ConformanceContext("V3-SPOT-INSTANT-FILL", Serial, func() {
 		It("answers an order filled at once with filled", func(ctx SpecContext) {
 			cp, m := fills(ctx)
-			_, o := m.trade(ctx, cp, t, "sell", 1, 0)
+			_, o := m.Trade(ctx, cp, t, "sell", 1, 0)
 			Expect(o["status"]).To(Equal("filled"), "the create answer of an order that met a resting order of its size\norder: %v", o)
 		})
 		It("answers an order filled in part at once with partiallyFilled", func(ctx SpecContext) {
 			cp, m := fills(ctx)
-			cp.placeOK(ctx, m.limit("sell", 1, 0))
-			o := t.placeOK(ctx, m.limit("buy", 2, 0))
+			cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
+			o := t.PlaceOK(ctx, m.Limit("buy", 2, 0))
 			Expect(o["status"]).To(Equal("partiallyFilled"), "the create answer of a GTC buy of 2 against 1 resting\norder: %v", o)
-			Expect(o["quantity_cumulative"]).To(decEqual(m.q), "one of two executed")
+			Expect(o["quantity_cumulative"]).To(trading.DecEqual(m.Q), "one of two executed")
 		})
 	})
 
 	framework.ConformanceIt("V3-SPOT-NEW", func(ctx SpecContext) {
-		p := s.restingBuy(3)
-		Expect(t.placeOK(ctx, p)["status"]).To(Equal("new"), "a limit buy at a few ticks rests")
-		Expect(t.getOK(ctx, p["client_order_id"])["status"]).To(Equal("new"), "the resting order read back")
+		p := restingBuy(s, 3)
+		Expect(t.PlaceOK(ctx, p)["status"]).To(Equal("new"), "a limit buy at a few ticks rests")
+		Expect(t.GetOK(ctx, p["client_order_id"])["status"]).To(Equal("new"), "the resting order read back")
 	})
 
 	framework.ConformanceContext("V3-SPOT-SUSPENDED", func() {
 		DescribeTable("creates stop and take-profit orders suspended",
 			func(ctx SpecContext, typ string) {
-				p := s.parkedStops()[typ]
-				Expect(t.placeOK(ctx, p)["status"]).To(Equal("suspended"), "a %s order is parked until its trigger", typ)
-				Expect(t.getOK(ctx, p["client_order_id"])["status"]).To(Equal("suspended"), "the parked %s order read back", typ)
+				p := parkedStops(s)[typ]
+				Expect(t.PlaceOK(ctx, p)["status"]).To(Equal("suspended"), "a %s order is parked until its trigger", typ)
+				Expect(t.GetOK(ctx, p["client_order_id"])["status"]).To(Equal("suspended"), "the parked %s order read back", typ)
 			},
 			Entry(nil, "stopLimit"), Entry(nil, "stopMarket"), Entry(nil, "takeProfitLimit"), Entry(nil, "takeProfitMarket"),
 		)
@@ -92,62 +93,62 @@ var _ = Describe("Order states", func() {
 		// a stop sell and a take-profit buy on the fall.
 		It("places them in the book when the last trade price crosses the trigger", Serial, func(ctx SpecContext) {
 			cp, m := fills(ctx)
-			m.trade(ctx, cp, t, "sell", 1, 0) // last price: mid
-			far := m.room * 10
+			m.Trade(ctx, cp, t, "sell", 1, 0) // last price: mid
+			far := m.Room * 10
 			rise := map[string]params{
-				"stopLimit buy":        {"side": "buy", "type": "stopLimit", "stop_price": m.at(1).String(), "price": m.at(-far).String()},
-				"takeProfitLimit sell": {"side": "sell", "type": "takeProfitLimit", "stop_price": m.at(1).String(), "price": m.at(far).String()},
+				"stopLimit buy":        {"side": "buy", "type": "stopLimit", "stop_price": m.At(1).String(), "price": m.At(-far).String()},
+				"takeProfitLimit sell": {"side": "sell", "type": "takeProfitLimit", "stop_price": m.At(1).String(), "price": m.At(far).String()},
 			}
 			fall := map[string]params{
-				"stopLimit sell":      {"side": "sell", "type": "stopLimit", "stop_price": m.at(1).String(), "price": m.at(far).String()},
-				"takeProfitLimit buy": {"side": "buy", "type": "takeProfitLimit", "stop_price": m.at(1).String(), "price": m.at(-far).String()},
+				"stopLimit sell":      {"side": "sell", "type": "stopLimit", "stop_price": m.At(1).String(), "price": m.At(far).String()},
+				"takeProfitLimit buy": {"side": "buy", "type": "takeProfitLimit", "stop_price": m.At(1).String(), "price": m.At(-far).String()},
 			}
 			place := func(group map[string]params) map[string]string {
 				ids := map[string]string{}
 				for name, p := range group {
-					p = p.with("client_order_id", newCloid(), "symbol", m.sym.Code, "quantity", m.q.String())
-					Expect(t.placeOK(ctx, p)["status"]).To(Equal("suspended"), "%s with the last price at %s and the trigger at %s", name, m.mid, p["stop_price"])
+					p = p.With("client_order_id", cloids.New(), "symbol", m.Sym.Code, "quantity", m.Q.String())
+					Expect(t.PlaceOK(ctx, p)["status"]).To(Equal("suspended"), "%s with the last price at %s and the trigger at %s", name, m.Mid, p["stop_price"])
 					ids[name] = p["client_order_id"]
 				}
 				return ids
 			}
 			expectPlaced := func(ids map[string]string, move string) {
 				for name, id := range ids {
-					t.eventuallyStatus(ctx, id, BeElementOf("new", "partiallyFilled", "filled"), name+" after the last price "+move+" its trigger "+m.at(1).String())
+					t.EventuallyStatus(ctx, id, BeElementOf("new", "partiallyFilled", "filled"), name+" after the last price "+move+" its trigger "+m.At(1).String())
 				}
 			}
 			up := place(rise)
-			m.trade(ctx, cp, t, "sell", 1, 2) // last price: mid + 2 ticks
+			m.Trade(ctx, cp, t, "sell", 1, 2) // last price: mid + 2 ticks
 			expectPlaced(up, "rose through")
 			down := place(fall)
-			m.trade(ctx, cp, t, "sell", 1, 0) // last price: mid
+			m.Trade(ctx, cp, t, "sell", 1, 0) // last price: mid
 			expectPlaced(down, "fell through")
 		})
 	})
 
 	framework.ConformanceContext("V3-SPOT-CANCEL", func() {
 		DescribeTable("cancels an active order and answers it canceled",
-			func(ctx SpecContext, p func(spotSymbol) params, was string) {
+			func(ctx SpecContext, p func(trading.Symbol) params, was string) {
 				q := p(s)
-				created := t.placeOK(ctx, q)
+				created := t.PlaceOK(ctx, q)
 				Expect(created["status"]).To(Equal(was), "the order to cancel")
-				o := t.cancelOK(ctx, q["client_order_id"])
+				o := t.CancelOK(ctx, q["client_order_id"])
 				Expect(o["status"]).To(Equal("canceled"), "the cancel answer of a %s order\norder: %v", was, o)
 				Expect(o["id"]).To(Equal(created["id"]), "the cancel answers the order canceled")
-				Expect(t.isActive(ctx, q["client_order_id"])).To(BeFalse(), "a canceled order is no longer active")
+				Expect(t.IsActive(ctx, q["client_order_id"])).To(BeFalse(), "a canceled order is no longer active")
 			},
-			Entry("new", func(s spotSymbol) params { return s.restingBuy(3) }, "new"),
-			Entry("suspended", func(s spotSymbol) params { return s.parkedStops()["stopLimit"] }, "suspended"),
+			Entry("new", func(s trading.Symbol) params { return restingBuy(s, 3) }, "new"),
+			Entry("suspended", func(s trading.Symbol) params { return parkedStops(s)["stopLimit"] }, "suspended"),
 		)
 		It("cancels a partiallyFilled order", Serial, func(ctx SpecContext) {
 			cp, m := fills(ctx)
-			p := m.limit("buy", 2, 0)
-			t.placeOK(ctx, p)
-			cp.placeOK(ctx, m.limit("sell", 1, 0))
-			Expect(t.statusOf(ctx, p["client_order_id"])).To(Equal("partiallyFilled"), "a resting buy of 2 after a sell of 1 met it")
-			o := t.cancelOK(ctx, p["client_order_id"])
+			p := m.Limit("buy", 2, 0)
+			t.PlaceOK(ctx, p)
+			cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
+			Expect(t.StatusOf(ctx, p["client_order_id"])).To(Equal("partiallyFilled"), "a resting buy of 2 after a sell of 1 met it")
+			o := t.CancelOK(ctx, p["client_order_id"])
 			Expect(o["status"]).To(Equal("canceled"), "the cancel answer of a partiallyFilled order\norder: %v", o)
-			Expect(o["quantity_cumulative"]).To(decEqual(m.q), "the executed part stays executed")
+			Expect(o["quantity_cumulative"]).To(trading.DecEqual(m.Q), "the executed part stays executed")
 		})
 	})
 
@@ -156,106 +157,106 @@ var _ = Describe("Order states", func() {
 	framework.ConformanceIt("V3-SPOT-CANCEL-ALL", Serial, func(ctx SpecContext) {
 		syms := restingSymbols(ctx, t, 2)
 		a, b := syms[0], syms[1]
-		for _, o := range t.active(ctx, "") {
-			if id, _ := o["client_order_id"].(string); !strings.HasPrefix(id, cloidPrefix) {
+		for _, o := range t.Active(ctx, "") {
+			if id, _ := o["client_order_id"].(string); !strings.HasPrefix(id, string(cloids)) {
 				Skip("the account has active orders the suite did not place (" + id + "); canceling all would cancel them")
 			}
 		}
-		onA := []params{a.restingBuy(3), a.restingSell()}
-		onB := b.restingBuy(3)
+		onA := []params{restingBuy(a, 3), restingSell(a)}
+		onB := restingBuy(b, 3)
 		for _, p := range append(onA, onB) {
-			t.placeOK(ctx, p)
+			t.PlaceOK(ctx, p)
 		}
 		cancelAll := func(q map[string][]string) []order {
-			ex, _ := t.c.Do(ctx, client.Request{Method: http.MethodDelete, Path: "/spot/order", Query: q})
+			ex, _ := t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: "/spot/order", Query: q})
 			Expect(ex).To(framework.BeOK(), "DELETE /spot/order")
-			return objects(ex)
+			return trading.Objects(ex)
 		}
 		got := cancelAll(map[string][]string{"symbol": {a.Code}})
 		for _, p := range onA {
-			o := findOrder(got, p["client_order_id"])
-			Expect(o).NotTo(BeNil(), "DELETE /spot/order?symbol=%s answers order %s; answered %v", a, p["client_order_id"], cloidsOf(got))
+			o := trading.FindOrder(got, p["client_order_id"])
+			Expect(o).NotTo(BeNil(), "DELETE /spot/order?symbol=%s answers order %s; answered %v", a, p["client_order_id"], trading.CloidsOf(got))
 			Expect(o["status"]).To(Equal("canceled"), "a canceled order in the answer")
 		}
 		for _, o := range got {
 			Expect(o["symbol"]).To(Equal(a.Code), "DELETE /spot/order?symbol=%s cancels that symbol's orders only", a)
 		}
-		Expect(t.isActive(ctx, onB["client_order_id"])).To(BeTrue(), "the order on %s survives canceling %s", b, a)
+		Expect(t.IsActive(ctx, onB["client_order_id"])).To(BeTrue(), "the order on %s survives canceling %s", b, a)
 
 		got = cancelAll(nil)
-		Expect(findOrder(got, onB["client_order_id"])).NotTo(BeNil(), "DELETE /spot/order answers every canceled order; answered %v", cloidsOf(got))
-		Expect(t.active(ctx, "")).To(BeEmpty(), "DELETE /spot/order leaves no active order")
+		Expect(trading.FindOrder(got, onB["client_order_id"])).NotTo(BeNil(), "DELETE /spot/order answers every canceled order; answered %v", trading.CloidsOf(got))
+		Expect(t.Active(ctx, "")).To(BeEmpty(), "DELETE /spot/order leaves no active order")
 	})
 
 	framework.ConformanceContext("V3-SPOT-POST-ONLY", func() {
 		It("rests a post-only order that meets nothing", func(ctx SpecContext) {
-			o := t.placeOK(ctx, s.restingBuy(3).with("post_only", "true"))
+			o := t.PlaceOK(ctx, restingBuy(s, 3).With("post_only", "true"))
 			Expect(o["status"]).To(Equal("new"), "a post-only buy at a few ticks\norder: %v", o)
 			Expect(o["post_only"]).To(Equal(true), "post_only of an order sent post-only")
 		})
 		It("expires a post-only order that would match as taker", Serial, func(ctx SpecContext) {
 			cp, m := fills(ctx)
-			maker := m.limit("sell", 1, 0)
-			cp.placeOK(ctx, maker)
-			p := m.limit("buy", 1, 0).with("post_only", "true")
-			o := t.placeOK(ctx, p)
-			Expect(o["quantity_cumulative"]).To(decEqual(decimal.Zero), "a post-only order never takes\norder: %v", o)
-			t.eventuallyStatus(ctx, p["client_order_id"], "expired", "a post-only buy at the price of a resting sell")
-			Expect(cp.getOK(ctx, maker["client_order_id"])["quantity_cumulative"]).To(decEqual(decimal.Zero), "the resting sell was not met")
+			maker := m.Limit("sell", 1, 0)
+			cp.PlaceOK(ctx, maker)
+			p := m.Limit("buy", 1, 0).With("post_only", "true")
+			o := t.PlaceOK(ctx, p)
+			Expect(o["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "a post-only order never takes\norder: %v", o)
+			t.EventuallyStatus(ctx, p["client_order_id"], "expired", "a post-only buy at the price of a resting sell")
+			Expect(cp.GetOK(ctx, maker["client_order_id"])["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "the resting sell was not met")
 		})
 	})
 
 	framework.ConformanceIt("V3-SPOT-IOC", Serial, func(ctx SpecContext) {
 		cp, m := fills(ctx)
-		cp.placeOK(ctx, m.limit("sell", 1, 0))
-		p := m.limit("buy", 2, 0).with("time_in_force", "IOC")
-		o := t.placeOK(ctx, p)
-		Expect(o["quantity_cumulative"]).To(decEqual(m.q), "IOC executes what it can at once\norder: %v", o)
+		cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
+		p := m.Limit("buy", 2, 0).With("time_in_force", "IOC")
+		o := t.PlaceOK(ctx, p)
+		Expect(o["quantity_cumulative"]).To(trading.DecEqual(m.Q), "IOC executes what it can at once\norder: %v", o)
 		Expect(o["status"]).To(BeElementOf("expired", "canceled"), "the unfilled part of an IOC order does not stay\norder: %v", o)
-		Expect(t.isActive(ctx, p["client_order_id"])).To(BeFalse(), "the IOC order's unfilled part is not left in the book")
+		Expect(t.IsActive(ctx, p["client_order_id"])).To(BeFalse(), "the IOC order's unfilled part is not left in the book")
 		// Nothing rests at mid: a new sell there does not trade.
-		probe := cp.placeOK(ctx, m.limit("sell", 1, 0))
-		Expect(probe["quantity_cumulative"]).To(decEqual(decimal.Zero), "no buy of the IOC order rests at %s", m.mid)
+		probe := cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
+		Expect(probe["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "no buy of the IOC order rests at %s", m.Mid)
 	})
 
 	framework.ConformanceContext("V3-SPOT-FOK", Serial, func() {
 		It("executes nothing when it cannot execute completely", func(ctx SpecContext) {
 			cp, m := fills(ctx)
-			maker := m.limit("sell", 1, 0)
-			cp.placeOK(ctx, maker)
-			before := t.snapshot(ctx, m.currencies()...)
-			o := t.placeOK(ctx, m.limit("buy", 2, 0).with("time_in_force", "FOK"))
+			maker := m.Limit("sell", 1, 0)
+			cp.PlaceOK(ctx, maker)
+			before := t.Snapshot(ctx, m.currencies()...)
+			o := t.PlaceOK(ctx, m.Limit("buy", 2, 0).With("time_in_force", "FOK"))
 			Expect(o["status"]).To(Equal("expired"), "a FOK buy of 2 against 1 resting\norder: %v", o)
-			Expect(o["quantity_cumulative"]).To(decEqual(decimal.Zero), "FOK executes all or nothing")
-			Expect(cp.getOK(ctx, maker["client_order_id"])["quantity_cumulative"]).To(decEqual(decimal.Zero), "the resting sell was not met")
-			after := t.snapshot(ctx, m.currencies()...)
+			Expect(o["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "FOK executes all or nothing")
+			Expect(cp.GetOK(ctx, maker["client_order_id"])["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "the resting sell was not met")
+			after := t.Snapshot(ctx, m.currencies()...)
 			for cur, b := range before {
-				Expect(after[cur].total()).To(decEqual(b.total()), "the %s balance is untouched by a FOK order that did not execute", cur)
+				Expect(after[cur].Total()).To(trading.DecEqual(b.Total()), "the %s balance is untouched by a FOK order that did not execute", cur)
 			}
 		})
 		It("executes completely when it can", func(ctx SpecContext) {
 			cp, m := fills(ctx)
-			cp.placeOK(ctx, m.limit("sell", 2, 0))
-			o := t.placeOK(ctx, m.limit("buy", 2, 0).with("time_in_force", "FOK"))
+			cp.PlaceOK(ctx, m.Limit("sell", 2, 0))
+			o := t.PlaceOK(ctx, m.Limit("buy", 2, 0).With("time_in_force", "FOK"))
 			Expect(o["status"]).To(Equal("filled"), "a FOK buy of 2 against 2 resting\norder: %v", o)
-			Expect(o["quantity_cumulative"]).To(decEqual(m.q.Mul(decimal.NewFromInt(2))), "FOK executes completely")
+			Expect(o["quantity_cumulative"]).To(trading.DecEqual(m.Q.Mul(decimal.NewFromInt(2))), "FOK executes completely")
 		})
 	})
 
 	framework.ConformanceContext("V3-SPOT-GTC", func() {
 		It("keeps a GTC order active", func(ctx SpecContext) {
-			p := s.restingBuy(3).with("time_in_force", "GTC")
-			Expect(t.placeOK(ctx, p)["status"]).To(Equal("new"), "the order rests at first")
-			Expect(t.isActive(ctx, p["client_order_id"])).To(BeTrue(), "a GTC order stays active")
+			p := restingBuy(s, 3).With("time_in_force", "GTC")
+			Expect(t.PlaceOK(ctx, p)["status"]).To(Equal("new"), "the order rests at first")
+			Expect(t.IsActive(ctx, p["client_order_id"])).To(BeTrue(), "a GTC order stays active")
 		})
 		// Only the emulator's clock can show that no time limit applies.
 		It("keeps a GTC order active past 23:59 UTC and past 24 hours", Serial, Label(framework.LabelEmulatorOnly), func(ctx SpecContext) {
 			framework.Current().RequireEmulator()
-			p := s.restingBuy(3).with("time_in_force", "GTC")
-			t.placeOK(ctx, p)
+			p := restingBuy(s, 3).With("time_in_force", "GTC")
+			t.PlaceOK(ctx, p)
 			advance(ctx, 25*time.Hour)
-			Expect(t.statusOf(ctx, p["client_order_id"])).To(Equal("new"), "a GTC order 25 hours later")
-			Expect(t.isActive(ctx, p["client_order_id"])).To(BeTrue(), "a GTC order 25 hours later is still active")
+			Expect(t.StatusOf(ctx, p["client_order_id"])).To(Equal("new"), "a GTC order 25 hours later")
+			Expect(t.IsActive(ctx, p["client_order_id"])).To(BeTrue(), "a GTC order 25 hours later is still active")
 		})
 	})
 })

@@ -8,6 +8,7 @@ import (
 	"github.com/conform-harness/conform/emulator/engine"
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/ledger"
+	"github.com/conform-harness/conform/emulator/margin"
 	"github.com/conform-harness/conform/emulator/market"
 )
 
@@ -21,13 +22,17 @@ type Deps struct {
 	Engine *engine.Engine
 	Faults *faults.Set
 	Clock  clock.Clock
+	// MarginConfig is what GET /margin/config answers.
+	MarginConfig []margin.Record
 }
 
 // Routes is the v3 route table.
 func Routes(d Deps) []api.Route {
 	routes := marketRoutes(d.Market, d.Faults, d.Clock)
 	routes = append(routes, spotRoutes(d)...)
-	return append(routes, spotOrderRoutes(d)...)
+	routes = append(routes, withListFields(spotOrderRoutes(d), d.Engine)...)
+	routes = append(routes, listRoutes(d)...)
+	return append(routes, marginRoutes(d)...)
 }
 
 func spotRoutes(d Deps) []api.Route {
@@ -38,9 +43,10 @@ func spotRoutes(d Deps) []api.Route {
 	return []api.Route{
 		{Method: "GET", Path: "/spot/balance", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
 			bs := d.Ledger.Balances(r.Principal.Account)
+			mf := d.Engine.MarginFundsOf(r.Principal.Account)
 			out := make([]spotBalance, 0, len(bs))
 			for _, b := range bs {
-				out = append(out, newSpotBalance(b, true))
+				out = append(out, d.withMargin(newSpotBalance(b, true), mf[b.Currency]))
 			}
 			return out, nil
 		}},
@@ -49,7 +55,8 @@ func spotRoutes(d Deps) []api.Route {
 			if !d.Market.HasCurrency(c) {
 				return nil, api.CurrencyNotFound(c)
 			}
-			return newSpotBalance(d.Ledger.Balance(r.Principal.Account, c), d.Faults.On("V3-SPOT-BALANCE")), nil
+			b := newSpotBalance(d.Ledger.Balance(r.Principal.Account, c), d.Faults.On("V3-SPOT-BALANCE"))
+			return d.withMargin(b, d.Engine.MarginFundsOf(r.Principal.Account)[c]), nil
 		}},
 		{Method: "GET", Path: "/spot/fee", Right: auth.RightOrderbook, Handle: func(*api.Request) (any, *api.Error) {
 			fees := d.Market.SpotFees()
@@ -90,6 +97,15 @@ func newSpotBalance(b ledger.Balance, withCurrency bool) spotBalance {
 		out.Currency = b.Currency
 	}
 	return out
+}
+
+// withMargin fills in what the trader moved to isolated (reserved_margin)
+// and cross (cross_margin_reserved) margin accounts in the currency.
+func (d Deps) withMargin(b spotBalance, mf engine.MarginFunds) spotBalance {
+	if !d.Faults.On("V3-MARGIN-SPOT-RESERVED") {
+		b.ReservedMargin, b.CrossMarginReserved = mf.Isolated.String(), mf.Cross.String()
+	}
+	return b
 }
 
 type symbolFee struct {

@@ -1,0 +1,188 @@
+package margin
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
+	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// fillHistory tops t's margin order history up to at least n records with
+// orders on s canceled at once. The requests are spread over fresh clients
+// of the same account: on a loopback target each has a source address of its
+// own, so the per-IP rate limit of /margin/order/* is never met (elsewhere
+// the clients' pacer keeps under it).
+func fillHistory(ctx context.Context, t *trader, s trading.Symbol, n int) {
+	GinkgoHelper()
+	have := len(t.History(ctx, params{"limit": "1000"}.Form()))
+	if have == 1000 {
+		have += len(t.History(ctx, params{"limit": "1000", "offset": "1000"}.Form()))
+	}
+	if have >= n {
+		return
+	}
+	var placed []string
+	DeferCleanup(func(ctx SpecContext) {
+		active := map[string]bool{}
+		for _, id := range trading.CloidsOf(t.Active(ctx, s.Code)) {
+			active[id] = true
+		}
+		for _, id := range placed {
+			if active[id] {
+				Expect(t.Do(ctx, http.MethodDelete, "/margin/order/"+id, nil)).To(framework.BeOK(), "cleanup: canceling history filler order %s", id)
+			}
+		}
+	})
+	const perClient = 300 // two requests each, under the 750 a second of one address
+	var c *trader
+	for i := have; i < n; i++ {
+		if (i-have)%perClient == 0 {
+			c = newTrader(t.Role)
+		}
+		p := restingBuy(s, 3)
+		placed = append(placed, p["client_order_id"])
+		Expect(c.Do(ctx, http.MethodPost, "/margin/order", p)).To(framework.BeOK(), "placing history filler order %d", i+1)
+		Expect(c.Do(ctx, http.MethodDelete, "/margin/order/"+p["client_order_id"], nil)).To(framework.BeOK(), "canceling history filler order %d", i+1)
+	}
+}
+
+func stamp(at time.Time, d time.Duration) string { return at.Add(d).Format(time.RFC3339Nano) }
+
+var _ = Describe("Margin order history", func() {
+	var (
+		t        *trader
+		a, b     trading.Symbol
+		onA, onB order
+	)
+	BeforeEach(func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t = newTrader(target.RoleFull)
+		a = fundable(ctx, t, 1)[0]
+		b = otherFundable(ctx, t, a)
+		t.openIsolated(ctx, a)
+		t.openIsolated(ctx, b)
+		onA = t.Finished(ctx, restingBuy(a, 3))
+		onB = t.Finished(ctx, restingBuy(b, 3))
+	})
+	has := func(recs []order, o order) bool { return trading.FindOrder(recs, o["client_order_id"].(string)) != nil }
+
+	framework.ConformanceContext("V3-MARGIN-HISTORY-ORDER", func() {
+		It("answers the caller's margin orders as order history records", func(ctx SpecContext) {
+			recs := t.History(ctx, nil)
+			Expect(has(recs, onA) && has(recs, onB)).To(BeTrue(), "the history holds the caller's finished margin orders; listed %v", trading.CloidsOf(recs))
+			for _, r := range recs {
+				Expect(r).To(framework.MatchSchema(trading.OrderSchema), "a margin order history record")
+			}
+			Expect(trading.FindOrder(recs, onA["client_order_id"].(string))).To(HaveKeyWithValue("status", "canceled"), "the record of a canceled order")
+		})
+		It("client_order_id selects one order, whatever the other parameters", func(ctx SpecContext) {
+			id := onA["client_order_id"].(string)
+			q := params{"client_order_id": id, "symbol": b.Code, "limit": "1", "offset": "5"}
+			recs := t.History(ctx, q.Form())
+			Expect(recs).NotTo(BeEmpty(), "history?%s finds the order", q)
+			for _, r := range recs {
+				Expect(r).To(HaveKeyWithValue("client_order_id", id), "history?%s answers that order only", q)
+			}
+		})
+		It("symbol selects symbols, comma-separated", func(ctx SpecContext) {
+			recs := t.History(ctx, params{"symbol": a.Code}.Form())
+			Expect(has(recs, onA)).To(BeTrue(), "history?symbol=%s holds the order on it; listed %v", a, trading.CloidsOf(recs))
+			Expect(has(recs, onB)).To(BeFalse(), "history?symbol=%s leaves out the order on %s", a, b)
+			for _, r := range recs {
+				Expect(r).To(HaveKeyWithValue("symbol", a.Code), "history?symbol=%s", a)
+			}
+			both := t.History(ctx, params{"symbol": a.Code + "," + b.Code}.Form())
+			Expect(has(both, onA) && has(both, onB)).To(BeTrue(), "history?symbol=%s,%s holds orders on both; listed %v", a, b, trading.CloidsOf(both))
+		})
+		It("from and till select by time", func(ctx SpecContext) {
+			at := trading.TimeField(onA, "created_at")
+			inside := t.History(ctx, params{"by": "timestamp", "from": stamp(at, -time.Minute), "till": stamp(at, time.Minute)}.Form())
+			Expect(has(inside, onA)).To(BeTrue(), "from and till a minute around its creation at %s hold the order; listed %v", at, trading.CloidsOf(inside))
+			Expect(has(t.History(ctx, params{"by": "timestamp", "from": stamp(at, time.Minute)}.Form()), onA)).To(BeFalse(), "from a minute after its creation at %s leaves the order out", at)
+			Expect(has(t.History(ctx, params{"by": "timestamp", "till": stamp(at, -time.Minute)}.Form()), onA)).To(BeFalse(), "till a minute before its creation at %s leaves the order out", at)
+		})
+		It("sort orders the records by id", func(ctx SpecContext) {
+			trading.ExpectIDsOrdered(t.History(ctx, params{"sort": "ASC", "by": "id"}.Form()), true, "sort ASC")
+			trading.ExpectIDsOrdered(t.History(ctx, params{"sort": "DESC", "by": "id"}.Form()), false, "sort DESC")
+		})
+		It("limit defaults to 100 with a maximum of 1000, offset defaults to 0 with a maximum of 100000", func(ctx SpecContext) {
+			// More records than the maximum page, so that a limit above it
+			// is told apart under both readings (refused, or clamped).
+			fillHistory(ctx, t, a, 1001)
+			Expect(t.History(ctx, nil)).To(HaveLen(100), "the default limit is 100 (the history holds more than 1000 records)")
+			Expect(t.History(ctx, params{"limit": "1000"}.Form())).To(HaveLen(1000), "limit 1000 (the maximum) is accepted (the history holds more than 1000 records)")
+			t.ExpectAtMost(ctx, "/margin/history/order", params{"limit": "1001"}.Form(), 1000, "limit above the maximum 1000, the history holding more than 1000 records")
+
+			five := t.History(ctx, params{"limit": "5", "sort": "DESC"}.Form())
+			Expect(five).To(HaveLen(5), "limit 5")
+			Expect(trading.IDsOf(t.History(ctx, params{"limit": "5", "sort": "DESC", "offset": "0"}.Form()))).To(Equal(trading.IDsOf(five)), "offset defaults to 0")
+			Expect(trading.IDsOf(t.History(ctx, params{"limit": "3", "sort": "DESC", "offset": "2"}.Form()))).To(Equal(trading.IDsOf(five)[2:]), "offset 2 skips two records")
+			t.History(ctx, params{"offset": "100000"}.Form())
+			t.ExpectAtMost(ctx, "/margin/history/order", params{"offset": "100001"}.Form(), 0, "offset above the maximum 100000")
+		})
+	})
+})
+
+// Trades need fills: Serial.
+var _ = Describe("Margin trade history", Serial, func() {
+	framework.ConformanceIt("V3-MARGIN-HISTORY-TRADE", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t, cp := newTrader(target.RoleFull), newTrader(target.RoleCounterparty)
+		m := marginMarkets(ctx, t, cp, 1)[0]
+		_, opened := m.Trade(ctx, cp.Trader, t.Trader, "sell", 1, 0) // t buys
+		_, closed := m.Trade(ctx, cp.Trader, t.Trader, "buy", 1, 1)  // t sells back
+		mine := map[string]order{"the opening buy": opened, "the closing sell": closed}
+
+		recs := t.trades(ctx, nil)
+		for _, r := range recs {
+			Expect(r).To(framework.MatchSchema(tradeSchema), "a margin trade history record")
+			Expect(r).To(trading.HaveValueIn("side", "buy", "sell"), "a margin trade history record")
+		}
+		for what, o := range mine {
+			id := o["id"]
+			orderID := fmt.Sprint(id) // the order's Number, as the record's String
+			r := trading.FindBy(recs, "order_id", orderID)
+			Expect(r).NotTo(BeNil(), "the trade of %s (order id %v) is in the history, with order_id a String; listed %v", what, id, recs)
+			Expect(r).To(HaveKeyWithValue("client_order_id", o["client_order_id"]), "the trade of %s", what)
+			Expect(r).To(HaveKeyWithValue("symbol", m.Sym.Code), "the trade of %s", what)
+			Expect(r).To(HaveKeyWithValue("side", o["side"]), "the trade of %s", what)
+			Expect(r["quantity"]).To(trading.DecEqual(m.Q), "the trade of %s", what)
+			Expect(r["price"]).To(trading.DecEqual(trading.DecField(o, "price")), "the trade of %s", what)
+			Expect(r).To(HaveKeyWithValue("taker", true), "the trade of %s, which took a resting order", what)
+
+			byOrder := t.trades(ctx, params{"order_id": orderID})
+			Expect(byOrder).NotTo(BeEmpty(), "history/trade?order_id=%s holds the trade of %s", orderID, what)
+			for _, x := range byOrder {
+				Expect(x).To(HaveKeyWithValue("order_id", orderID), "history/trade?order_id=%s answers that order's trades only", orderID)
+			}
+		}
+
+		for _, x := range t.trades(ctx, params{"symbol": m.Sym.Code}) {
+			Expect(x).To(HaveKeyWithValue("symbol", m.Sym.Code), "history/trade?symbol=%s", m.Sym)
+		}
+		other := otherFundable(ctx, t, m.Sym)
+		for _, x := range t.trades(ctx, params{"symbol": other.Code}) {
+			Expect(x).To(HaveKeyWithValue("symbol", other.Code), "history/trade?symbol=%s", other)
+		}
+
+		at := trading.TimeField(trading.FindBy(recs, "client_order_id", opened["client_order_id"]), "timestamp")
+		has := func(q params) bool {
+			return trading.FindBy(t.trades(ctx, q), "client_order_id", opened["client_order_id"]) != nil
+		}
+		Expect(has(params{"by": "timestamp", "from": stamp(at, -time.Minute), "till": stamp(at, time.Minute)})).To(BeTrue(), "from and till a minute around the trade at %s hold it", at)
+		Expect(has(params{"by": "timestamp", "from": stamp(at, time.Minute)})).To(BeFalse(), "from a minute after the trade at %s leaves it out", at)
+		Expect(has(params{"by": "timestamp", "till": stamp(at, -time.Minute)})).To(BeFalse(), "till a minute before the trade at %s leaves it out", at)
+
+		for _, x := range cp.trades(ctx, params{"symbol": m.Sym.Code}) {
+			Expect(trading.FindBy(recs, "client_order_id", x["client_order_id"])).To(BeNil(), "the counterparty's trade on its order %v is not in %s's history", x["client_order_id"], t.Role)
+		}
+		t.ExpectAtMost(ctx, "/margin/history/trade", params{"limit": "1001"}.Form(), 1000, "limit above the maximum 1000")
+		t.ExpectAtMost(ctx, "/margin/history/trade", params{"offset": "100001"}.Form(), 0, "offset above the maximum 100000")
+	})
+})

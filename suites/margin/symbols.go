@@ -1,0 +1,83 @@
+package margin
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/shopspring/decimal"
+)
+
+// restingBuy is a limit buy of ten steps at k ticks, which never trades.
+func restingBuy(s trading.Symbol, k int64) params { return s.RestingBuy(cloids.New(), k) }
+
+// marginSymbols returns the working spot symbols with margin_trading true,
+// by code. Futures contracts carry margin_trading too, but have endpoint
+// families of their own.
+func marginSymbols(ctx context.Context) []trading.Symbol {
+	GinkgoHelper()
+	var out []trading.Symbol
+	for _, s := range trading.WorkingSymbols(ctx) {
+		if s.Margin {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// fundable returns n margin symbols whose quote t holds (the collateral of
+// the suite's margin accounts), skipping the spec when there are fewer.
+func fundable(ctx context.Context, t *trader, n int) []trading.Symbol {
+	GinkgoHelper()
+	out := trading.Holding(marginSymbols(ctx), t.Balances(ctx), func(trading.Symbol) (base, quote decimal.Decimal) {
+		return decimal.Zero, decimal.Zero
+	})
+	if len(out) < n {
+		Skip(fmt.Sprintf("needs %d working margin symbols whose quote currency the %s account holds; found %d", n, t.Role, len(out)))
+	}
+	return out[:n]
+}
+
+// precisionCache holds the currencies' precision_transfer: a process reads
+// each once, since real targets rate-limit public calls.
+var (
+	precisionMu    sync.Mutex
+	precisionCache = map[string]decimal.Decimal{}
+)
+
+// currencyPrecision reads a currency's precision_transfer, the only
+// precision the Currency table gives.
+func currencyPrecision(ctx context.Context, code string) decimal.Decimal {
+	GinkgoHelper()
+	precisionMu.Lock()
+	p, ok := precisionCache[code]
+	precisionMu.Unlock()
+	if ok {
+		return p
+	}
+	ex, _ := framework.Current().Public().Get(ctx, "/public/currency/"+code, nil)
+	Expect(ex).To(framework.BeOK(), "reading the currency %s", code)
+	p = trading.DecField(framework.ObjectOf(ex), "precision_transfer")
+	precisionMu.Lock()
+	precisionCache[code] = p
+	precisionMu.Unlock()
+	return p
+}
+
+// otherFundable returns a margin symbol other than s whose quote t holds,
+// skipping the spec when there is none.
+func otherFundable(ctx context.Context, t *trader, s trading.Symbol) trading.Symbol {
+	GinkgoHelper()
+	bals := t.Balances(ctx)
+	for _, o := range marginSymbols(ctx) {
+		if o.Code != s.Code && bals[o.Quote].Avail.IsPositive() {
+			return o
+		}
+	}
+	Skip(fmt.Sprintf("needs a second working margin symbol besides %s whose quote currency the %s account holds", s, t.Role))
+	return trading.Symbol{}
+}

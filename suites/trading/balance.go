@@ -1,0 +1,70 @@
+package trading
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/conform-harness/conform/suites/framework"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/shopspring/decimal"
+)
+
+// Balance is one currency of the spot balance, every amount of the table
+// (the margin reservations included: the table gives them on every target).
+type Balance struct{ Avail, Reserved, ReservedMargin, CrossReserved decimal.Decimal }
+
+// Total is what the account holds of the currency outside margin accounts:
+// available plus reserved.
+func (b Balance) Total() decimal.Decimal { return b.Avail.Add(b.Reserved) }
+
+// Equal reports whether every amount of b equals o's.
+func (b Balance) Equal(o Balance) bool {
+	return b.Avail.Equal(o.Avail) && b.Reserved.Equal(o.Reserved) && b.ReservedMargin.Equal(o.ReservedMargin) && b.CrossReserved.Equal(o.CrossReserved)
+}
+
+func (b Balance) String() string {
+	return fmt.Sprintf("available %s, reserved %s, reserved_margin %s, cross_margin_reserved %s", b.Avail, b.Reserved, b.ReservedMargin, b.CrossReserved)
+}
+
+// BalanceOf reads a balance object, failing the spec when an amount is
+// missing or not a decimal string.
+func BalanceOf(o map[string]any) Balance {
+	GinkgoHelper()
+	return Balance{Avail: DecField(o, "available"), Reserved: DecField(o, "reserved"),
+		ReservedMargin: DecField(o, "reserved_margin"), CrossReserved: DecField(o, "cross_margin_reserved")}
+}
+
+// Balances reads GET /spot/balance into a map by currency.
+func (t *Trader) Balances(ctx context.Context) map[string]Balance {
+	GinkgoHelper()
+	ex := t.Do(ctx, http.MethodGet, "/spot/balance", nil)
+	Expect(ex).To(framework.BeOK(), "reading the spot balances of %s", t.Role)
+	out := map[string]Balance{}
+	for _, o := range Objects(ex) {
+		cur, _ := o["currency"].(string)
+		out[cur] = BalanceOf(o)
+	}
+	return out
+}
+
+// Balance reads GET /spot/balance/{currency}.
+func (t *Trader) Balance(ctx context.Context, cur string) Balance {
+	GinkgoHelper()
+	ex := t.Do(ctx, http.MethodGet, "/spot/balance/"+cur, nil)
+	Expect(ex).To(framework.BeOK(), "reading the %s spot balance of %s", cur, t.Role)
+	return BalanceOf(framework.ObjectOf(ex))
+}
+
+// Snapshot reads several currencies at once, each once.
+func (t *Trader) Snapshot(ctx context.Context, curs ...string) map[string]Balance {
+	GinkgoHelper()
+	out := map[string]Balance{}
+	for _, c := range curs {
+		if _, done := out[c]; !done {
+			out[c] = t.Balance(ctx, c)
+		}
+	}
+	return out
+}
