@@ -194,44 +194,13 @@ func marginPlaceRequest(r *api.Request) (engine.PlaceRequest, *api.Error) {
 }
 
 // marginHistoryQuery decodes GET /margin/history/order: as the spot
-// history, limit 1 to 1000 (default 100), offset 0 to 100000.
+// history without statuses, limit 1 to 1000 (default 100), offset 0 to 100000.
 func (d Deps) marginHistoryQuery(r *api.Request) (engine.HistoryQuery, *api.Error) {
-	p := r.Params
-	q := engine.HistoryQuery{Account: engine.MarginKey(r.Principal.Account), Symbols: p.List("symbol")}
-	q.ClientOrderID, _ = p.String("client_order_id")
-	sort, err := p.Enum("sort", "DESC", "ASC", "DESC")
-	if err != nil {
-		return q, err
-	}
-	q.SortAsc, q.DefaultSort = sort == "ASC", !p.Has("sort")
-	by, err := p.Enum("by", "id", "id", "timestamp")
-	if err != nil {
-		return q, err
-	}
-	q.ByTimestamp = by == "timestamp"
-	for name, dst := range map[string]**time.Time{"from": &q.From, "till": &q.Till} {
-		t, ok, terr := p.Time(name)
-		if terr != nil {
-			return q, terr
-		}
-		if ok {
-			*dst = &t
-		}
-	}
 	maxLimit, maxOffset := int64(1000), int64(100000)
 	if d.Faults.On("V3-MARGIN-HISTORY-ORDER") {
 		maxLimit, maxOffset = 1_000_000, 1_000_000_000
 	}
-	limit, err := p.Int("limit", 100, 1, maxLimit)
-	if err != nil {
-		return q, err
-	}
-	offset, err := p.Int("offset", 0, 0, maxOffset)
-	if err != nil {
-		return q, err
-	}
-	q.Limit, q.Offset, q.DefaultLimit = int(limit), int(offset), !p.Has("limit")
-	return q, nil
+	return historyQuery(r.Params, engine.MarginKey(r.Principal.Account), false, maxLimit, maxOffset)
 }
 
 // marginTradeQuery decodes GET /margin/history/trade.

@@ -198,22 +198,26 @@ func replaceRequest(r *api.Request) (engine.ReplaceRequest, *api.Error) {
 
 var historyStatuses = []string{"suspended", "new", "partiallyFilled", "filled", "canceled", "expired", "rejected"}
 
-func historyQuery(r *api.Request) (engine.HistoryQuery, *api.Error) {
-	p := r.Params
-	q := engine.HistoryQuery{Account: r.Principal.Account, Symbols: p.List("symbol")}
+// historyQuery decodes the order history parameters shared by spot and
+// margin: client_order_id, symbol, sort, by, from, till, limit (1 to
+// maxLimit, default 100) and offset (0 to maxOffset); statuses only where
+// the endpoint documents it (spot).
+func historyQuery(p api.Params, account string, withStatuses bool, maxLimit, maxOffset int64) (engine.HistoryQuery, *api.Error) {
+	q := engine.HistoryQuery{Account: account, Symbols: p.List("symbol")}
 	q.ClientOrderID, _ = p.String("client_order_id")
-	for _, s := range p.List("statuses") {
-		if !contains(historyStatuses, s) {
-			return q, api.Validation("statuses: unknown status %q", s)
+	if withStatuses {
+		for _, s := range p.List("statuses") {
+			if !contains(historyStatuses, s) {
+				return q, api.Validation("statuses: unknown status %q", s)
+			}
+			q.Statuses = append(q.Statuses, engine.Status(s))
 		}
-		q.Statuses = append(q.Statuses, engine.Status(s))
 	}
 	sort, err := p.Enum("sort", "DESC", "ASC", "DESC")
 	if err != nil {
 		return q, err
 	}
-	q.SortAsc = sort == "ASC"
-	q.DefaultSort = !p.Has("sort")
+	q.SortAsc, q.DefaultSort = sort == "ASC", !p.Has("sort")
 	by, err := p.Enum("by", "id", "id", "timestamp")
 	if err != nil {
 		return q, err
@@ -228,16 +232,15 @@ func historyQuery(r *api.Request) (engine.HistoryQuery, *api.Error) {
 			*dst = &t
 		}
 	}
-	limit, err := p.Int("limit", 100, 1, 1000)
+	limit, err := p.Int("limit", 100, 1, maxLimit)
 	if err != nil {
 		return q, err
 	}
-	offset, err := p.Int("offset", 0, 0, 100000)
+	offset, err := p.Int("offset", 0, 0, maxOffset)
 	if err != nil {
 		return q, err
 	}
-	q.Limit, q.Offset = int(limit), int(offset)
-	q.DefaultLimit = !p.Has("limit")
+	q.Limit, q.Offset, q.DefaultLimit = int(limit), int(offset), !p.Has("limit")
 	return q, nil
 }
 
@@ -306,7 +309,7 @@ func spotOrderRoutes(d Deps) []api.Route {
 			return newOrderJSON(o, f), nil
 		}},
 		{Method: "GET", Path: "/spot/history/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := historyQuery(r)
+			q, perr := historyQuery(r.Params, r.Principal.Account, true, 1000, 100000)
 			if perr != nil {
 				return nil, perr
 			}
