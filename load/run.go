@@ -56,6 +56,11 @@ type RunConfig struct {
 	WorkerID int
 	// Timeout bounds each request; default DefaultTimeout.
 	Timeout time.Duration
+	// StdClient sends through Go's net/http Transport even on plain http
+	// targets, where the generator otherwise uses its own synchronous
+	// HTTP/1.1 client (about 25% faster on two cores; https always uses
+	// net/http).
+	StdClient bool
 	// Results receives every result in Vegeta's gob encoding.
 	Results io.Writer
 	// Progress, when set, receives a progress line every ProgressEvery
@@ -97,6 +102,19 @@ func (c *RunConfig) check() error {
 // keep-alive, at most Connections connections, no proxy, no redirects
 // followed (a redirect is a failed request, never a request elsewhere).
 func attackerOptions(c RunConfig) []func(*vegeta.Attacker) {
+	if c.Base != nil && c.Base.Scheme == "http" && !c.StdClient {
+		d := &net.Dialer{Timeout: c.Timeout, KeepAlive: 30 * time.Second}
+		if c.LocalAddr != nil {
+			d.LocalAddr = &net.TCPAddr{IP: c.LocalAddr}
+		}
+		// Client first: the options after it must not assume net/http's
+		// Transport (Vegeta's Connections, KeepAlive and LocalAddr do).
+		return []func(*vegeta.Attacker){
+			vegeta.Client(&http.Client{Transport: newRawTransport(d, c.Connections)}),
+			vegeta.Workers(c.Workers), vegeta.MaxWorkers(c.MaxWorkers), vegeta.Redirects(0),
+			vegeta.Timeout(c.Timeout), vegeta.MaxBody(maxErrorBody),
+		}
+	}
 	opts := []func(*vegeta.Attacker){
 		vegeta.Workers(c.Workers), vegeta.MaxWorkers(c.MaxWorkers),
 		vegeta.Connections(c.Connections), vegeta.MaxConnections(c.Connections),

@@ -86,6 +86,7 @@ type loadOptions struct {
 	target, config            string
 	sandbox, allowLiveTrading bool
 	emulatorNoLimits          bool
+	netHTTP                   bool
 	scenario, rate, ramp      string
 	duration, timeout         time.Duration
 	workers, maxWorkers       uint64
@@ -112,6 +113,7 @@ func loadFlagSet(o *loadOptions) *flag.FlagSet {
 	fs.BoolVar(&o.sandbox, "sandbox", false, "declare the target a sandbox, where orders may be placed")
 	fs.BoolVar(&o.allowLiveTrading, "allow-live-trading", false, "let the order scenarios place orders on a target that is not a sandbox")
 	fs.BoolVar(&o.emulatorNoLimits, "emulator-no-limits", false, "start the embedded emulator with its rate limits off")
+	fs.BoolVar(&o.netHTTP, "net-http", false, "send through Go's net/http client even on plain http targets (the generator's own HTTP/1.1 client is faster)")
 	fs.StringVar(&o.scenario, "scenario", load.ScenarioPublic, "scenario `name`: "+strings.Join(load.ScenarioNames(), ", "))
 	fs.StringVar(&o.rate, "rate", "", "constant rate: N, N/s, N/1m, or max (needs --override-bounds)")
 	fs.StringVar(&o.ramp, "ramp", "", "linear ramp FROM:TO requests per second over the duration")
@@ -282,7 +284,7 @@ func cmdLoad(args []string, e *env) error {
 	fmt.Fprintln(e.stderr, title)
 	run := load.RunConfig{Base: base, Scenario: scenario, Pacing: o.pacing, Duration: o.duration, Workers: o.workers,
 		MaxWorkers: o.maxWorkers, Connections: o.connections, LocalAddr: o.localIP, WorkerID: o.workerID,
-		Timeout: o.timeout, Progress: e.stderr}
+		Timeout: o.timeout, StdClient: o.netHTTP, Progress: e.stderr}
 	a, err := load.Execute(ctx, outDir, run, load.AnalyzeOptions{Title: title, Thresholds: o.thresholds})
 	if err != nil {
 		return harnessErrorf("%w", err)
