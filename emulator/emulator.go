@@ -124,7 +124,16 @@ func New(opts Options) (*Emulator, error) {
 	if fs.On("V3-CONV-ADDRESS") {
 		prefix = "/api/v3"
 	}
-	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock, MarginConfig: mcfg.Records()}),
+	subs, err := fixtures.SubAccounts()
+	if err != nil {
+		return nil, fmt.Errorf("emulator: sub-account fixtures: %w", err)
+	}
+	providers, err := fixtures.Providers()
+	if err != nil {
+		return nil, fmt.Errorf("emulator: provider fixtures: %w", err)
+	}
+	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock,
+		MarginConfig: mcfg.Records(), Directory: v3.Directory{SubAccounts: subs, Providers: providers}}),
 		auth.NewStore(keys, fs), fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill

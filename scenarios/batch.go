@@ -45,6 +45,7 @@ const (
 	rule429        = "V3-LIMIT-429"
 	rule429Code    = "V3-LIMIT-429-CODE"
 	rulePerIP      = "V3-LIMIT-PER-IP"
+	rulePerAccount = "V3-LIMIT-PER-ACCOUNT"
 	ruleRowShared  = "V3-LIMIT-ROW-SHARED"
 	ruleMsgRefusal = "V3-LIMIT-WS-MSG-REFUSAL"
 	ruleConn       = "V3-LIMIT-WS-CONN"
@@ -125,6 +126,9 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 			aggregate = append(aggregate, rule429, rule429Code)
 		} else {
 			aggregate = append(aggregate, ruleMsgRefusal)
+		}
+		if row.Scope == PerAccount {
+			aggregate = append(aggregate, rulePerAccount)
 		}
 		if !cfg.wants(append(aggregate, row.Rule)...) {
 			continue

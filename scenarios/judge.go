@@ -48,6 +48,23 @@ func (r *Results) Judge(rule string) Verdict {
 	case rulePerIP:
 		v.Skipped = r.IdentitySkipped
 		v.Problems = identityProblems(r.Identity)
+	case rulePerAccount:
+		// The per-account rows offer one account's requests with two keys
+		// over several addresses: exactly the row's budget accepted in all
+		// is the account counted as one, whatever the key or address.
+		ran := 0
+		for _, rr := range r.sortedRows() {
+			if rr.Row.Scope != PerAccount || rr.Skipped != "" {
+				continue
+			}
+			ran++
+			for _, o := range rr.Outcomes() {
+				v.Problems = append(v.Problems, o.ExactProblems()...)
+			}
+		}
+		if ran == 0 {
+			v.Skipped = "no per-account row ran (the target serves none of their paths)"
+		}
 	case ruleConn:
 		for _, c := range r.Caps {
 			v.Problems = append(v.Problems, c.Problems()...)

@@ -27,7 +27,7 @@ const (
 // no spec of its own: the per-account rows check it where a target serves
 // their paths. V3-LIMIT-SUSPENSION has none on purpose.
 func batchRules() []string {
-	ids := []string{rule429, ruleWindow, rulePerIP}
+	ids := []string{rule429, ruleWindow, rulePerIP, rulePerAccount}
 	for _, r := range Table() {
 		ids = append(ids, r.Rule)
 	}

@@ -98,6 +98,9 @@ func (g *Guard) AllowAccount(r *http.Request, path string, p *api.Principal) *ap
 		return nil
 	}
 	who := "account " + p.Account
+	if g.faults.On("V3-LIMIT-PER-ACCOUNT") {
+		who = "key " + p.APIKey
+	}
 	if ok, wait := g.window.Allow(Key{c.Name, who}, c.Limit); !ok {
 		return g.tooMany(c, who, wait)
 	}

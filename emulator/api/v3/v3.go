@@ -24,6 +24,8 @@ type Deps struct {
 	Clock  clock.Clock
 	// MarginConfig is what GET /margin/config answers.
 	MarginConfig []margin.Record
+	// Directory holds sub-accounts and crypto-purchase providers.
+	Directory Directory
 }
 
 // Routes is the v3 route table.
@@ -32,7 +34,8 @@ func Routes(d Deps) []api.Route {
 	routes = append(routes, spotRoutes(d)...)
 	routes = append(routes, withListFields(spotOrderRoutes(d), d.Engine)...)
 	routes = append(routes, listRoutes(d)...)
-	return append(routes, marginRoutes(d)...)
+	routes = append(routes, marginRoutes(d)...)
+	return append(routes, accountRoutes(d)...)
 }
 
 func spotRoutes(d Deps) []api.Route {
