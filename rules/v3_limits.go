@@ -32,7 +32,7 @@ var limitRules = []Rule{
 	{ID: "V3-LIMIT-ROW-SHARED", Area: limitsArea, Section: secLimits, Status: Ambiguous,
 		Reason:    "a row of the limit tables names several paths with one rate and burst (margin order, account and position; futures likewise; /wallet/* and /transfer-convert/config per account) without saying whether they share one budget or have one each",
 		Statement: "Whether the paths named on one limit row share one budget."},
-	{ID: "V3-LIMIT-SUSPENSION", Area: limitsArea, Section: secLimits, Status: Ambiguous,
+	{ID: "V3-LIMIT-SUSPENSION", Area: limitsArea, Section: secLimits, Status: OutOfScope,
 		Reason:    "the spec says significantly exceeding rate limits can lead to suspension without saying how much is significant or what a suspension is (its length, scope and answer); no spec provokes it, since against a real target that would suspend the tester",
 		Statement: "Significantly exceeding rate limits can lead to suspension."},
 
