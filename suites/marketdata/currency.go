@@ -181,18 +181,7 @@ var _ = Describe("Currencies: GET /public/currency", func() {
 	framework.ConformanceContext("V3-CURRENCY-FILTER-UNKNOWN", func() {
 		DescribeTable("currencies naming",
 			func(ctx SpecContext, withKnown bool) {
-				all := currencies(ctx, pub)
-				codes := []string{unknownCode(all)}
-				if withKnown {
-					codes = append([]string{sortedKeys(all)[0]}, codes...)
-				}
-				ex := get(ctx, pub, "/public/currency", url.Values{"currencies": {strings.Join(codes, ",")}})
-				expectConformingAnswer(ex)
-				detail := ""
-				if ex.Status == 200 {
-					detail = ", keys [" + strings.Join(sortedKeys(recordsOf(ex)), ",") + "]"
-				}
-				framework.Observe("V3-CURRENCY-FILTER-UNKNOWN", "currencies=%s: %s%s", strings.Join(codes, ","), outcome(ex), detail)
+				observeUnknownInFilter(ctx, pub, "V3-CURRENCY-FILTER-UNKNOWN", "/public/currency", "currencies", currencies(ctx, pub), withKnown)
 			},
 			Entry("only an unknown code", false),
 			Entry("a known and an unknown code", true),

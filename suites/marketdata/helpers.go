@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
@@ -119,4 +120,22 @@ func allIn(xs, set []string) bool {
 		}
 	}
 	return true
+}
+
+// observeUnknownInFilter records how a list filter (currencies, symbols)
+// naming an unknown code, alone or beside a known one, is answered: the
+// spec does not say, so only a conforming answer is asserted.
+func observeUnknownInFilter(ctx context.Context, c *client.Client, rule, path, param string, all map[string]record, withKnown bool) {
+	GinkgoHelper()
+	codes := []string{unknownCode(all)}
+	if withKnown {
+		codes = append([]string{sortedKeys(all)[0]}, codes...)
+	}
+	ex := get(ctx, c, path, url.Values{param: {strings.Join(codes, ",")}})
+	expectConformingAnswer(ex)
+	detail := ""
+	if ex.Status == 200 {
+		detail = ", keys [" + strings.Join(sortedKeys(recordsOf(ex)), ",") + "]"
+	}
+	framework.Observe(rule, "%s=%s: %s%s", param, strings.Join(codes, ","), outcome(ex), detail)
 }

@@ -179,18 +179,7 @@ var _ = Describe("Symbols: GET /public/symbol", func() {
 	framework.ConformanceContext("V3-SYMBOL-FILTER-UNKNOWN", func() {
 		DescribeTable("symbols naming",
 			func(ctx SpecContext, withKnown bool) {
-				all := symbols(ctx, pub)
-				codes := []string{unknownCode(all)}
-				if withKnown {
-					codes = append([]string{sortedKeys(all)[0]}, codes...)
-				}
-				ex := get(ctx, pub, "/public/symbol", url.Values{"symbols": {strings.Join(codes, ",")}})
-				expectConformingAnswer(ex)
-				detail := ""
-				if ex.Status == 200 {
-					detail = ", keys [" + strings.Join(sortedKeys(recordsOf(ex)), ",") + "]"
-				}
-				framework.Observe("V3-SYMBOL-FILTER-UNKNOWN", "symbols=%s: %s%s", strings.Join(codes, ","), outcome(ex), detail)
+				observeUnknownInFilter(ctx, pub, "V3-SYMBOL-FILTER-UNKNOWN", "/public/symbol", "symbols", symbols(ctx, pub), withKnown)
 			},
 			Entry("only an unknown code", false),
 			Entry("a known and an unknown code", true),
