@@ -114,20 +114,12 @@ func (d Deps) marginAccountJSON(a engine.MarginAccount) marginAccountJSON {
 	return out
 }
 
-// marginConfigJSON is a margin configuration record; active is a pointer
-// only so that its fault can leave it out.
-type marginConfigJSON struct {
-	Symbol                 string  `json:"symbol"`
-	MarginCallLeverageMul  string  `json:"margin_call_leverage_mul"`
-	LiquidationLeverageMul string  `json:"liquidation_leverage_mul"`
-	MaxInitialLeverage     string  `json:"max_initial_leverage"`
-	MarginMode             string  `json:"margin_mode"`
-	ForceCloseFee          string  `json:"force_close_fee"`
-	Enabled                bool    `json:"enabled"`
-	Active                 *bool   `json:"active,omitempty"`
-	LimitBase              *string `json:"limit_base,omitempty"`
-	LimitPower             *string `json:"limit_power,omitempty"`
-	UnlimitedThreshold     *string `json:"unlimited_threshold,omitempty"`
+// configWithoutActive is a margin configuration record with active left
+// out, for the V3-MARGIN-CONFIG fault: the shallower nil field shadows the
+// embedded one.
+type configWithoutActive struct {
+	margin.Record
+	Active *bool `json:"active,omitempty"`
 }
 
 // marginTradeJSON is the Margin trade history record; id and order_id are
@@ -404,17 +396,13 @@ func marginRoutes(d Deps) []api.Route {
 			return one(eng.Cancel(key(r), r.PathValue("client_order_id")))
 		}},
 		{Method: "GET", Path: "/margin/config", Right: read, Handle: func(*api.Request) (any, *api.Error) {
-			out := []marginConfigJSON{}
+			out := make([]any, 0, len(d.MarginConfig))
 			for _, c := range d.MarginConfig {
-				rec := marginConfigJSON{Symbol: c.Symbol, MarginCallLeverageMul: c.MarginCallLeverageMul,
-					LiquidationLeverageMul: c.LiquidationLeverageMul, MaxInitialLeverage: c.MaxInitialLeverage,
-					MarginMode: c.MarginMode, ForceCloseFee: c.ForceCloseFee, Enabled: c.Enabled,
-					LimitBase: c.LimitBase, LimitPower: c.LimitPower, UnlimitedThreshold: c.UnlimitedThreshold}
-				if !f.On("V3-MARGIN-CONFIG") {
-					active := c.Active
-					rec.Active = &active
+				if f.On("V3-MARGIN-CONFIG") {
+					out = append(out, configWithoutActive{Record: c})
+					continue
 				}
-				out = append(out, rec)
+				out = append(out, c)
 			}
 			return map[string]any{"config": out}, nil
 		}},
