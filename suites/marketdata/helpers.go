@@ -139,3 +139,14 @@ func observeUnknownInFilter(ctx context.Context, c *client.Client, rule, path, p
 	}
 	framework.Observe(rule, "%s=%s: %s%s", param, strings.Join(codes, ","), outcome(ex), detail)
 }
+
+// expectKeysAnswerByCode checks that a sample of a map's keys are codes the
+// by-code endpoint (path + "/" + code) answers to.
+func expectKeysAnswerByCode(ctx context.Context, c *client.Client, path string, all map[string]record, what string) {
+	GinkgoHelper()
+	Expect(all).NotTo(BeEmpty(), "the %s map lists no %s", what, what)
+	keys := sortedKeys(all)
+	for _, code := range spread(keys, min(2, len(keys))) {
+		getOK(ctx, c, path+"/"+url.PathEscape(code), nil)
+	}
+}

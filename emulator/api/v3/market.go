@@ -68,19 +68,34 @@ func (h marketHandlers) currencies(r *api.Request) (any, *api.Error) {
 			return !slices.ContainsFunc(cur.Networks, func(n market.Network) bool { return n.Code == net })
 		})
 	}
-	if h.f.On("V3-CURRENCY-MAP") {
-		out := make([]market.Currency, 0, len(codes))
+	return keyedByCode(codes, h.m.Currency, h.f.On("V3-CURRENCY-MAP")), nil
+}
+
+// keyedByCode is a listing answer: records keyed by code, or, under the
+// listing's *-MAP fault, a bare array of them.
+func keyedByCode[T any](codes []string, lookup func(string) (T, bool), asArray bool) any {
+	if asArray {
+		out := make([]T, 0, len(codes))
 		for _, code := range codes {
-			cur, _ := h.m.Currency(code)
-			out = append(out, cur)
+			v, _ := lookup(code)
+			out = append(out, v)
 		}
-		return out, nil
+		return out
 	}
-	out := make(map[string]market.Currency, len(codes))
+	out := make(map[string]T, len(codes))
 	for _, code := range codes {
-		out[code], _ = h.m.Currency(code)
+		out[code], _ = lookup(code)
 	}
-	return out, nil
+	return out
+}
+
+// oneByCode is a by-code answer: the record itself, or, under the
+// endpoint's *-ONE fault, the record wrapped as {code: record}.
+func oneByCode[T any](code string, v T, wrapped bool) any {
+	if wrapped {
+		return map[string]T{code: v}
+	}
+	return v
 }
 
 func (h marketHandlers) currency(r *api.Request) (any, *api.Error) {
@@ -89,27 +104,12 @@ func (h marketHandlers) currency(r *api.Request) (any, *api.Error) {
 	if !ok {
 		return nil, api.CurrencyNotFound(code)
 	}
-	if h.f.On("V3-CURRENCY-ONE") {
-		return map[string]market.Currency{code: cur}, nil
-	}
-	return cur, nil
+	return oneByCode(code, cur, h.f.On("V3-CURRENCY-ONE")), nil
 }
 
 func (h marketHandlers) symbols(r *api.Request) (any, *api.Error) {
 	codes := h.listFilter(r.Params, "symbols", h.m.SymbolCodes(), "V3-SYMBOL-FILTER", "V3-SYMBOL-FILTER-EMPTY")
-	if h.f.On("V3-SYMBOL-MAP") {
-		out := make([]market.Symbol, 0, len(codes))
-		for _, code := range codes {
-			s, _ := h.m.Symbol(code)
-			out = append(out, s)
-		}
-		return out, nil
-	}
-	out := make(map[string]market.Symbol, len(codes))
-	for _, code := range codes {
-		out[code], _ = h.m.Symbol(code)
-	}
-	return out, nil
+	return keyedByCode(codes, h.m.Symbol, h.f.On("V3-SYMBOL-MAP")), nil
 }
 
 func (h marketHandlers) symbol(r *api.Request) (any, *api.Error) {
@@ -118,10 +118,7 @@ func (h marketHandlers) symbol(r *api.Request) (any, *api.Error) {
 	if !ok {
 		return nil, api.SymbolNotFound(code)
 	}
-	if h.f.On("V3-SYMBOL-ONE") {
-		return map[string]market.Symbol{code: s}, nil
-	}
-	return s, nil
+	return oneByCode(code, s, h.f.On("V3-SYMBOL-ONE")), nil
 }
 
 // candleList serves /public/futures/candles/{kind}: candles per contract.
