@@ -583,36 +583,34 @@ func TestStopCascade(t *testing.T) {
 	}
 }
 
+// TestStopMarketTopUp: a stop-market buy reserves at its stop price (0.02,
+// so 0.02005 with fees) and, once triggered against a book that costs 0.03,
+// tops its reservation up, or expires when the funds fall short.
 func TestStopMarketTopUp(t *testing.T) {
-	v := newEnv(t, Options{})
-	v.fund("A", "BTC", "0.05")
-	v.fund("M", "BTC", "1")
-	v.fund("M", "ETH", "10")
-	// Reserved at the stop price 0.02: 0.02005; the book then costs 0.03.
-	v.place(lim("A", "ETHBTC", Buy, "1", "", withStop(StopMarket, "0.02"), withID("stop-mkt1")))
-	v.place(lim("M", "ETHBTC", Sell, "1", "0.03"))
-	v.place(lim("M", "ETHBTC", Sell, "0.1", "0.021"))
-	v.place(lim("M", "ETHBTC", Buy, "0.1", "0.021"))
-	if got := v.status("A", "stop-mkt1"); got != Filled {
-		t.Fatalf("status %s", got)
+	cases := []struct {
+		funds, wantAvail string
+		want             Status
+	}{
+		{"0.05", "0.019925", Filled}, // 0.05 − 0.03 × 1.0025
+		{"0.021", "0.021", Expired},
 	}
-	// 0.05 − 0.03 × 1.0025
-	if a, r := v.bal("A", "BTC"); a != "0.019925" || r != "0" {
-		t.Fatalf("BTC %s / %s", a, r)
+	for _, tc := range cases {
+		v := newEnv(t, Options{})
+		v.fund("A", "BTC", tc.funds)
+		v.fund("M", "BTC", "1")
+		v.fund("M", "ETH", "10")
+		v.place(lim("A", "ETHBTC", Buy, "1", "", withStop(StopMarket, "0.02"), withID("stop-mkt1")))
+		v.place(lim("M", "ETHBTC", Sell, "1", "0.03"))
+		v.place(lim("M", "ETHBTC", Sell, "0.1", "0.021"))
+		v.place(lim("M", "ETHBTC", Buy, "0.1", "0.021"))
+		if got := v.status("A", "stop-mkt1"); got != tc.want {
+			t.Fatalf("funds %s: status %s, want %s", tc.funds, got, tc.want)
+		}
+		if a, r := v.bal("A", "BTC"); a != tc.wantAvail || r != "0" {
+			t.Fatalf("funds %s: BTC %s / %s, want %s / 0", tc.funds, a, r, tc.wantAvail)
+		}
+		v.check()
 	}
-	// Not enough for the top-up: the order expires.
-	w := newEnv(t, Options{})
-	w.fund("A", "BTC", "0.021")
-	w.fund("M", "BTC", "1")
-	w.fund("M", "ETH", "10")
-	w.place(lim("A", "ETHBTC", Buy, "1", "", withStop(StopMarket, "0.02"), withID("stop-mkt1")))
-	w.place(lim("M", "ETHBTC", Sell, "1", "0.03"))
-	w.place(lim("M", "ETHBTC", Sell, "0.1", "0.021"))
-	w.place(lim("M", "ETHBTC", Buy, "0.1", "0.021"))
-	if got := w.status("A", "stop-mkt1"); got != Expired {
-		t.Fatalf("status %s", got)
-	}
-	w.check()
 }
 
 func TestReplace(t *testing.T) {
