@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"sort"
-
 	"github.com/conform-harness/conform/emulator/ledger"
 	"github.com/shopspring/decimal"
 )
@@ -54,13 +52,6 @@ type ListRequest struct {
 	// ContingencyType is the raw value sent ("" when not sent).
 	ContingencyType string
 	Orders          []PlaceRequest
-}
-
-// ListInfo is what an order list adds to one of its orders.
-type ListInfo struct {
-	OrderListID     string
-	ContingencyType ContingencyType
-	Inactive        bool
 }
 
 // orderList ties the orders of one list.
@@ -615,25 +606,4 @@ func (e *Engine) drain(now int64) {
 			e.activate(o, now)
 		}
 	}
-}
-
-// ListInfo answers the order-list fields of the account's orders with the
-// given IDs; orders of no list are left out.
-func (e *Engine) ListInfo(account string, ids []int64) map[int64]ListInfo {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	out := map[int64]ListInfo{}
-	a := e.accounts[account]
-	if a == nil {
-		return out
-	}
-	for _, id := range ids {
-		// History is in ID order (compaction keeps it).
-		i := sort.Search(len(a.history), func(i int) bool { return a.history[i].id >= id })
-		if i < len(a.history) && a.history[i].id == id && a.history[i].list != nil {
-			o := a.history[i]
-			out[id] = ListInfo{OrderListID: o.list.id, ContingencyType: o.list.typ, Inactive: o.inactive && o.active()}
-		}
-	}
-	return out
 }

@@ -133,9 +133,8 @@ func TestListReplace(t *testing.T) {
 	if got, _ := v.e.Get("A", "second-02"); got.Inactive {
 		t.Fatalf("still inactive %+v", got)
 	}
-	info := v.e.ListInfo("A", []int64{s.ID, 999})
-	if len(info) != 1 || info[s.ID].OrderListID != os[0].ClientOrderID {
-		t.Fatalf("list info %v", info)
+	if got, _ := v.e.Get("A", "second-02"); got.OrderListID != os[0].ClientOrderID || got.ContingencyType == "" {
+		t.Fatalf("list fields of an active secondary: %+v", got)
 	}
 }
 

@@ -30,7 +30,11 @@ type fullOrderJSON struct {
 // margin_mode (and position_id once it traded).
 func newFullOrderJSON(o engine.Order, f *faults.Set, margin bool) fullOrderJSON {
 	out := fullOrderJSON{orderJSON: newOrderJSON(o, f)}
-	out.setList(engine.ListInfo{OrderListID: o.OrderListID, ContingencyType: o.ContingencyType, Inactive: o.Inactive})
+	out.OrderListID, out.ContingencyType = o.OrderListID, string(o.ContingencyType)
+	if o.Inactive {
+		t := true
+		out.Inactive = &t
+	}
 	if margin && !f.On("V3-MARGIN-ORDERS") {
 		ro := o.ReduceOnly
 		out.ReduceOnly, out.MarginMode = &ro, o.MarginMode
@@ -42,63 +46,10 @@ func newFullOrderJSON(o engine.Order, f *faults.Set, margin bool) fullOrderJSON 
 	return out
 }
 
-func (o *fullOrderJSON) setList(l engine.ListInfo) {
-	o.OrderListID, o.ContingencyType = l.OrderListID, string(l.ContingencyType)
-	if l.Inactive {
-		t := true
-		o.Inactive = &t
-	}
-}
-
 func fullOrdersJSON(os []engine.Order, f *faults.Set, margin bool) []fullOrderJSON {
 	out := make([]fullOrderJSON, 0, len(os))
 	for _, o := range os {
 		out = append(out, newFullOrderJSON(o, f, margin))
-	}
-	return out
-}
-
-// withListFields makes the spot order routes (whose handlers, in spot.go,
-// shape plain orders) answer the orders of lists with order_list_id,
-// contingency_type and inactive, looked up by order ID.
-func withListFields(routes []api.Route, eng *engine.Engine) []api.Route {
-	out := make([]api.Route, len(routes))
-	for i, rt := range routes {
-		out[i] = rt
-		if !strings.HasPrefix(rt.Path, "/spot/order") && rt.Path != "/spot/history/order" {
-			continue
-		}
-		h := rt.Handle
-		out[i].Handle = func(r *api.Request) (any, *api.Error) {
-			v, err := h(r)
-			if err != nil || r.Principal == nil {
-				return v, err
-			}
-			var os []orderJSON
-			one := false
-			switch x := v.(type) {
-			case orderJSON:
-				os, one = []orderJSON{x}, true
-			case []orderJSON:
-				os = x
-			default:
-				return v, nil
-			}
-			ids := make([]int64, len(os))
-			for j, o := range os {
-				ids[j] = o.ID
-			}
-			info := eng.ListInfo(r.Principal.Account, ids)
-			full := make([]fullOrderJSON, len(os))
-			for j, o := range os {
-				full[j] = fullOrderJSON{orderJSON: o}
-				full[j].setList(info[o.ID])
-			}
-			if one {
-				return full[0], nil
-			}
-			return full, nil
-		}
 	}
 	return out
 }

@@ -115,14 +115,6 @@ func newOrderJSON(o engine.Order, f *faults.Set) orderJSON {
 	return out
 }
 
-func ordersJSON(os []engine.Order, f *faults.Set) []orderJSON {
-	out := make([]orderJSON, 0, len(os))
-	for _, o := range os {
-		out = append(out, newOrderJSON(o, f))
-	}
-	return out
-}
-
 // optDecimal reads an optional decimal parameter.
 func optDecimal(p api.Params, name string) (*decimal.Decimal, *api.Error) {
 	d, ok, err := p.Decimal(name)
@@ -262,14 +254,14 @@ func spotOrderRoutes(d Deps) []api.Route {
 			if err != nil {
 				return nil, engineError(err)
 			}
-			return ordersJSON(os, f), nil
+			return fullOrdersJSON(os, f, false), nil
 		}},
 		{Method: "GET", Path: "/spot/order/{client_order_id}", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
 			o, err := eng.Get(r.Principal.Account, r.PathValue("client_order_id"))
 			if err != nil {
 				return nil, engineError(err)
 			}
-			return newOrderJSON(o, f), nil
+			return newFullOrderJSON(o, f, false), nil
 		}},
 		{Method: "POST", Path: "/spot/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
 			req, perr := placeRequest(r)
@@ -280,7 +272,7 @@ func spotOrderRoutes(d Deps) []api.Route {
 			if err != nil {
 				return nil, engineError(err)
 			}
-			return newOrderJSON(o, f), nil
+			return newFullOrderJSON(o, f, false), nil
 		}},
 		{Method: "PATCH", Path: "/spot/order/{client_order_id}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
 			req, perr := replaceRequest(r)
@@ -291,7 +283,7 @@ func spotOrderRoutes(d Deps) []api.Route {
 			if err != nil {
 				return nil, engineError(err)
 			}
-			return newOrderJSON(o, f), nil
+			return newFullOrderJSON(o, f, false), nil
 		}},
 		{Method: "DELETE", Path: "/spot/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
 			sym, _ := r.Params.String("symbol")
@@ -299,14 +291,14 @@ func spotOrderRoutes(d Deps) []api.Route {
 			if err != nil {
 				return nil, engineError(err)
 			}
-			return ordersJSON(os, f), nil
+			return fullOrdersJSON(os, f, false), nil
 		}},
 		{Method: "DELETE", Path: "/spot/order/{client_order_id}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
 			o, err := eng.Cancel(r.Principal.Account, r.PathValue("client_order_id"))
 			if err != nil {
 				return nil, engineError(err)
 			}
-			return newOrderJSON(o, f), nil
+			return newFullOrderJSON(o, f, false), nil
 		}},
 		{Method: "GET", Path: "/spot/history/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
 			q, perr := historyQuery(r.Params, r.Principal.Account, true, 1000, 100000)
@@ -317,7 +309,7 @@ func spotOrderRoutes(d Deps) []api.Route {
 			if err != nil {
 				return nil, engineError(err)
 			}
-			return ordersJSON(os, f), nil
+			return fullOrdersJSON(os, f, false), nil
 		}},
 		// Spot trade history: its shape is not shown in the spec; the
 		// emulator serves the engine's trade records and no spec asserts them.

@@ -32,7 +32,7 @@ type Deps struct {
 func Routes(d Deps) []api.Route {
 	routes := marketRoutes(d.Market, d.Faults, d.Clock)
 	routes = append(routes, spotRoutes(d)...)
-	routes = append(routes, withListFields(spotOrderRoutes(d), d.Engine)...)
+	routes = append(routes, spotOrderRoutes(d)...)
 	routes = append(routes, listRoutes(d)...)
 	routes = append(routes, marginRoutes(d)...)
 	return append(routes, accountRoutes(d)...)
