@@ -32,14 +32,17 @@ func (w *lineWatcher) Write(p []byte) (int, error) {
 
 func TestCmdEmulateServesUntilInterrupted(t *testing.T) {
 	e, _, stderr := testEnv(t)
-	w := &lineWatcher{re: regexp.MustCompile(`conform emulator listening on (http://\S+)\n`), seen: make(chan string, 1)}
+	// The test reads its own copy of the channel: the watcher clears its
+	// field from emulate's goroutine once the line is seen.
+	seen := make(chan string, 1)
+	w := &lineWatcher{re: regexp.MustCompile(`conform emulator listening on (http://\S+)\n`), seen: seen}
 	e.stdout = w
 	done := make(chan int, 1)
 	go func() { done <- realMain([]string{"emulate", "--addr", "127.0.0.1:0", "--faults", "V3-ERR-404"}, e) }()
 
 	var url string
 	select {
-	case url = <-w.seen:
+	case url = <-seen:
 	case code := <-done:
 		t.Fatalf("emulate exited %d before listening: %s", code, stderr)
 	case <-time.After(10 * time.Second):
