@@ -25,6 +25,9 @@ func (b Basic) Authorization(_, _, _ string, _ []byte) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(b.Key+":"+b.Secret))
 }
 
+// Credential implements the client's credential discovery for redaction.
+func (b Basic) Credential() Credential { return Credential{Key: b.Key, Secret: b.Secret} }
+
 // HS256 is the HMAC-SHA256 signature scheme of the v3 Authentication section.
 type HS256 struct {
 	Key, Secret string
@@ -44,6 +47,9 @@ func (h HS256) Authorization(method, path, rawQuery string, body []byte) string 
 	sig := Sign(h.Secret, Message(method, path, rawQuery, body, ts, h.Window))
 	return HS256Header(h.Key, sig, ts, h.Window)
 }
+
+// Credential implements the client's credential discovery for redaction.
+func (h HS256) Credential() Credential { return Credential{Key: h.Key, Secret: h.Secret} }
 
 // Message builds the string to sign: method, path, "?"+query when a query
 // exists, the body if any, the timestamp, then the window if used.

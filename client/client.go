@@ -39,6 +39,9 @@ type Client struct {
 	rec     *Recorder
 	headers http.Header
 	pacer   *Pacer
+	guard   *Guard
+	redact  *Redactor
+	refused func(error)
 }
 
 // Option configures a Client.
@@ -56,13 +59,20 @@ func WithRecorder(r *Recorder) Option { return func(c *Client) { c.rec = r } }
 // WithPacer paces requests per documented path class (see Pacer).
 func WithPacer(p *Pacer) Option { return func(c *Client) { c.pacer = p } }
 
-// WithAPIPrefix changes the version prefix (default /api/3).
-func WithAPIPrefix(p string) Option { return func(c *Client) { c.prefix = p } }
+// WithGuard sets the live-trading guard every authenticated mutating
+// request must pass. Without it the client refuses them all.
+func WithGuard(g *Guard) Option { return func(c *Client) { c.guard = g } }
 
-// WithHeader adds a header to every request.
-func WithHeader(k, v string) Option {
-	return func(c *Client) { c.headers.Add(k, v) }
-}
+// OnRefused calls f with the guard's error whenever the guard refuses a
+// request, after it is recorded and before Do returns (a suite turns it
+// into a skip).
+func OnRefused(f func(error)) Option { return func(c *Client) { c.refused = f } }
+
+// WithRedactor sets the redactor of recorded exchanges, so that credentials
+// the client did not send itself (a spec's hand-made header, another
+// account's) are known by value too. The client's own credentials are
+// always known.
+func WithRedactor(r *Redactor) Option { return func(c *Client) { c.redact = r } }
 
 // DefaultTransport is a keep-alive transport with bounded timeouts, so that a
 // dead target fails fast instead of hanging a run.
@@ -91,7 +101,18 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
+	c.knowOwnCredential()
 	return c, nil
+}
+
+// knowOwnCredential makes sure the redactor knows the secret the client
+// signs with, whatever redactor it was given.
+func (c *Client) knowOwnCredential() {
+	if cr, ok := c.auth.(interface{ Credential() Credential }); ok {
+		c.redact = c.redact.With(cr.Credential())
+	} else if c.redact == nil {
+		c.redact = NewRedactor()
+	}
 }
 
 // With returns a copy of c with further options applied (sharing the HTTP
@@ -102,6 +123,7 @@ func (c *Client) With(opts ...Option) *Client {
 	for _, o := range opts {
 		o(&cp)
 	}
+	cp.knowOwnCredential()
 	return &cp
 }
 
@@ -175,12 +197,24 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 	for k, vs := range req.Header {
 		hreq.Header[http.CanonicalHeaderKey(k)] = vs
 	}
+	ex := &Exchange{Method: method, URL: c.redact.URL(&u), ReqHeader: c.redact.Header(hreq.Header), ReqBody: []byte(c.redact.Redact(string(body))), redact: c.redact}
+	if err := c.guard.CheckHeader(method, u.Path, hreq.Header); err != nil {
+		// Refused before anything is sent: recorded, so a transcript shows
+		// what the spec would have sent, and returned for the caller.
+		ex.Err = err
+		if c.rec != nil {
+			c.rec.Add(ex)
+		}
+		if c.refused != nil {
+			c.refused(err)
+		}
+		return ex, err
+	}
 	if c.pacer != nil {
 		if err := c.pacer.Wait(ctx, strings.TrimPrefix(path, c.prefix)); err != nil {
 			return nil, fmt.Errorf("client: waiting for the rate limit of %s: %w", path, err)
 		}
 	}
-	ex := &Exchange{Method: method, URL: redactURL(&u), ReqHeader: RedactHeader(hreq.Header), ReqBody: []byte(RedactText(string(body)))}
 	start := time.Now()
 	resp, err := c.http.Do(hreq)
 	if err == nil {
@@ -190,7 +224,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 	}
 	ex.Duration = time.Since(start)
 	if err != nil {
-		ex.Err = fmt.Errorf("%s %s: %w", method, redactURL(&u), err)
+		ex.Err = fmt.Errorf("%s %s: %w", method, ex.URL, err)
 	}
 	if c.rec != nil {
 		c.rec.Add(ex)
@@ -215,15 +249,6 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 // Get is Do for a GET with query parameters.
 func (c *Client) Get(ctx context.Context, path string, query url.Values) (*Exchange, error) {
 	return c.Do(ctx, Request{Method: http.MethodGet, Path: path, Query: query})
-}
-
-// GetJSON performs a GET and decodes a successful answer into v.
-func (c *Client) GetJSON(ctx context.Context, path string, query url.Values, v any) (*Exchange, error) {
-	ex, err := c.Get(ctx, path, query)
-	if err != nil {
-		return ex, err
-	}
-	return ex, ex.Decode(v)
 }
 
 // IsAPIError reports whether err is an *APIError and returns it.

@@ -53,7 +53,7 @@ func TestDoSignsRecordsAndRedacts(t *testing.T) {
 	defer srv.Close()
 	rec := &Recorder{}
 	fixed := func() time.Time { return time.UnixMilli(1700000000000) }
-	c, err := New(srv.URL, WithRecorder(rec), WithAuth(HS256{Key: "KEY123", Secret: "SECRET456", Now: fixed}))
+	c, err := New(srv.URL, WithRecorder(rec), WithGuard(PermitTrading()), WithAuth(HS256{Key: "KEY123", Secret: "SECRET456", Now: fixed}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -15,17 +13,19 @@ import (
 // Exchange is one recorded HTTP round trip, buffered so that matchers and
 // failure reports never touch a live response.
 type Exchange struct {
-	Method      string
-	URL         string
-	Proto       string
-	ReqHeader   http.Header // already redacted
-	ReqBody     []byte      // already redacted
-	Status      int
-	RespHeader  http.Header
-	Body        []byte
-	Duration    time.Duration
-	Err         error // transport error, if any
-	secretsSeen []string
+	Method     string
+	URL        string
+	Proto      string
+	ReqHeader  http.Header // already redacted
+	ReqBody    []byte      // already redacted
+	Status     int
+	RespHeader http.Header
+	Body       []byte
+	Duration   time.Duration
+	Err        error // transport error, if any
+	// redact renders the exchange: the response body is kept as received
+	// for matchers, so a target echoing credentials is redacted in String.
+	redact *Redactor
 }
 
 // JSON decodes the response body with numbers kept as json.Number, so that
@@ -70,8 +70,10 @@ func (e *Exchange) APIError() (*APIError, bool) {
 const maxShownBody = 2048
 
 // String renders the exchange for a failure report: method, URL, status,
-// bodies, with credentials already redacted.
-func (e *Exchange) String() string {
+// bodies, through the redactor of the client that made it.
+func (e *Exchange) String() string { return e.redact.Redact(e.render()) }
+
+func (e *Exchange) render() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", e.Method, e.URL)
 	if len(e.ReqBody) > 0 {
@@ -124,35 +126,4 @@ func (r *Recorder) String() string {
 		fmt.Fprintf(&b, "#%d %s\n", i+1, e)
 	}
 	return b.String()
-}
-
-var secretParam = regexp.MustCompile(`(?i)((?:api_?key|secret(?:_key)?|signature|sKey|pKey|password)["']?\s*[=:]\s*["']?)([^&"',\s}]+)`)
-
-// RedactHeader returns a copy of h with credentials replaced: the
-// Authorization scheme word is kept, the rest becomes <redacted>.
-func RedactHeader(h http.Header) http.Header {
-	out := h.Clone()
-	if a := out.Get("Authorization"); a != "" {
-		scheme, _, _ := strings.Cut(a, " ")
-		out.Set("Authorization", scheme+" <redacted>")
-	}
-	for _, k := range []string{"X-Api-Key", "Cookie"} {
-		if out.Get(k) != "" {
-			out.Set(k, "<redacted>")
-		}
-	}
-	return out
-}
-
-// RedactText replaces credential-looking parameters (api_key=, secret=,
-// signature=, ...) in a query string or body.
-func RedactText(s string) string {
-	return secretParam.ReplaceAllString(s, "${1}<redacted>")
-}
-
-func redactURL(u *url.URL) string {
-	c := *u
-	c.User = nil
-	c.RawQuery = RedactText(c.RawQuery)
-	return c.String()
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/conform-harness/conform/client"
 )
 
 // Offer is a short, exact burst of requests, as the limit scenarios send
@@ -40,6 +42,11 @@ type Offer struct {
 	// request, just before that request is sent, so timestamps, nonces and
 	// signatures are fresh; calls may be concurrent.
 	Build func(i int, t *vegeta.Target) error
+	// Guard is the live-trading guard every built request passes: an
+	// authenticated POST, PUT, PATCH or DELETE is not sent unless it
+	// permits trading (nil refuses, see client.Guard), and the offer fails
+	// with an error wrapping client.ErrLiveTrading.
+	Guard *client.Guard
 }
 
 // Answer is what came back for one request.
@@ -126,7 +133,11 @@ func (o Offer) Send(ctx context.Context) ([]Answer, error) {
 			return vegeta.ErrNoTargets
 		}
 		*t = vegeta.Target{}
-		if err := o.Build(i, t); err != nil {
+		err := o.Build(i, t)
+		if err == nil {
+			err = o.Guard.CheckHeader(t.Method, t.URL, t.Header)
+		}
+		if err != nil {
 			once.Do(func() { buildErr = fmt.Errorf("load: building request %d: %w", i, err) })
 			return err
 		}

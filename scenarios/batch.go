@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/conform-harness/conform/client"
 )
 
 // Config is what a run of the scenarios needs to know about its target.
@@ -22,6 +24,10 @@ type Config struct {
 	AccountKeys []Credential
 	// Addresses hands out source addresses.
 	Addresses *Addresses
+	// Guard is the live-trading guard: a row whose requests are
+	// authenticated and mutating runs only where it permits trading, and
+	// every offer carries it (nil refuses, see client.Guard).
+	Guard *client.Guard
 	// Wants reports whether the spec of a rule will run (the label filter);
 	// nil means every rule.
 	Wants func(rule string) bool
@@ -211,7 +217,7 @@ func (c Config) sender(r Row, t Target, from net.IP) Sender {
 	if r.Kind == Stream {
 		return &wsSender{url: c.WS + "/api/3" + t.Path, from: from, conns: 2, message: t.Message}
 	}
-	return &restSender{url: c.url(t), method: t.Method, from: from, workers: r.Workers}
+	return &restSender{url: c.url(t), method: t.Method, from: from, workers: r.Workers, guard: c.Guard}
 }
 
 func closeSender(s Sender) {
@@ -267,11 +273,15 @@ func runAccountRow(ctx context.Context, cfg Config, rr *RowResult) error {
 		rr.Skipped = "needs two keys of one account (roles full and read-only)"
 		return nil
 	}
+	if err := cfg.Guard.Check(r.Targets[0].Method, cfg.resolve(r.Targets[0]).Path, true); err != nil {
+		rr.Skipped = err.Error()
+		return nil
+	}
 	ips, err := cfg.Addresses.Take(r.Addresses + 1)
 	if err != nil {
 		return err
 	}
-	probe := &restSender{url: cfg.url(r.Targets[0]), method: r.Targets[0].Method, from: ips[0], workers: 1, cred: &cfg.AccountKeys[0]}
+	probe := &restSender{url: cfg.url(r.Targets[0]), method: r.Targets[0].Method, from: ips[0], workers: 1, cred: &cfg.AccountKeys[0], guard: cfg.Guard}
 	b, err := probe.Send(ctx, 1)
 	if err != nil {
 		return err
@@ -287,7 +297,7 @@ func runAccountRow(ctx context.Context, cfg Config, rr *RowResult) error {
 	var senders fanout
 	for _, ip := range ips[1:] {
 		for i := range cfg.AccountKeys[:2] {
-			senders = append(senders, &restSender{url: cfg.url(r.Targets[0]), method: r.Targets[0].Method, from: ip, workers: 2, cred: &cfg.AccountKeys[i]})
+			senders = append(senders, &restSender{url: cfg.url(r.Targets[0]), method: r.Targets[0].Method, from: ip, workers: 2, cred: &cfg.AccountKeys[i], guard: cfg.Guard})
 		}
 	}
 	who := fmt.Sprintf("%s, two keys of one account over %d addresses", cfg.resolve(r.Targets[0]), r.Addresses)
@@ -322,7 +332,7 @@ func runIdentity(ctx context.Context, cfg Config, res *Results) error {
 		who := fmt.Sprintf("GET %s from %s, anonymous only (the reference)", identityPath, ip)
 		if i < len(ips)-1 {
 			for j := range cfg.Identities {
-				senders = append(senders, &restSender{url: url, method: "GET", from: ip, workers: 2, cred: &cfg.Identities[j]})
+				senders = append(senders, &restSender{url: url, method: "GET", from: ip, workers: 2, cred: &cfg.Identities[j], guard: cfg.Guard})
 			}
 			who = fmt.Sprintf("GET %s from %s, anonymous and with %d keys in turn", identityPath, ip, len(cfg.Identities))
 		}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/load"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
@@ -35,6 +36,7 @@ type restSender struct {
 	from    net.IP
 	workers int
 	cred    *Credential // nil: anonymous
+	guard   *client.Guard
 
 	mu     sync.Mutex
 	normal int // HTTP status of an accepted answer; 0 until learnt
@@ -42,7 +44,7 @@ type restSender struct {
 
 func (s *restSender) Send(ctx context.Context, n int) (Burst, error) {
 	answers, err := load.Offer{
-		Requests: n, Workers: s.workers, LocalIP: s.from, Timeout: 10 * time.Second, MaxBody: 4 << 10,
+		Requests: n, Workers: s.workers, LocalIP: s.from, Timeout: 10 * time.Second, MaxBody: 4 << 10, Guard: s.guard,
 		Build: func(_ int, t *vegeta.Target) error {
 			t.Method, t.URL = s.method, s.url
 			t.Header = http.Header{"Accept": {"application/json"}}

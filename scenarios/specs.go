@@ -56,7 +56,7 @@ var _ = Describe("Limits", Ordered, ContinueOnFailure, containerLabels(), func()
 		requireLoopback(ctx, e)
 		filter := GinkgoLabelFilter()
 		cfg := Config{
-			REST: e.Config.REST, WS: e.Config.WS, Symbol: e.AnySymbol(ctx, "spot"), Addresses: &Addresses{},
+			REST: e.Config.REST, WS: e.Config.WS, Symbol: e.AnySymbol(ctx, "spot"), Addresses: &Addresses{}, Guard: e.Guard(),
 			// Run only the scenarios whose specs the label filter selects,
 			// so a mutation run of one rule costs one row.
 			Wants: func(rule string) bool {

@@ -24,7 +24,7 @@ import (
 var flags = framework.RegisterFlags(flag.CommandLine)
 
 func TestConformance(t *testing.T) {
-	RegisterFailHandler(Fail)
+	RegisterFailHandler(framework.RedactedFail)
 	RunSpecs(t, "conform")
 }
 

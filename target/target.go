@@ -52,6 +52,11 @@ type Config struct {
 	ControlURL string `json:"control_url,omitempty"`
 	// Accounts maps a role to a key pair.
 	Accounts map[string]Account `json:"accounts,omitempty"`
+	// AccountSets are further accounts by role for parallel runs on a
+	// trading target: Ginkgo process 1 uses Accounts, process p uses
+	// AccountSets[p-2], so that no two processes share balances or orders.
+	// See SharedAccountProcs.
+	AccountSets []map[string]Account `json:"account_sets,omitempty"`
 }
 
 // Load reads a JSON config file (when path is not empty) and then applies
@@ -129,6 +134,13 @@ func (c *Config) Validate() error {
 	for role, a := range c.Accounts {
 		if a.APIKey == "" || a.Secret == "" {
 			return fmt.Errorf("account %q: api_key and secret are required", role)
+		}
+	}
+	for i, set := range c.AccountSets {
+		for role, a := range set {
+			if a.APIKey == "" || a.Secret == "" {
+				return fmt.Errorf("account_sets[%d] %q: api_key and secret are required", i, role)
+			}
 		}
 	}
 	return nil

@@ -201,6 +201,13 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	if lim := cfg.ParallelAccounts(); lim > 0 && o.procs > lim {
+		// Specs that read account-wide state would race across processes
+		// sharing one account: run only as many as have accounts of their own.
+		fmt.Fprintf(e.stderr, "conform: %d account set(s) configured for a target that may trade: running %d process(es) instead of %d, so that no two share an account's balances and orders (add account_sets to the target config to run more)\n",
+			lim, lim, o.procs)
+		o.procs = lim
+	}
 	var configPath string
 	if o.config != "" {
 		if configPath, err = filepath.Abs(o.config); err != nil {

@@ -72,6 +72,12 @@ type Env struct {
 	loopback bool
 	nextAddr atomic.Uint32
 	pacer    *client.Pacer
+	// guard refuses authenticated mutating requests unless the target may
+	// trade; every client and load offer of the suite carries it.
+	guard *client.Guard
+	// redactor knows every configured secret (and on the emulator every
+	// fixture secret); failures and transcripts pass through it.
+	redactor *client.Redactor
 }
 
 // LabelProvokes429 marks specs that exceed a rate limit on purpose; any other
@@ -85,7 +91,7 @@ var env *Env
 // Current returns the process's target.
 func Current() *Env {
 	if env == nil {
-		Fail("framework: the target is not set up (SynchronizedBeforeSuite did not run)")
+		RedactedFail("framework: the target is not set up (SynchronizedBeforeSuite did not run)")
 	}
 	return env
 }
@@ -190,6 +196,12 @@ func Setup(data []byte) error {
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		return fmt.Errorf("framework: target config: %w", err)
 	}
+	suiteCfg, _ := GinkgoConfiguration()
+	p, n := GinkgoParallelProcess(), max(1, suiteCfg.ParallelTotal)
+	cfg, err := cfg.ForProcess(p, n)
+	if err != nil {
+		return fmt.Errorf("framework: %w", err)
+	}
 	if cfg.Emulator && len(cfg.Accounts) == 0 {
 		accts, err := fixtures.Accounts()
 		if err != nil {
@@ -198,8 +210,11 @@ func Setup(data []byte) error {
 		// Process p owns account p and, as its counterparty, the account half
 		// the list away, so no two processes share an account.
 		half := len(accts) / 2
-		own := accts[(GinkgoParallelProcess()-1)%half]
-		other := accts[half+(GinkgoParallelProcess()-1)%half]
+		if p > half {
+			return fmt.Errorf("framework: process %d of %d has no fixture account of its own (there are %d): run with --procs %d or fewer", p, n, half, half)
+		}
+		own := accts[p-1]
+		other := accts[half+p-1]
 		cfg.Accounts = map[string]target.Account{}
 		for _, k := range own.Keys {
 			cfg.Accounts[k.Role] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights}
@@ -210,9 +225,9 @@ func Setup(data []byte) error {
 			}
 		}
 	}
-	env = &Env{Config: cfg, transport: client.DefaultTransport(), loopback: cfg.IsLoopback()}
-	suiteCfg, _ := GinkgoConfiguration()
-	env.pacer = client.NewPacer(client.V3PerIP, 1/float64(max(1, suiteCfg.ParallelTotal)))
+	env = &Env{Config: cfg, transport: client.DefaultTransport(), loopback: cfg.IsLoopback(),
+		guard: tradingGuard(cfg), redactor: newRedactor(cfg)}
+	env.pacer = client.NewPacer(client.V3PerIP, 1/float64(n))
 	return nil
 }
 
@@ -233,7 +248,7 @@ func (e *Env) recorded(opts ...client.Option) *client.Client {
 	rec := &client.Recorder{}
 	DeferCleanup(func() {
 		if CurrentSpecReport().Failed() && len(rec.Exchanges()) > 0 {
-			AddReportEntry("exchanges", rec.String(), ReportEntryVisibilityFailureOrVerbose)
+			AddReportEntry("exchanges", e.redactor.Redact(rec.String()), ReportEntryVisibilityFailureOrVerbose)
 		}
 	})
 	DeferCleanup(func() {
@@ -242,17 +257,18 @@ func (e *Env) recorded(opts ...client.Option) *client.Client {
 		}
 		for _, ex := range rec.Exchanges() {
 			if ex.Status == http.StatusTooManyRequests {
-				Fail(fmt.Sprintf("the target answered HTTP 429 to a request this spec did not mean to rate-limit; the suite's pacing or source addresses are wrong:\n%s", ex))
+				RedactedFail(fmt.Sprintf("the target answered HTTP 429 to a request this spec did not mean to rate-limit; the suite's pacing or source addresses are wrong:\n%s", ex))
 			}
 		}
 	})
-	opts = append([]client.Option{client.WithRecorder(rec), client.WithHTTPClient(e.httpClient())}, opts...)
+	opts = append([]client.Option{client.WithRecorder(rec), client.WithHTTPClient(e.httpClient()),
+		client.WithGuard(e.guard), client.WithRedactor(e.redactor), client.OnRefused(skipRefused)}, opts...)
 	if !e.loopback {
 		opts = append(opts, client.WithPacer(e.pacer))
 	}
 	c, err := client.New(e.Config.REST, opts...)
 	if err != nil {
-		Fail(err.Error())
+		RedactedFail(err.Error())
 	}
 	return c
 }

@@ -73,7 +73,7 @@ func ConformanceContext(id string, args ...any) bool {
 func Observe(id string, format string, args ...any) {
 	r := Rule(id)
 	if r.Status != rules.Ambiguous {
-		Fail(fmt.Sprintf("framework.Observe: %s is %s, not ambiguous; assert it instead", id, r.Status))
+		RedactedFail(fmt.Sprintf("framework.Observe: %s is %s, not ambiguous; assert it instead", id, r.Status))
 	}
 	msg := fmt.Sprintf(format, args...)
 	AddReportEntry(LabelInformational, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
@@ -90,7 +90,7 @@ const EntryRecorded = "recorded"
 func Record(id string, format string, args ...any) {
 	r := Rule(id)
 	if r.Status != rules.Testable {
-		Fail(fmt.Sprintf("framework.Record: %s is %s, not testable; use Observe for an ambiguous rule", id, r.Status))
+		RedactedFail(fmt.Sprintf("framework.Record: %s is %s, not testable; use Observe for an ambiguous rule", id, r.Status))
 	}
 	msg := fmt.Sprintf(format, args...)
 	AddReportEntry(EntryRecorded, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)

@@ -1,0 +1,204 @@
+package client
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// Credential is one API key pair, as the redactor needs to know it.
+type Credential struct {
+	Key, Secret string
+}
+
+// Redactor is the one place where credentials are taken out of text that
+// leaves the harness: exchange transcripts, failure messages, report files
+// and console output all pass through it. It removes, whatever the spec
+// that produced the text:
+//   - the credential part of an Authorization value of any scheme;
+//   - credential-looking parameters (api_key=, secret=, signature=, sKey,
+//     pKey, nonce signatures, jwt, password) in queries, forms and JSON,
+//     WebSocket login payloads included;
+//   - every known secret, raw and in the encodings a request can carry it
+//     (base64 of key:secret and of the secret, hex, URL escaping), and any
+//     base64 token whose decoded text contains a known secret.
+//
+// A Redactor is immutable after NewRedactor and safe for concurrent use.
+type Redactor struct {
+	creds []Credential
+	// literals are replaced wherever they appear, longest first.
+	literals []string
+	// secrets are searched for inside decoded base64 tokens.
+	secrets []string
+}
+
+// Placeholder replaces what the redactor removes.
+const Placeholder = "<redacted>"
+
+// minSecret is the shortest secret matched by value: shorter ones would
+// redact ordinary words. Real API secrets are far longer.
+const minSecret = 6
+
+// NewRedactor returns a redactor that also knows the given credentials by
+// value. With none it still removes every credential it recognises by form.
+func NewRedactor(creds ...Credential) *Redactor {
+	r := &Redactor{creds: creds}
+	seen := map[string]bool{}
+	add := func(s string) {
+		if len(s) >= minSecret && !seen[s] {
+			seen[s] = true
+			r.literals = append(r.literals, s)
+		}
+	}
+	for _, c := range creds {
+		if len(c.Secret) < minSecret {
+			continue
+		}
+		r.secrets = append(r.secrets, c.Secret)
+		add(c.Secret)
+		add(hex.EncodeToString([]byte(c.Secret)))
+		add(url.QueryEscape(c.Secret))
+		for _, plain := range []string{c.Key + ":" + c.Secret, c.Secret} {
+			for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+				add(enc.EncodeToString([]byte(plain)))
+			}
+			add(url.QueryEscape(plain))
+		}
+	}
+	// Longest first, so a base64 of key:secret goes before any shorter
+	// literal that might be inside it.
+	for i := 1; i < len(r.literals); i++ {
+		for j := i; j > 0 && len(r.literals[j]) > len(r.literals[j-1]); j-- {
+			r.literals[j], r.literals[j-1] = r.literals[j-1], r.literals[j]
+		}
+	}
+	return r
+}
+
+var (
+	// authValue is an Authorization value in free text: a scheme word
+	// followed by a credential token. The scheme word is kept so a reader
+	// still sees which scheme was sent.
+	authValue = regexp.MustCompile(`(?i)\b(Basic|HS256|Bearer|Digest|Token|ApiKey|HMAC[-A-Za-z0-9]*)(\s+)([A-Za-z0-9+/=._~:-]{6,})`)
+	// authHeader is a whole header line or field named Authorization whose
+	// value is not of the scheme-and-token form above.
+	authHeader = regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?)([A-Za-z0-9-]+)(\s+)([^\s"',}\]]+)`)
+	// secretParam is a credential-looking parameter in a query, a form or a
+	// JSON object (WebSocket login payloads of v3 and v2 included).
+	secretParam = regexp.MustCompile(`(?i)((?:api_?key|secret(?:_?key)?|signature|sKey|pKey|password|passphrase|jwt|token|nonce)["']?\s*[=:]\s*["']?)([^&"',\s}\]]+)`)
+	// base64Token is a run of base64 characters long enough to hide a secret.
+	base64Token = regexp.MustCompile(`[A-Za-z0-9+/_-]{12,}={0,2}`)
+)
+
+// With returns a redactor that knows creds besides what r knows. r itself
+// is unchanged; a nil r yields a redactor of creds alone.
+func (r *Redactor) With(creds ...Credential) *Redactor {
+	if r == nil {
+		return NewRedactor(creds...)
+	}
+	return NewRedactor(append(append([]Credential(nil), r.creds...), creds...)...)
+}
+
+// Redact returns s with every credential it recognises replaced by
+// Placeholder. A nil Redactor still redacts by form.
+func (r *Redactor) Redact(s string) string {
+	if s == "" {
+		return s
+	}
+	if r != nil {
+		for _, lit := range r.literals {
+			if strings.Contains(s, lit) {
+				s = strings.ReplaceAll(s, lit, Placeholder)
+			}
+		}
+		if len(r.secrets) > 0 {
+			s = base64Token.ReplaceAllStringFunc(s, func(tok string) string {
+				if r.hidesSecret(tok) {
+					return Placeholder
+				}
+				return tok
+			})
+		}
+	}
+	s = authValue.ReplaceAllStringFunc(s, func(m string) string {
+		sub := authValue.FindStringSubmatch(m)
+		if sub[3] == Placeholder || !credentialLike(sub[3]) {
+			return m
+		}
+		return sub[1] + sub[2] + Placeholder
+	})
+	s = authHeader.ReplaceAllStringFunc(s, func(m string) string {
+		sub := authHeader.FindStringSubmatch(m)
+		if sub[4] == Placeholder || strings.HasPrefix(sub[4], "<") {
+			return m
+		}
+		return sub[1] + sub[2] + sub[3] + Placeholder
+	})
+	return secretParam.ReplaceAllString(s, "${1}"+Placeholder)
+}
+
+// credentialLike tells a credential token from an ordinary word after a
+// scheme name ("Basic authentication" is prose, "Basic a2V5OnNl" is not):
+// credentials carry digits, base64 punctuation or inner capitals.
+func credentialLike(tok string) bool {
+	for i, c := range tok {
+		switch {
+		case c >= '0' && c <= '9', strings.ContainsRune("+/=:_~", c):
+			return true
+		case i > 0 && c >= 'A' && c <= 'Z':
+			return true
+		}
+	}
+	return false
+}
+
+// hidesSecret reports whether tok decodes, in any base64 alphabet, to text
+// that contains a known secret (key:secret:timestamp and the like).
+func (r *Redactor) hidesSecret(tok string) bool {
+	trimmed := strings.TrimRight(tok, "=")
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		b, err := enc.DecodeString(trimmed)
+		if err != nil {
+			continue
+		}
+		for _, sec := range r.secrets {
+			if strings.Contains(string(b), sec) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Header returns a copy of h with credentials replaced: the Authorization
+// scheme word is kept, the rest becomes Placeholder; API key and cookie
+// headers are replaced whole; every other value passes through Redact.
+func (r *Redactor) Header(h http.Header) http.Header {
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		for _, v := range vs {
+			switch http.CanonicalHeaderKey(k) {
+			case "Authorization", "Proxy-Authorization":
+				scheme, _, _ := strings.Cut(v, " ")
+				v = scheme + " " + Placeholder
+			case "X-Api-Key", "Cookie", "Set-Cookie":
+				v = Placeholder
+			default:
+				v = r.Redact(v)
+			}
+			out[k] = append(out[k], v)
+		}
+	}
+	return out
+}
+
+// URL returns u as text without user info and with its query redacted.
+func (r *Redactor) URL(u *url.URL) string {
+	c := *u
+	c.User = nil
+	c.RawQuery = r.Redact(c.RawQuery)
+	return c.String()
+}

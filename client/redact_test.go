@@ -1,0 +1,92 @@
+package client
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestRedactorRemovesEveryFormOfACredential(t *testing.T) {
+	const key, secret = "ak_9f8e7d6c5b4a", "sk_0a1b2c3d4e5f6a7b8c9d"
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	r := NewRedactor(Credential{Key: key, Secret: secret})
+	cases := []struct{ name, in string }{
+		{"raw secret", "secret was " + secret + " then"},
+		{"basic header quoted by a spec", `Authorization: "Basic ` + b64(key+":"+secret) + `"`},
+		{"unknown scheme", "Bearer " + b64(key+":"+secret)},
+		{"no scheme at all", "value " + b64(key+":"+secret) + " sent"},
+		{"url-safe base64", base64.URLEncoding.EncodeToString([]byte(key + ":" + secret))},
+		{"unpadded base64 inside key:secret:ts", base64.RawStdEncoding.EncodeToString([]byte(key + ":" + secret + ":1700000000000"))},
+		{"hex", hex.EncodeToString([]byte(secret))},
+		{"url-escaped pair", url.QueryEscape(key + ":" + secret)},
+		{"form field", "api_key=" + key + "&secret_key=" + secret},
+		{"ws login json", `{"method":"login","params":{"type":"BASIC","api_key":"` + key + `","secret_key":"` + secret + `"}}`},
+		{"v2 login json", `{"method":"login","params":{"algo":"BASIC","pKey":"` + key + `","sKey":"` + secret + `"}}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := r.Redact(c.in)
+			for _, leak := range []string{secret, b64(key + ":" + secret), hex.EncodeToString([]byte(secret))} {
+				if strings.Contains(out, leak) {
+					t.Errorf("Redact(%q) = %q still holds %q", c.in, out, leak)
+				}
+			}
+			if !strings.Contains(out, Placeholder) {
+				t.Errorf("Redact(%q) = %q: nothing redacted", c.in, out)
+			}
+		})
+	}
+}
+
+func TestRedactorByFormWithoutKnownSecrets(t *testing.T) {
+	var r *Redactor // nil: patterns only
+	for _, in := range []string{
+		"Authorization: HS256 a2V5OnNpZ25hdHVyZToxNzAw",
+		"signature=0123456789abcdef0123456789abcdef",
+		`{"algo":"HS256","pKey":"k","nonce":"n","signature":"abcdef0123"}`,
+		"Authorization: Custom opaque-token-value",
+	} {
+		out := r.Redact(in)
+		if !strings.Contains(out, Placeholder) {
+			t.Errorf("Redact(%q) = %q: credential kept", in, out)
+		}
+	}
+}
+
+func TestRedactorLeavesProseAlone(t *testing.T) {
+	r := NewRedactor(Credential{Key: "ak_9f8e7d6c5b4a", Secret: "sk_0a1b2c3d4e5f6a7b8c9d"})
+	for _, in := range []string{
+		"V3-AUTH-BASIC Basic authentication with an API key pair is accepted",
+		"HTTP 400, error 10001 \"Validation error\" (symbol ETHBTC)",
+		`{"id":828680665,"client_order_id":"f4307c6e507e49019907c917b6d7a084"}`,
+	} {
+		if out := r.Redact(in); out != in {
+			t.Errorf("Redact(%q) = %q: prose changed", in, out)
+		}
+	}
+}
+
+func TestRedactorHeaderKeepsTheScheme(t *testing.T) {
+	h := http.Header{"Authorization": {"Basic a2V5OnNlY3JldA=="}, "X-Api-Key": {"k"}, "Content-Type": {"application/json"}}
+	got := NewRedactor().Header(h)
+	if got.Get("Authorization") != "Basic "+Placeholder || got.Get("X-Api-Key") != Placeholder || got.Get("Content-Type") != "application/json" {
+		t.Errorf("Header = %v", got)
+	}
+	if h.Get("Authorization") != "Basic a2V5OnNlY3JldA==" {
+		t.Error("Header changed its argument")
+	}
+}
+
+func TestClientKnowsItsOwnSecretInResponses(t *testing.T) {
+	// A target that echoes the credentials back: the transcript must not.
+	srv := newEchoServer(t)
+	rec := &Recorder{}
+	c, _ := New(srv, WithRecorder(rec), WithAuth(Basic{Key: "ak_9f8e7d6c5b4a", Secret: "sk_0a1b2c3d4e5f6a7b8c9d"}))
+	_, _ = c.Get(t.Context(), "/spot/balance", nil)
+	if out := rec.String(); strings.Contains(out, "sk_0a1b2c3d4e5f6a7b8c9d") || strings.Contains(out, base64.StdEncoding.EncodeToString([]byte("ak_9f8e7d6c5b4a:sk_0a1b2c3d4e5f6a7b8c9d"))) {
+		t.Errorf("transcript leaks the secret:\n%s", out)
+	}
+}

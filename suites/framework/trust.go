@@ -1,0 +1,72 @@
+package framework
+
+import (
+	"fmt"
+
+	"github.com/conform-harness/conform/client"
+	"github.com/conform-harness/conform/fixtures"
+	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
+)
+
+// tradingGuard is the suite's live-trading guard for cfg: it permits
+// authenticated mutating requests only on the emulator, a declared sandbox,
+// or with --allow-live-trading.
+func tradingGuard(cfg target.Config) *client.Guard {
+	if ok, why := cfg.MayTrade(); !ok {
+		return client.RefuseTrading(why)
+	}
+	return client.PermitTrading()
+}
+
+// newRedactor knows every secret the run may send: the configured accounts
+// and, on the emulator, every fixture account (each process uses its own).
+func newRedactor(cfg target.Config) *client.Redactor {
+	var creds []client.Credential
+	for _, set := range append([]map[string]target.Account{cfg.Accounts}, cfg.AccountSets...) {
+		for _, a := range set {
+			creds = append(creds, client.Credential{Key: a.APIKey, Secret: a.Secret})
+		}
+	}
+	if accts, err := fixtures.Accounts(); err == nil {
+		for _, a := range accts {
+			for _, k := range a.Keys {
+				creds = append(creds, client.Credential{Key: k.APIKey, Secret: k.Secret})
+			}
+		}
+	}
+	return client.NewRedactor(creds...)
+}
+
+// Guard is the process's live-trading guard, for what sends requests
+// without a framework client (load offers of the limit scenarios).
+func (e *Env) Guard() *client.Guard { return e.guard }
+
+// Redactor is the process's one redactor.
+func (e *Env) Redactor() *client.Redactor { return e.redactor }
+
+// skipRefused turns a refusal of the live-trading guard into a skip with
+// its reason: a spec that trades on a target that may not trade does not
+// apply there, and nothing was sent.
+func skipRefused(err error) { Skip("places, changes or cancels orders: " + err.Error()) }
+
+// RedactedFail is the suite's fail handler (RegisterFailHandler(framework.RedactedFail)):
+// every failure message, Gomega's included, passes the one redactor before
+// Ginkgo reports it, so no secret reaches the console or a report whatever
+// the spec printed.
+func RedactedFail(message string, callerSkip ...int) {
+	skip := 1
+	if len(callerSkip) > 0 {
+		skip += callerSkip[0]
+	}
+	var r *client.Redactor
+	if env != nil {
+		r = env.redactor
+	}
+	Fail(r.Redact(message), skip)
+}
+
+// Failf is RedactedFail with a format, for specs that fail by hand.
+func Failf(format string, args ...any) {
+	RedactedFail(fmt.Sprintf(format, args...), 1)
+}
