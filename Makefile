@@ -7,7 +7,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 ARGS    ?=
 
-.PHONY: all build conform test unit suite coverage mutation mutation-fast fuzz vet bench load clean
+.PHONY: all build conform test unit suite coverage trust mutation mutation-fast fuzz vet bench load clean
 
 all: build
 
@@ -22,7 +22,7 @@ conform: build
 	$(BIN)/conform run --procs $(PROCS) --out $(REPORTS) $(if $(TARGET),--target $(TARGET)) $(ARGS)
 
 ## test: everything that proves the harness works; CI runs this
-test: vet unit build coverage conform-check mutation-fast fuzz
+test: vet unit build coverage conform-check trust mutation-fast fuzz
 
 vet:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -39,6 +39,11 @@ coverage: build
 ## conform-check: the full conformance run must pass against the emulator
 conform-check: build
 	$(BIN)/conform run --procs $(PROCS) --out $(REPORTS)
+
+## trust: the built CLI aimed at targets other than the embedded emulator: no secret in any artifact,
+## no authenticated mutating request on an undeclared target, sandbox runs green in parallel
+trust: build
+	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -run '^TestTrust' ./cmd/conform/
 
 ## mutation: every fault of the emulator must be killed by its rule's specs (full table)
 mutation: build

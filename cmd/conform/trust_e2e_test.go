@@ -1,0 +1,299 @@
+package main
+
+// End-to-end trust checks: the built conform CLI and suite aimed at targets
+// other than the embedded emulator, as a new user would aim them at a real
+// sandbox. They need the binaries of `make build`: set CONFORM_BIN to their
+// directory (make trust does); a plain `go test` skips them.
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/conform-harness/conform/emulator"
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/fixtures"
+)
+
+// binDir returns the directory of the built binaries, skipping the test
+// when none is given.
+func binDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("CONFORM_BIN")
+	if dir == "" {
+		t.Skip("set CONFORM_BIN to the directory of conform, suites.test and ginkgo (make trust does)")
+	}
+	for _, b := range []string{"conform", "suites.test", "ginkgo"} {
+		if _, err := os.Stat(filepath.Join(dir, b)); err != nil {
+			t.Fatalf("CONFORM_BIN=%s: %v (run make build)", dir, err)
+		}
+	}
+	return dir
+}
+
+// startEmulator serves an emulator on a free loopback port until the test ends.
+func startEmulator(t *testing.T, o emulator.Options) string {
+	t.Helper()
+	o.Addr = "127.0.0.1:0"
+	emu, err := emulator.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = emu.Close() })
+	return emu.URL()
+}
+
+// mutationLog is a logging proxy's record of authenticated requests that
+// may change state.
+type mutationLog struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (l *mutationLog) lines() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.seen...)
+}
+
+// loggingProxy is a transparent reverse proxy to upstream that logs every
+// authenticated POST, PUT, PATCH and DELETE passing through it.
+func loggingProxy(t *testing.T, upstream string) (string, *mutationLog) {
+	t.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	log := &mutationLog{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+			if r.Header.Get("Authorization") != "" {
+				log.mu.Lock()
+				log.seen = append(log.seen, r.Method+" "+r.URL.Path)
+				log.mu.Unlock()
+			}
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, log
+}
+
+// fixtureKeysEnv returns CONFORM_KEY_<ROLE> variables for fixture account
+// i's keys, with account i+8's full key as the counterparty: the keys a
+// user would export for a sandbox.
+func fixtureKeysEnv(t *testing.T, i int) []string {
+	t.Helper()
+	accts, err := fixtures.Accounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env []string
+	for _, k := range accts[i].Keys {
+		name := "CONFORM_KEY_" + strings.ToUpper(strings.ReplaceAll(k.Role, "-", "_"))
+		env = append(env, fmt.Sprintf("%s=%s:%s:%s", name, k.APIKey, k.Secret, strings.Join(k.Rights, ",")))
+	}
+	for _, k := range accts[i+len(accts)/2].Keys {
+		if k.Role == "full" {
+			env = append(env, fmt.Sprintf("CONFORM_KEY_COUNTERPARTY=%s:%s:%s", k.APIKey, k.Secret, strings.Join(k.Rights, ",")))
+		}
+	}
+	return env
+}
+
+// conformCLI runs the built conform with args and extra environment, and
+// returns its exit code and combined console output.
+func conformCLI(t *testing.T, bin string, env []string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bin, "conform"), args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("conform %s: %v", strings.Join(args, " "), err)
+	}
+	return code, out.String()
+}
+
+// runSummary reads the counts of results.json in dir.
+func runSummary(t *testing.T, dir string) (specs, failed int) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Summary struct {
+			SpecsRun int `json:"specs_run"`
+			Failed   int `json:"failed"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Summary.SpecsRun, r.Summary.Failed
+}
+
+// secretForms lists every fixture secret raw and as base64 of key:secret.
+func secretForms(t *testing.T) []string {
+	t.Helper()
+	accts, err := fixtures.Accounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var forms []string
+	for _, a := range accts {
+		for _, k := range a.Keys {
+			forms = append(forms, k.Secret, base64.StdEncoding.EncodeToString([]byte(k.APIKey+":"+k.Secret)))
+		}
+	}
+	return forms
+}
+
+// assertNoSecret fails when any fixture secret, raw or base64-encoded with
+// its key, is in the console text or in any file under dir.
+func assertNoSecret(t *testing.T, console, dir string) {
+	t.Helper()
+	forms := secretForms(t)
+	check := func(where string, b []byte) {
+		for _, f := range forms {
+			if bytes.Contains(b, []byte(f)) {
+				t.Errorf("%s holds a secret (%.12s…)", where, f)
+				return
+			}
+		}
+	}
+	check("the console", []byte(console))
+	files := 0
+	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		check(path, b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files == 0 {
+		t.Errorf("the run wrote nothing under %s", dir)
+	}
+}
+
+// The auth specs fail against a target that accepts any credentials and
+// under every auth fault; nothing the runs print or write holds a secret.
+func TestTrustNoSecretInAnyArtifact(t *testing.T) {
+	bin := binDir(t)
+	t.Run("target accepting any credentials", func(t *testing.T) {
+		base := startEmulator(t, emulator.Options{ControlPlane: true, Faults: []string{"V3-AUTH-BASIC-FAIL", "V3-AUTH-HS256-FAIL", "V3-AUTH-MALFORMED", "V3-AUTH-UNKNOWN-KEY"}})
+		out := t.TempDir()
+		code, console := conformCLI(t, bin, nil, "run", "--target", base, "--label-filter", "/^rule:V3-AUTH-/", "--procs", "2", "--out", out)
+		if code != exitFailed {
+			t.Fatalf("want exit %d (auth specs failing), got %d:\n%s", exitFailed, code, console)
+		}
+		assertNoSecret(t, console, out)
+	})
+	t.Run("every auth fault", func(t *testing.T) {
+		var ids []string
+		for _, f := range faults.Catalogue() {
+			if strings.HasPrefix(f.Rule, "V3-AUTH-") {
+				ids = append(ids, f.Rule)
+			}
+		}
+		out := t.TempDir()
+		code, console := conformCLI(t, bin, nil, "mutate", "--only", strings.Join(ids, ","), "--out", out, "--suite", filepath.Join(bin, "suites.test"))
+		if code != exitOK {
+			t.Fatalf("mutation of the auth faults: exit %d:\n%s", code, console)
+		}
+		assertNoSecret(t, console, out)
+	})
+}
+
+// On a loopback target that is neither the emulator nor a declared sandbox
+// no authenticated mutating request arrives, from any spec, scenario or
+// cleanup; declared a sandbox, the same proxy sees them (the log works).
+func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
+	bin := binDir(t)
+	// No control plane: not recognisable as the emulator. No limits: the
+	// proxy merges every source address into its own.
+	proxy, log := loggingProxy(t, startEmulator(t, emulator.Options{NoLimits: true}))
+	code, console := conformCLI(t, bin, fixtureKeysEnv(t, 0), "run", "--target", proxy, "--procs", "2", "--out", t.TempDir())
+	if code != exitOK && code != exitFailed {
+		t.Fatalf("exit %d:\n%s", code, console)
+	}
+	if seen := log.lines(); len(seen) > 0 {
+		t.Errorf("%d authenticated mutating requests reached an undeclared target, e.g. %s", len(seen), seen[0])
+	}
+	code, console = conformCLI(t, bin, fixtureKeysEnv(t, 1), "run", "--target", proxy, "--sandbox", "--label-filter", "/^rule:V3-SPOT-/", "--out", t.TempDir())
+	if code != exitOK && code != exitFailed {
+		t.Fatalf("sandbox run: exit %d:\n%s", code, console)
+	}
+	if len(log.lines()) == 0 {
+		t.Error("declared a sandbox, the spot specs sent no authenticated mutating request: the log does not see them")
+	}
+}
+
+// A sandbox with one account's keys asked for two processes runs green (the
+// CLI runs one and says so); with an account set per process it runs two.
+func TestTrustSandboxInParallel(t *testing.T) {
+	bin := binDir(t)
+	base := startEmulator(t, emulator.Options{})
+	out := t.TempDir()
+	code, console := conformCLI(t, bin, fixtureKeysEnv(t, 2), "run", "--target", base, "--sandbox", "--procs", "2", "--out", out)
+	if code != exitOK {
+		t.Fatalf("one account set at --procs 2: exit %d:\n%s", code, console)
+	}
+	if !strings.Contains(console, "running 1 process(es) instead of 2") {
+		t.Errorf("the CLI did not say it runs serially:\n%s", console)
+	}
+	if specs, _ := runSummary(t, out); specs < 500 {
+		t.Errorf("only %d specs ran", specs)
+	}
+
+	set := func(i int) map[string]map[string]any {
+		m := map[string]map[string]any{}
+		for _, kv := range fixtureKeysEnv(t, i) {
+			name, v, _ := strings.Cut(kv, "=")
+			parts := strings.SplitN(v, ":", 3)
+			role := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(name, "CONFORM_KEY_"), "_", "-"))
+			m[role] = map[string]any{"api_key": parts[0], "secret": parts[1], "rights": strings.Split(parts[2], ",")}
+		}
+		return m
+	}
+	cfg, _ := json.Marshal(map[string]any{"rest": base, "sandbox": true, "accounts": set(3), "account_sets": []any{set(4)}})
+	path := filepath.Join(t.TempDir(), "sandbox.json")
+	if err := os.WriteFile(path, cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out = t.TempDir()
+	code, console = conformCLI(t, bin, nil, "run", "--config", path, "--procs", "2", "--out", out)
+	if code != exitOK || strings.Contains(console, "instead of 2") {
+		t.Fatalf("two account sets at --procs 2: exit %d:\n%s", code, console)
+	}
+	assertNoSecret(t, console, out)
+}
