@@ -59,6 +59,11 @@ func WithRecorder(r *Recorder) Option { return func(c *Client) { c.rec = r } }
 // WithPacer paces requests per documented path class (see Pacer).
 func WithPacer(p *Pacer) Option { return func(c *Client) { c.pacer = p } }
 
+// WithHeader adds a header to every request.
+func WithHeader(k, v string) Option {
+	return func(c *Client) { c.headers.Add(k, v) }
+}
+
 // WithGuard sets the live-trading guard every authenticated mutating
 // request must pass. Without it the client refuses them all.
 func WithGuard(g *Guard) Option { return func(c *Client) { c.guard = g } }

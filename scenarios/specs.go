@@ -44,6 +44,10 @@ func requireLoopback(ctx SpecContext, e *framework.Env) {
 		Skip("limit scenarios need source addresses of their own in 127.0.1.0/24 to 127.0.9.0/24, so a loopback target; " +
 			"against " + e.Config.REST + " this machine has one address, which the functional specs' pacing already shares")
 	}
+	if e.Config.SharedSource {
+		Skip("limit scenarios need source addresses of their own, but something between the harness and " + e.Config.REST +
+			" (a proxy) connects from one address for all of them, so per-address budgets cannot be told apart")
+	}
 	if err := CanBind(ctx, e.HostPort()); err != nil {
 		Skip("limit scenarios need source addresses of their own on loopback: " + err.Error())
 	}

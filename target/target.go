@@ -52,6 +52,11 @@ type Config struct {
 	ControlURL string `json:"control_url,omitempty"`
 	// Accounts maps a role to a key pair.
 	Accounts map[string]Account `json:"accounts,omitempty"`
+	// SharedSource declares that the target sees one source address for
+	// every connection of the harness (a proxy in between), so per-address
+	// budgets are shared and clients pace. The suite detects it on an
+	// emulator; elsewhere it can be declared.
+	SharedSource bool `json:"shared_source,omitempty"`
 	// AccountSets are further accounts by role for parallel runs on a
 	// trading target: Ginkgo process 1 uses Accounts, process p uses
 	// AccountSets[p-2], so that no two processes share balances or orders.
@@ -180,6 +185,11 @@ func (c *Config) IsLoopback() bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// OwnSourceAddresses reports whether connections from different loopback
+// source addresses reach the target as different clients: a loopback target
+// that no proxy stands in front of.
+func (c *Config) OwnSourceAddresses() bool { return c.IsLoopback() && !c.SharedSource }
 
 // Roles lists the configured roles, sorted.
 func (c *Config) Roles() []string {

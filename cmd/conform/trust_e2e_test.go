@@ -10,6 +10,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -20,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/conform-harness/conform/emulator"
 	"github.com/conform-harness/conform/emulator/faults"
@@ -296,4 +299,56 @@ func TestTrustSandboxInParallel(t *testing.T) {
 		t.Fatalf("two account sets at --procs 2: exit %d:\n%s", code, console)
 	}
 	assertNoSecret(t, console, out)
+}
+
+// tcpProxy relays every connection to upstream from its own address, as a
+// transparent fault-injecting proxy does: the target sees one peer for all.
+func tcpProxy(t *testing.T, upstream string) string {
+	t.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			in, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer in.Close()
+				out, err := net.Dial("tcp", u.Host)
+				if err != nil {
+					return
+				}
+				defer out.Close()
+				go func() { _, _ = io.Copy(out, in) }()
+				_, _ = io.Copy(in, out)
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String()
+}
+
+// Through a TCP proxy that merges the harness's source addresses, the run
+// against an emulator with its limits on stays green and fast: the suite
+// notices the proxy, names each client's address in X-Forwarded-For, and
+// skips the limit scenarios with the reason.
+func TestTrustThroughATransparentProxy(t *testing.T) {
+	bin := binDir(t)
+	proxy := tcpProxy(t, startEmulator(t, emulator.Options{ControlPlane: true}))
+	out := t.TempDir()
+	start := time.Now()
+	code, console := conformCLI(t, bin, nil, "run", "--target", proxy, "--procs", "2", "--out", out, "--timeout", "2m")
+	if code != exitOK {
+		t.Fatalf("through a TCP proxy: exit %d after %s:\n%s", code, time.Since(start), console)
+	}
+	if specs, _ := runSummary(t, out); specs < 600 {
+		t.Errorf("only %d specs ran", specs)
+	}
 }

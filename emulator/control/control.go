@@ -40,6 +40,9 @@ type info struct {
 	Emulator bool     `json:"emulator"`
 	Now      string   `json:"now"`
 	Faults   []string `json:"faults"`
+	// RemoteAddr is the client address the emulator saw, so the harness
+	// can tell whether a proxy between them merges its source addresses.
+	RemoteAddr string `json:"remote_addr"`
 }
 
 // ServeHTTP implements http.Handler.
@@ -60,7 +63,7 @@ func (p *Plane) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.Method + " " + r.URL.Path {
 	case "GET " + Prefix + "/info":
-		out.JSON(w, r, http.StatusOK, info{Emulator: true, Now: p.Clock.Now().Format(time.RFC3339Nano), Faults: p.Faults.IDs()})
+		out.JSON(w, r, http.StatusOK, info{Emulator: true, Now: p.Clock.Now().Format(time.RFC3339Nano), Faults: p.Faults.IDs(), RemoteAddr: r.RemoteAddr})
 	case "POST " + Prefix + "/reset":
 		if err := p.Reset.Reset(); err != nil {
 			fail(api.Internal("reset: %v", err))

@@ -54,15 +54,28 @@ func NewGuard(o Options) *Guard {
 func (g *Guard) Table() *Table { return g.table }
 
 // ClientIP is the address a request is counted under: the TCP peer
-// address, never a header such as X-Forwarded-For, so that clients bound
-// to different loopback addresses count as different IPs and no client can
-// choose whom it is counted as. A peer address without a port (a request
-// built in-process) is used as is.
+// address, so that clients bound to different loopback addresses count as
+// different IPs. One exception keeps that true through a proxy on this
+// machine (which re-originates every connection from one address): a
+// loopback peer's X-Forwarded-For naming a loopback address counts as that
+// address. It lets no client choose whom it is counted as beyond what it
+// could already choose, since a loopback client can bind any 127.0.0.0/8
+// address itself; any other header value or peer is ignored. A peer address
+// without a port (a request built in-process) is used as is.
 func ClientIP(r *http.Request) string {
-	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		return host
+	host := r.RemoteAddr
+	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		host = h
 	}
-	return r.RemoteAddr
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			first, _, _ := strings.Cut(xff, ",")
+			if fwd := net.ParseIP(strings.TrimSpace(first)); fwd != nil && fwd.IsLoopback() {
+				return fwd.String()
+			}
+		}
+	}
+	return host
 }
 
 // AllowIP implements api.Limiter: it counts every request under the API

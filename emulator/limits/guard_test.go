@@ -37,6 +37,24 @@ func TestClientIP(t *testing.T) {
 	}
 }
 
+// Through a proxy on this machine the harness names its loopback source
+// address in X-Forwarded-For; nothing else may choose the counted address.
+func TestClientIPForwardedThroughALoopbackProxy(t *testing.T) {
+	for _, tc := range []struct{ remote, xff, want string }{
+		{"127.0.0.1:5555", "127.17.0.9", "127.17.0.9"},
+		{"127.0.0.1:5555", "127.17.0.9, 127.0.0.1", "127.17.0.9"},
+		{"127.0.0.1:5555", "192.0.2.7", "127.0.0.1"},  // not an address a loopback client could bind
+		{"192.0.2.1:5555", "127.17.0.9", "192.0.2.1"}, // not a loopback peer
+		{"127.0.0.1:5555", "not-an-ip", "127.0.0.1"},
+	} {
+		r := request(tc.remote, "")
+		r.Header.Set("X-Forwarded-For", tc.xff)
+		if got := ClientIP(r); got != tc.want {
+			t.Errorf("peer %s, X-Forwarded-For %q: %q, want %q", tc.remote, tc.xff, got, tc.want)
+		}
+	}
+}
+
 // countIP offers n requests to /public/* and returns how many passed.
 func countIP(g *Guard, n int, remote func(i int) string, auth func(i int) string) (passed int, last *api.Error) {
 	for i := range n {

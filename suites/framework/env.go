@@ -70,6 +70,10 @@ type Env struct {
 	// specs. Elsewhere one address is all there is: clients share pacer,
 	// which keeps this process under its share of every class's rate.
 	loopback bool
+	// forward names each client's own address in X-Forwarded-For, for an
+	// emulator behind a proxy on this machine that connects from one
+	// address for all (see limits.ClientIP in the emulator).
+	forward  bool
 	nextAddr atomic.Uint32
 	pacer    *client.Pacer
 	// guard refuses authenticated mutating requests unless the target may
@@ -142,7 +146,13 @@ func StartTarget(f *Flags) ([]byte, func(), error) {
 		stop()
 		return nil, nil, err
 	}
-	cfg.Emulator, cfg.ControlURL = detectEmulator(cfg.REST)
+	var seen string
+	cfg.Emulator, cfg.ControlURL, seen = detectEmulator(cfg.REST, cfg.IsLoopback())
+	if cfg.Emulator && seen != "" && seen != probeSource.String() {
+		// Something between us re-originates connections: every client
+		// shares one address's budgets there.
+		cfg.SharedSource = true
+	}
 	b, err := json.Marshal(cfg)
 	return b, stop, err
 }
@@ -168,24 +178,55 @@ func probe(rest string) error {
 	return c.Close()
 }
 
+// probeSource is the loopback address the emulator probe connects from:
+// outside every process's range of 127.(16+p).0.0/16.
+var probeSource = net.IPv4(127, 16, 0, 1)
+
 // detectEmulator asks for the control plane; only a conform emulator has it.
-func detectEmulator(rest string) (bool, string) {
+// It also returns the client address the emulator saw; on loopback the
+// probe connects from probeSource, so a different answer means a proxy.
+func detectEmulator(rest string, loopback bool) (bool, string, string) {
+	if loopback {
+		if ok, ctl, seen := askControlPlane(rest, probeSource); ok {
+			return ok, ctl, seen
+		}
+	}
+	// Not on loopback, or this system cannot connect from probeSource: the
+	// address seen tells nothing.
+	ok, ctl, _ := askControlPlane(rest, nil)
+	return ok, ctl, ""
+}
+
+// askControlPlane reads the emulator's /_conform/info from source address
+// from (nil: the system's choice).
+func askControlPlane(rest string, from net.IP) (bool, string, string) {
 	ctl := strings.TrimRight(rest, "/") + "/_conform"
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
+	d := &net.Dialer{Timeout: 3 * time.Second}
+	if from != nil {
+		d.LocalAddr = &net.TCPAddr{IP: from}
+	}
+	tr := &http.Transport{Proxy: nil, DialContext: d.DialContext}
+	defer tr.CloseIdleConnections()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ctl+"/info", nil)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := (&http.Client{Transport: tr}).Do(req)
 	if err != nil {
-		return false, ""
+		return false, "", ""
 	}
 	defer resp.Body.Close()
 	var in struct {
-		Emulator bool `json:"emulator"`
+		Emulator   bool   `json:"emulator"`
+		RemoteAddr string `json:"remote_addr"`
 	}
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&in) != nil || !in.Emulator {
-		return false, ""
+		return false, "", ""
 	}
-	return true, ctl
+	host, _, err := net.SplitHostPort(in.RemoteAddr)
+	if err != nil {
+		host = in.RemoteAddr
+	}
+	return true, ctl, host
 }
 
 // Setup runs on every process with the config from StartTarget. On the
@@ -225,7 +266,11 @@ func Setup(data []byte) error {
 			}
 		}
 	}
-	env = &Env{Config: cfg, transport: client.DefaultTransport(), loopback: cfg.IsLoopback(),
+	// Behind a proxy that merges source addresses, an emulator still tells
+	// clients apart by the address each names (X-Forwarded-For); any other
+	// target behind one gets paced clients.
+	forward := cfg.SharedSource && cfg.Emulator && cfg.IsLoopback()
+	env = &Env{Config: cfg, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
 		guard: tradingGuard(cfg), redactor: newRedactor(cfg)}
 	env.pacer = client.NewPacer(client.V3PerIP, 1/float64(n))
 	return nil
@@ -261,10 +306,14 @@ func (e *Env) recorded(opts ...client.Option) *client.Client {
 			}
 		}
 	})
-	opts = append([]client.Option{client.WithRecorder(rec), client.WithHTTPClient(e.httpClient()),
+	hc, local := e.httpClient()
+	opts = append([]client.Option{client.WithRecorder(rec), client.WithHTTPClient(hc),
 		client.WithGuard(e.guard), client.WithRedactor(e.redactor), client.OnRefused(skipRefused)}, opts...)
-	if !e.loopback {
+	switch {
+	case !e.loopback:
 		opts = append(opts, client.WithPacer(e.pacer))
+	case e.forward:
+		opts = append(opts, client.WithHeader("X-Forwarded-For", local.String()))
 	}
 	c, err := client.New(e.Config.REST, opts...)
 	if err != nil {
@@ -273,18 +322,19 @@ func (e *Env) recorded(opts ...client.Option) *client.Client {
 	return c
 }
 
-// httpClient returns the HTTP client for a new API client: on loopback a
-// transport bound to a fresh source address, elsewhere the shared one.
-func (e *Env) httpClient() *http.Client {
+// httpClient returns the HTTP client for a new API client and its source
+// address: on loopback a transport bound to a fresh source address,
+// elsewhere the shared one (and no address of its own).
+func (e *Env) httpClient() (*http.Client, net.IP) {
 	if !e.loopback {
-		return &http.Client{Transport: e.transport, Timeout: Timeouts.Request}
+		return &http.Client{Transport: e.transport, Timeout: Timeouts.Request}, nil
 	}
 	n := e.nextAddr.Add(1)
 	local := &net.TCPAddr{IP: net.IPv4(127, byte(16+GinkgoParallelProcess()), byte(n>>8), byte(n))}
 	t := client.DefaultTransport()
 	t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, LocalAddr: local}).DialContext
 	DeferCleanup(t.CloseIdleConnections)
-	return &http.Client{Transport: t, Timeout: Timeouts.Request}
+	return &http.Client{Transport: t, Timeout: Timeouts.Request}, local.IP
 }
 
 // Public returns a client without credentials.
