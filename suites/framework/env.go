@@ -293,7 +293,7 @@ func (e *Env) recorded(opts ...client.Option) *client.Client {
 	rec := &client.Recorder{}
 	DeferCleanup(func() {
 		if CurrentSpecReport().Failed() && len(rec.Exchanges()) > 0 {
-			AddReportEntry("exchanges", e.redactor.Redact(rec.String()), ReportEntryVisibilityFailureOrVerbose)
+			reportEntry("exchanges", rec.String(), ReportEntryVisibilityFailureOrVerbose)
 		}
 	})
 	DeferCleanup(func() {

@@ -76,7 +76,7 @@ func Observe(id string, format string, args ...any) {
 		RedactedFail(fmt.Sprintf("framework.Observe: %s is %s, not ambiguous; assert it instead", id, r.Status))
 	}
 	msg := fmt.Sprintf(format, args...)
-	AddReportEntry(LabelInformational, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
+	reportEntry(LabelInformational, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
 }
 
 // EntryRecorded names the report entries Record adds.
@@ -93,7 +93,7 @@ func Record(id string, format string, args ...any) {
 		RedactedFail(fmt.Sprintf("framework.Record: %s is %s, not testable; use Observe for an ambiguous rule", id, r.Status))
 	}
 	msg := fmt.Sprintf(format, args...)
-	AddReportEntry(EntryRecorded, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
+	reportEntry(EntryRecorded, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
 }
 
 // describeRules renders "ID: statement" lines for failure messages.

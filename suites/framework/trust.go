@@ -66,6 +66,16 @@ func RedactedFail(message string, callerSkip ...int) {
 	Fail(r.Redact(message), skip)
 }
 
+// reportEntry adds a report entry whose text passes the one redactor, as
+// every entry the framework writes does (transcripts, observations).
+func reportEntry(name, text string, visibility ReportEntryVisibility) {
+	var r *client.Redactor
+	if env != nil {
+		r = env.redactor
+	}
+	AddReportEntry(name, r.Redact(text), visibility)
+}
+
 // Failf is RedactedFail with a format, for specs that fail by hand.
 func Failf(format string, args ...any) {
 	RedactedFail(fmt.Sprintf(format, args...), 1)
