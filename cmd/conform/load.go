@@ -255,7 +255,7 @@ func cmdLoad(args []string, e *env) error {
 		defer emu.Close()
 		cfg = emu.config
 		where = fmt.Sprintf("%s (embedded emulator, limits %s)", cfg.REST, map[bool]string{true: "off", false: "on"}[o.emulatorNoLimits])
-	} else if err := probe(ctx, cfg.REST, nil); err != nil {
+	} else if err := preflight(ctx, cfg.REST); err != nil {
 		return err
 	}
 	base, err := load.ParseBase(cfg.REST)

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/url"
 	"time"
+
+	"github.com/conform-harness/conform/target"
 )
 
 // probeTimeout bounds the reachability check of a target.
@@ -51,4 +53,17 @@ func probe(ctx context.Context, rest string, dial dialer) error {
 		return harnessErrorf("target %s unreachable: %v", rest, err)
 	}
 	return c.Close()
+}
+
+// preflight is probe, then target.Preflight: something must listen at the
+// target and answer GET /api/3/public/currency as this API does. Either
+// failure is one line and exit 3, within PreflightTimeout of connecting.
+func preflight(ctx context.Context, rest string) error {
+	if err := probe(ctx, rest, nil); err != nil {
+		return err
+	}
+	if err := target.Preflight(ctx, rest, target.PreflightTimeout); err != nil {
+		return harnessError(err)
+	}
+	return nil
 }

@@ -229,7 +229,7 @@ func cmdRun(args []string, e *env) error {
 	}
 	ctx := context.Background()
 	if cfg.REST != "" {
-		if err := probe(ctx, cfg.REST, nil); err != nil {
+		if err := preflight(ctx, cfg.REST); err != nil {
 			return err
 		}
 	}

@@ -352,3 +352,42 @@ func TestTrustThroughATransparentProxy(t *testing.T) {
 		t.Errorf("only %d specs ran", specs)
 	}
 }
+
+// A target that is not this API costs seconds and one line, not minutes and
+// a suite of rule failures: a silent listener and a web server each exit 3.
+func TestTrustWrongTargetFailsFast(t *testing.T) {
+	bin := binDir(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() { // accepts and never answers
+		var held []net.Conn
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				for _, c := range held {
+					_ = c.Close()
+				}
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	web := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(web.Close)
+	for name, url := range map[string]string{"silent listener": "http://" + ln.Addr().String(), "web server": web.URL} {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			code, console := conformCLI(t, bin, nil, "run", "--target", url, "--out", t.TempDir())
+			took := time.Since(start)
+			if code != exitHarness || took > 20*time.Second {
+				t.Errorf("exit %d after %s, want %d within 20s:\n%s", code, took, exitHarness, console)
+			}
+			if lines := strings.Split(strings.TrimSpace(console), "\n"); len(lines) != 1 || !strings.Contains(console, "not this API") {
+				t.Errorf("want one line saying what was found, got:\n%s", console)
+			}
+		})
+	}
+}

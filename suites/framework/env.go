@@ -146,6 +146,10 @@ func StartTarget(f *Flags) ([]byte, func(), error) {
 		stop()
 		return nil, nil, err
 	}
+	if err := target.Preflight(context.Background(), cfg.REST, target.PreflightTimeout); err != nil {
+		stop()
+		return nil, nil, err
+	}
 	var seen string
 	cfg.Emulator, cfg.ControlURL, seen = detectEmulator(cfg.REST, cfg.IsLoopback())
 	if cfg.Emulator && seen != "" && seen != probeSource.String() {
