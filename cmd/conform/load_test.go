@@ -83,6 +83,10 @@ func slowServer(t *testing.T, delay time.Duration) (*httptest.Server, func(ip st
 		byIP[host]++
 		mu.Unlock()
 		time.Sleep(delay)
+		if r.URL.Path == "/api/3/public/currency" { // what conform's preflight asks: this is the API
+			_, _ = w.Write([]byte(`{"BTC":{"full_name":"Bitcoin","payin_enabled":true}}`))
+			return
+		}
 		_, _ = w.Write([]byte(`{}`))
 	}))
 	t.Cleanup(srv.Close)
