@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -35,6 +37,19 @@ func emulateFlagSet(o *emulateOptions) *flag.FlagSet {
 	return fs
 }
 
+// checkListenAddr tells a malformed listen address (a bad flag, exit 2)
+// from one that is well formed but cannot be listened on (exit 3).
+func checkListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("want HOST:PORT, e.g. 127.0.0.1:8080")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("port %q is not a number from 0 to 65535", port)
+	}
+	return nil
+}
+
 // splitIDs splits a comma-separated list of rule IDs, dropping blanks.
 func splitIDs(s string) []string {
 	var ids []string
@@ -50,6 +65,9 @@ func cmdEmulate(args []string, e *env) error {
 	o := &emulateOptions{}
 	if err := parseFlags("emulate", emulateFlagSet(o), args, e); err != nil {
 		return err
+	}
+	if err := checkListenAddr(o.addr); err != nil {
+		return usageErrorf("emulate: --addr %q: %v", o.addr, err)
 	}
 	ids := splitIDs(o.faults)
 	if _, err := faults.New(ids...); err != nil { // an unknown fault is a bad flag, not a harness error

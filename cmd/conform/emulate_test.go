@@ -70,3 +70,12 @@ func TestCmdEmulateServesUntilInterrupted(t *testing.T) {
 		t.Fatal("emulate did not stop on SIGINT")
 	}
 }
+
+func TestCmdEmulateRejectsAMalformedAddressAsABadFlag(t *testing.T) {
+	for _, addr := range []string{"bad", "127.0.0.1", "127.0.0.1:http-alt", "127.0.0.1:70000"} {
+		e, _, _ := testEnv(t)
+		if err := cmdEmulate([]string{"--addr", addr}, e); exitCode(err) != exitUsage {
+			t.Errorf("--addr %q: %v (exit %d), want exit %d", addr, err, exitCode(err), exitUsage)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 func setOwnGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 }
 
 // interruptGroup and killGroup signal the child's process group (its id is

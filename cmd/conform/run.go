@@ -81,8 +81,8 @@ func parseRun(args []string, e *env) (*runOptions, error) {
 	}
 	o.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
-	if o.procs == 0 {
-		o.procs = defaultProcs()
+	if !o.set["procs"] {
+		o.procs = defaultProcs() // a given 0 is an error below, not the default
 	}
 	switch {
 	case o.procs < 1:
@@ -256,10 +256,24 @@ func cmdRun(args []string, e *env) error {
 		return harnessError(err)
 	}
 	fmt.Fprintf(e.stdout, "reports: %s\n", outDir)
-	if res.Summary.SpecsRun == 0 && len(res.SuiteFailures) == 0 {
-		fmt.Fprintln(e.stderr, "conform: warning: no spec ran (check --label-filter and --focus)")
+	if selectsNone(reports) && len(res.SuiteFailures) == 0 && (o.labelFilter != "" || o.focus != "") {
+		// Every spec was filtered out (none even reached a skip): a typo in
+		// the filter must not pass as a green run.
+		return usageErrorf("run: --label-filter %q --focus %q selects no spec (see conform rules for rule IDs; labels are rule:<ID>, %s, ...)",
+			o.labelFilter, o.focus, "informational")
 	}
 	return runOutcome(res, status)
+}
+
+// selectsNone reports whether the filters left no spec to run: Ginkgo's
+// count before the run, not specs that ran and skipped themselves.
+func selectsNone(reports []types.Report) bool {
+	for _, r := range reports {
+		if r.PreRunStats.SpecsThatWillRun > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // prepareOutDir creates dir and removes stale reports from an earlier run,

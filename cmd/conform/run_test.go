@@ -25,6 +25,7 @@ func TestParseRun(t *testing.T) {
 		{nil, ""},
 		{[]string{"--procs", "1", "--timeout", "30s", "--label-filter", "rule:V3-A || auth", "--focus", "^Errors"}, ""},
 		{[]string{"--procs", "-1"}, "--procs must be at least 1"},
+		{[]string{"--procs", "0"}, "--procs must be at least 1"},
 		{[]string{"--timeout", "0s"}, "--timeout must be positive"},
 		{[]string{"--timeout", "soon"}, "invalid value"},
 		{[]string{"--out", ""}, "--out must not be empty"},

@@ -391,3 +391,56 @@ func TestTrustWrongTargetFailsFast(t *testing.T) {
 		})
 	}
 }
+
+// A filter that selects no spec is a bad flag, never a green run.
+func TestTrustFilterSelectingNothingIsAUsageError(t *testing.T) {
+	bin := binDir(t)
+	code, console := conformCLI(t, bin, nil, "run", "--label-filter", "rule:V3-NO-SUCH-RULE", "--out", t.TempDir())
+	if code != exitUsage || !strings.Contains(console, "selects no spec") {
+		t.Errorf("exit %d, want %d saying nothing matched:\n%s", code, exitUsage, console)
+	}
+}
+
+// processesMentioning lists the pids whose command line contains s.
+func processesMentioning(t *testing.T, s string) []string {
+	t.Helper()
+	out, _ := exec.Command("pgrep", "-f", s).Output()
+	return strings.Fields(string(out))
+}
+
+// kill -9 of conform run leaves neither the Ginkgo CLI nor a suite process.
+func TestTrustKilledRunLeavesNoOrphans(t *testing.T) {
+	bin := binDir(t)
+	if _, err := exec.LookPath("pgrep"); err != nil {
+		t.Skip("needs pgrep")
+	}
+	out := t.TempDir()
+	cmd := exec.Command(filepath.Join(bin, "conform"), "run", "--procs", "2", "--out", out)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for len(processesMentioning(t, out)) < 3 { // ginkgo and two suite processes name the out dir
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatal("the suite processes did not start")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	deadline = time.Now().Add(5 * time.Second)
+	for {
+		left := processesMentioning(t, out)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			for _, pid := range left {
+				_ = exec.Command("kill", "-9", pid).Run()
+			}
+			t.Fatalf("%d processes outlived a killed conform run", len(left))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -104,6 +104,7 @@ func Current() *Env {
 // is given, starts the embedded emulator. It returns the config to hand to
 // every process and a function that stops what it started.
 func StartTarget(f *Flags) ([]byte, func(), error) {
+	dieWithParent()
 	cfg, err := target.Load(f.Config, os.Getenv)
 	if err != nil {
 		return nil, nil, err
@@ -237,6 +238,7 @@ func askControlPlane(rest string, from net.IP) (bool, string, string) {
 // emulator, process p takes fixture account p so parallel specs never share
 // balances or orders.
 func Setup(data []byte) error {
+	dieWithParent()
 	var cfg target.Config
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		return fmt.Errorf("framework: target config: %w", err)
