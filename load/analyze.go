@@ -243,6 +243,9 @@ func summarize(total *aggregate, runs map[string]*aggregate, infos map[string]*R
 			s.MaxWorkers += ri.MaxWorkers
 			s.Connections += ri.Connections
 			rs.Problems = runProblems(rs, ri)
+			if ri.Interrupted {
+				s.Interrupted = append(s.Interrupted, fmt.Sprintf("%s: interrupted after %.1fs of %s", name, a.metrics.Duration.Seconds(), ri.duration()))
+			}
 		} else {
 			allKnown = false
 			if opt.RequestedRate == 0 {
@@ -277,6 +280,9 @@ func summarize(total *aggregate, runs map[string]*aggregate, infos map[string]*R
 		problems = append(problems, "no results")
 	}
 	s.Verdict = judge(s, problems, opt.Thresholds)
+	if len(s.Interrupted) > 0 && s.Verdict.Status != StatusInvalid {
+		s.Verdict.Status = StatusInterrupted
+	}
 	if l := s.ScheduleLag; l != nil && l.P99MS > ms(MaxScheduleLag) {
 		s.Verdict.Warnings = append(s.Verdict.Warnings, fmt.Sprintf(
 			"requests went out up to %s behind schedule (p99 %s): the rate was offered in bursts; the target or the generating machine was saturated",
@@ -288,14 +294,11 @@ func summarize(total *aggregate, runs map[string]*aggregate, infos map[string]*R
 // runProblems lists what makes one run invalid.
 func runProblems(rs RunSummary, ri *RunInfo) []string {
 	var ps []string
-	if ri.Interrupted {
-		ps = append(ps, "interrupted before the end of its duration")
-	}
 	if rs.Requests < ri.Sent {
 		ps = append(ps, fmt.Sprintf("results file holds %d of the %d results the run recorded", rs.Requests, ri.Sent))
 	}
-	if ri.RequestedRate == 0 {
-		return ps // unlimited: nothing to fall short of
+	if ri.RequestedRate == 0 || ri.Interrupted {
+		return ps // unlimited, or stopped on purpose: nothing to fall short of
 	}
 	if short := 1 - rs.AchievedRate/ri.RequestedRate; short > MaxShortfall {
 		ps = append(ps, fmt.Sprintf("achieved %.1f/s of %.1f/s requested (%.2f%% short, more than %.0f%%)",

@@ -16,6 +16,10 @@ const (
 	StatusPass     = "PASS"     // valid, and every threshold holds
 	StatusBreached = "BREACHED" // valid, and a threshold was breached
 	StatusInvalid  = "INVALID"  // the generator did not offer the requested load; figures are not a capacity verdict
+	// StatusInterrupted: stopped on purpose (SIGINT, SIGTERM) before its
+	// duration; what was measured is kept and shown, but it is no verdict
+	// on the target.
+	StatusInterrupted = "INTERRUPTED"
 )
 
 // MaxShortfall is how far the achieved rate may fall below the requested
@@ -72,7 +76,10 @@ type Summary struct {
 	Connections int          `json:"connections"`
 	HTTPVersion string       `json:"http_version"`
 	Runs        []RunSummary `json:"runs"`
-	Verdict     Verdict      `json:"verdict"`
+	// Interrupted names the runs stopped before their duration, with how
+	// long each ran; the verdict is then INTERRUPTED.
+	Interrupted []string `json:"interrupted,omitempty"`
+	Verdict     Verdict  `json:"verdict"`
 
 	latency *Histogram
 }
@@ -280,6 +287,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 	}
 	for _, w := range s.Verdict.Warnings {
 		fmt.Fprintf(tw, "  warning\t%s\n", w)
+	}
+	for _, i := range s.Interrupted {
+		fmt.Fprintf(tw, "  interrupted\t%s (what was measured until then is kept)\n", i)
 	}
 	fmt.Fprintf(tw, "  verdict\t%s\n", s.Verdict.Status)
 	return tw.Flush()

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -52,14 +53,35 @@ Requests only ever go to the target's scheme and host; redirects are not
 followed.
 
 Verdict: INVALID (exit 5) when the achieved rate falls short of the
-requested one by more than 1% (or the run was interrupted); otherwise
-thresholds decide: exit 4 when one is breached. Thresholds:
+requested one by more than 1%; otherwise
+thresholds decide: exit 4 when one is breached. Without --threshold the
+default is success>=0.99 (the share of 429 answers is reported beside it);
+--threshold none opts out. SIGINT or SIGTERM stops the run, keeps what was
+measured (results.bin, summary.json, report.html, verdict INTERRUPTED) and
+exits 130 or 143. Thresholds:
 p50|p90|p95|p99|max<DURATION, success>RATIO (or 99%), rate>N; also <= and >=.
 
 conform load merge combines the results.bin files of several workers
 (hosts) into one report in --out; each file's runs are read from the
 summary.json beside it, so every worker is judged against its own
 requested rate (--requested-rate gives the total for bare Vegeta files).`
+
+// defaultThreshold applies when no --threshold is given: a capacity run
+// whose answers were mostly refusals (a 429 storm) must not exit 0.
+const defaultThreshold = "success>=0.99"
+
+// withDefault returns l, or the default threshold when none was given
+// (nil: the flag never set; "none" leaves an empty list).
+func (l thresholdList) withDefault() thresholdList {
+	if l != nil {
+		return l
+	}
+	t, err := load.ParseThreshold(defaultThreshold)
+	if err != nil {
+		panic(err) // a constant
+	}
+	return thresholdList{t}
+}
 
 // thresholdList is a repeatable --threshold flag.
 type thresholdList []load.Threshold
@@ -73,6 +95,11 @@ func (l *thresholdList) String() string {
 }
 
 func (l *thresholdList) Set(s string) error {
+	if strings.TrimSpace(s) == "none" {
+		// Opts out of the default; an empty, non-nil list.
+		*l = thresholdList{}
+		return nil
+	}
 	t, err := load.ParseThreshold(s)
 	if err != nil {
 		return err
@@ -243,8 +270,7 @@ func cmdLoad(args []string, e *env) error {
 			return err
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, caught := interruptible(context.Background())
 
 	where := cfg.REST
 	if cfg.REST == "" {
@@ -285,15 +311,49 @@ func cmdLoad(args []string, e *env) error {
 	run := load.RunConfig{Base: base, Scenario: scenario, Pacing: o.pacing, Duration: o.duration, Workers: o.workers,
 		MaxWorkers: o.maxWorkers, Connections: o.connections, LocalAddr: o.localIP, WorkerID: o.workerID,
 		Timeout: o.timeout, StdClient: o.netHTTP, Progress: e.stderr}
-	a, err := load.Execute(ctx, outDir, run, load.AnalyzeOptions{Title: title, Thresholds: o.thresholds})
+	a, err := load.Execute(ctx, outDir, run, load.AnalyzeOptions{Title: title, Thresholds: o.thresholds.withDefault()})
 	if err != nil {
 		return harnessErrorf("%w", err)
 	}
-	return loadOutcome(a, outDir, e.stdout)
+	return loadOutcome(a, outDir, e.stdout, caught())
 }
 
-// loadOutcome prints the summary and maps the verdict to the exit status.
-func loadOutcome(a *load.Analysis, outDir string, w io.Writer) error {
+// interruptible returns a context cancelled by the first SIGINT or SIGTERM,
+// and a function telling which signal it was (nil: none).
+func interruptible(parent context.Context) (context.Context, func() os.Signal) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var (
+		mu  sync.Mutex
+		got os.Signal
+	)
+	go func() {
+		s := <-sigs
+		signal.Stop(sigs)
+		mu.Lock()
+		got = s
+		mu.Unlock()
+		cancel()
+	}()
+	return ctx, func() os.Signal {
+		mu.Lock()
+		defer mu.Unlock()
+		return got
+	}
+}
+
+// Exit statuses of a load run stopped by a signal, as a shell reports a
+// process killed by it (128 + the signal's number), so that a Job stopped
+// on purpose is not mistaken for a broken target.
+const (
+	exitInterrupted = 130 // SIGINT
+	exitTerminated  = 143 // SIGTERM
+)
+
+// loadOutcome prints the summary and maps the verdict to the exit status;
+// sig is the signal that stopped the run (nil: none, or a merge).
+func loadOutcome(a *load.Analysis, outDir string, w io.Writer, sig os.Signal) error {
 	fmt.Fprintln(w)
 	if err := a.Summary.WriteText(w); err != nil {
 		return harnessError(err)
@@ -304,6 +364,19 @@ func loadOutcome(a *load.Analysis, outDir string, w io.Writer) error {
 		return &cliError{code: exitInvalid, err: errors.New("load run invalid"), quiet: true}
 	case load.StatusBreached:
 		return &cliError{code: exitThreshold, err: errors.New("load threshold breached"), quiet: true}
+	case load.StatusInterrupted:
+		switch sig {
+		case syscall.SIGTERM:
+			return &cliError{code: exitTerminated, err: errors.New("load run terminated (SIGTERM); what was measured is in " + outDir), quiet: true}
+		case os.Interrupt:
+			return &cliError{code: exitInterrupted, err: errors.New("load run interrupted (SIGINT); what was measured is in " + outDir), quiet: true}
+		}
+		// A merge with interrupted parts: judged by its thresholds.
+		for _, t := range a.Summary.Verdict.Thresholds {
+			if !t.Pass {
+				return &cliError{code: exitThreshold, err: errors.New("load threshold breached"), quiet: true}
+			}
+		}
 	}
 	return nil
 }

@@ -75,11 +75,11 @@ func cmdLoadMerge(args []string, e *env) error {
 	if title == "" {
 		title = "conform load merge of " + plural(len(files), "results file")
 	}
-	a, err := load.Merge(outDir, files, load.AnalyzeOptions{Title: title, Thresholds: o.thresholds, RequestedRate: o.requestedRate})
+	a, err := load.Merge(outDir, files, load.AnalyzeOptions{Title: title, Thresholds: o.thresholds.withDefault(), RequestedRate: o.requestedRate})
 	if err != nil {
 		return harnessError(err)
 	}
-	return loadOutcome(a, outDir, e.stdout)
+	return loadOutcome(a, outDir, e.stdout, nil)
 }
 
 func plural(n int, noun string) string {

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -21,6 +22,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -443,4 +446,63 @@ func TestTrustKilledRunLeavesNoOrphans(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// apiServer answers the first request (conform's preflight) as the API does
+// and every later one with status.
+func apiServer(t *testing.T, status int) string {
+	t.Helper()
+	var first atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/3/public/currency" && first.CompareAndSwap(false, true) {
+			_, _ = io.WriteString(w, `{"BTC":{"full_name":"Bitcoin","payin_enabled":true}}`)
+			return
+		}
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, `{"error":{"code":429,"message":"Too many requests"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// A capacity run answered with 429s fails without any --threshold; a run
+// stopped with SIGTERM keeps what it measured and exits 143.
+func TestTrustLoadVerdicts(t *testing.T) {
+	bin := binDir(t)
+	t.Run("429 storm without thresholds", func(t *testing.T) {
+		out := t.TempDir()
+		code, console := conformCLI(t, bin, nil, "load", "--target", apiServer(t, http.StatusTooManyRequests), "--rate", "50/s", "--duration", "1s", "--out", out)
+		if code != exitThreshold || !strings.Contains(console, "429") {
+			t.Errorf("exit %d, want %d with the 429 share shown:\n%s", code, exitThreshold, console)
+		}
+		code, console = conformCLI(t, bin, nil, "load", "--target", apiServer(t, http.StatusTooManyRequests), "--rate", "50/s", "--duration", "1s", "--out", out, "--threshold", "none")
+		if code != exitOK {
+			t.Errorf("--threshold none: exit %d:\n%s", code, console)
+		}
+	})
+	t.Run("SIGTERM", func(t *testing.T) {
+		out := t.TempDir()
+		cmd := exec.Command(filepath.Join(bin, "conform"), "load", "--target", apiServer(t, http.StatusOK), "--rate", "100/s", "--duration", "60s", "--out", out)
+		var console bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &console, &console
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(1500 * time.Millisecond)
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitTerminated {
+			t.Errorf("exit %v, want %d:\n%s", err, exitTerminated, console.String())
+		}
+		for _, f := range []string{"results.bin", "summary.json"} {
+			if fi, err := os.Stat(filepath.Join(out, f)); err != nil || fi.Size() == 0 {
+				t.Errorf("%s: %v", f, err)
+			}
+		}
+		b, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+		if !strings.Contains(string(b), `"INTERRUPTED"`) || !strings.Contains(string(b), "interrupted after") {
+			t.Errorf("summary.json does not mark the run interrupted:\n%.600s", b)
+		}
+	})
 }
