@@ -14,6 +14,9 @@ type Verdict struct {
 	Skipped  string
 	Problems []string
 	Observed string
+	// Inconclusive says why outcomes of the rule could not tell (the
+	// harness's own timing), when they show no problem either.
+	Inconclusive []string
 }
 
 // Judge returns the verdict on rule from the results.
@@ -25,6 +28,7 @@ func (r *Results) Judge(rule string) Verdict {
 		for _, rr := range r.sortedRows() {
 			for _, o := range rr.Full {
 				v.Problems = append(v.Problems, o.SlideProblems()...)
+				v.Inconclusive = append(v.Inconclusive, o.Inconclusive()...)
 				n++
 			}
 		}
@@ -48,6 +52,9 @@ func (r *Results) Judge(rule string) Verdict {
 	case rulePerIP:
 		v.Skipped = r.IdentitySkipped
 		v.Problems = identityProblems(r.Identity)
+		for _, o := range r.Identity {
+			v.Inconclusive = append(v.Inconclusive, o.Inconclusive()...)
+		}
 	case rulePerAccount:
 		// The per-account rows offer one account's requests with two keys
 		// over several addresses: exactly the row's budget accepted in all
@@ -60,6 +67,7 @@ func (r *Results) Judge(rule string) Verdict {
 			ran++
 			for _, o := range rr.Outcomes() {
 				v.Problems = append(v.Problems, o.ExactProblems()...)
+				v.Inconclusive = append(v.Inconclusive, o.Inconclusive()...)
 			}
 		}
 		if ran == 0 {
@@ -100,6 +108,7 @@ func (r *Results) Judge(rule string) Verdict {
 		v.Skipped = rr.Skipped
 		for _, o := range rr.Outcomes() {
 			v.Problems = append(v.Problems, o.ExactProblems()...)
+			v.Inconclusive = append(v.Inconclusive, o.Inconclusive()...)
 		}
 	}
 	return v

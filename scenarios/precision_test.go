@@ -82,9 +82,15 @@ func TestRunAgainstTheEmulator(t *testing.T) {
 			}
 			for _, id := range testable {
 				v := res.Judge(id)
-				broken := false
+				broken, disturbed := false, false
 				for _, f := range tc.faults {
 					broken = broken || f == id
+					// Counting per-IP budgets per key (the V3-LIMIT-PER-IP
+					// fault) lets the per-IP budget bind before the
+					// account's in the per-account rows, which offer two
+					// keys' requests from a few addresses: those rows may
+					// fail too, though their own rule's fault is off.
+					disturbed = disturbed || (f == "V3-LIMIT-PER-IP" && strings.HasPrefix(id, "V3-LIMIT-ACCT-"))
 				}
 				switch {
 				case v.Skipped != "" && id != "V3-LIMIT-ACCT-WALLET":
@@ -93,7 +99,7 @@ func TestRunAgainstTheEmulator(t *testing.T) {
 					t.Errorf("%s skipped: %s", id, v.Skipped)
 				case broken && len(v.Problems) == 0:
 					t.Errorf("%s: the fault went unnoticed", id)
-				case !broken && len(v.Problems) > 0:
+				case !broken && !disturbed && len(v.Problems) > 0:
 					t.Errorf("%s: %s", id, strings.Join(v.Problems, "\n"))
 				}
 			}

@@ -95,11 +95,17 @@ var _ = Describe("Limits", Ordered, ContinueOnFailure, containerLabels(), func()
 				if len(v.Problems) > 0 {
 					Fail("the observation needs its scenario to hold:\n" + strings.Join(v.Problems, "\n"))
 				}
+				if len(v.Inconclusive) > 0 {
+					framework.Inconclusive(strings.Join(dedupe(v.Inconclusive), "; "))
+				}
 				framework.Observe(id, "%s", v.Observed)
 				return
 			}
 			if len(v.Problems) > 0 {
 				Fail(fmt.Sprintf("%s (%s)\n%s", id, framework.Rule(id).Statement, strings.Join(v.Problems, "\n")))
+			}
+			if len(v.Inconclusive) > 0 {
+				framework.Inconclusive(strings.Join(dedupe(v.Inconclusive), "; "))
 			}
 		})
 	}

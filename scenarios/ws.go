@@ -214,7 +214,10 @@ func (s *wsSender) Send(ctx context.Context, n int) (Burst, error) {
 			b.addRefusal(w.c.closeReason())
 			b.End = time.Now()
 		case timedOut:
-			b.Failed = append(b.Failed, fmt.Sprintf("message %d and %d more unanswered after %s", i, n-i-1, answerTimeout))
+			// The target's silence, not the harness's speed: say what was
+			// waited for, where, and how long.
+			b.Failed = append(b.Failed, fmt.Sprintf("%s stayed silent: no answer to message %d (%s) nor to the %d after it within %s",
+				s.url, i, fmt.Sprintf(s.message, fmt.Sprintf("m%d", s.seq-n+i)), n-i-1, answerTimeout))
 			return b, nil
 		case canceled:
 			return b, ctx.Err()

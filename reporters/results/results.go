@@ -24,6 +24,9 @@ const (
 	// ObservationEntry is the report entry in which an informational spec
 	// records what the target did.
 	ObservationEntry = "informational"
+	// InconclusiveEntry is the report entry, with its measured reason, of a
+	// spec that skipped itself as inconclusive (framework.Inconclusive).
+	InconclusiveEntry = "inconclusive"
 	// ExchangesEntry is the report entry carrying a failed spec's HTTP
 	// exchanges, credentials redacted.
 	ExchangesEntry = "exchanges"
@@ -39,6 +42,9 @@ const (
 	Skipped       Outcome = "skipped"
 	Pending       Outcome = "pending"
 	Informational Outcome = "informational" // a passed spec labelled informational
+	// Inconclusive: the spec could not tell (the harness missed its own
+	// timing after its retries); neither a pass nor a rule failure.
+	Inconclusive Outcome = "inconclusive"
 )
 
 // Verdict is what a run says about one rule.
@@ -50,6 +56,7 @@ const (
 	VerdictFailed        Verdict = "failed"
 	VerdictSkipped       Verdict = "skipped" // every spec skipped or pending
 	VerdictInformational Verdict = "informational"
+	VerdictInconclusive  Verdict = "inconclusive" // no pass or failure, some spec inconclusive
 	VerdictNotCovered    Verdict = "not-covered" // no spec in this run names it
 	VerdictOutOfScope    Verdict = "out-of-scope"
 )
@@ -122,6 +129,8 @@ type RuleResult struct {
 	Failures []string `json:"failures,omitempty"`
 	// Observations are what its informational specs recorded.
 	Observations []string `json:"observations,omitempty"`
+	// Inconclusive are the measured reasons of its inconclusive specs.
+	Inconclusive []string `json:"inconclusive,omitempty"`
 }
 
 // Summary counts the run.
@@ -133,6 +142,7 @@ type Summary struct {
 	Skipped       int `json:"skipped"`
 	Pending       int `json:"pending"`
 	Informational int `json:"informational"`
+	Inconclusive  int `json:"inconclusive"`
 	// RulesTestable counts testable rules, pending ones included.
 	RulesTestable int `json:"rules_testable"`
 	// RulesPending counts testable rules waiting for work.
@@ -236,6 +246,9 @@ func specFrom(sr types.SpecReport) Spec {
 		s.Outcome = Passed
 	case sr.State == types.SpecStatePending:
 		s.Outcome = Pending
+	case ginkgojson.EntryText(sr, InconclusiveEntry) != "":
+		s.Outcome = Inconclusive
+		s.SkipReason = ginkgojson.EntryText(sr, InconclusiveEntry)
 	default:
 		s.Outcome = Skipped
 		s.SkipReason = sr.Failure.Message
@@ -254,7 +267,7 @@ func (rr *RuleResult) fill(specs []Spec, idx []int) {
 		rr.Verdict = VerdictNotCovered
 		return
 	}
-	var failed, passed, informational bool
+	var failed, passed, informational, inconclusive bool
 	for _, i := range idx {
 		s := specs[i]
 		rr.Specs = append(rr.Specs, s.FullText())
@@ -266,6 +279,9 @@ func (rr *RuleResult) fill(specs []Spec, idx []int) {
 			passed = true
 		case Informational:
 			informational = true
+		case Inconclusive:
+			inconclusive = true
+			rr.Inconclusive = append(rr.Inconclusive, s.SkipReason)
 		}
 		if s.Observation != "" {
 			rr.Observations = append(rr.Observations, s.Observation)
@@ -278,6 +294,8 @@ func (rr *RuleResult) fill(specs []Spec, idx []int) {
 		rr.Verdict = VerdictPassed
 	case informational:
 		rr.Verdict = VerdictInformational
+	case inconclusive:
+		rr.Verdict = VerdictInconclusive
 	default:
 		rr.Verdict = VerdictSkipped
 	}
@@ -296,6 +314,8 @@ func (s *Summary) count(o Outcome) {
 		s.Pending++
 	case Informational:
 		s.Informational++
+	case Inconclusive:
+		s.Inconclusive++
 	}
 	s.SpecsRun = s.Passed + s.Failed + s.Informational
 }

@@ -239,7 +239,7 @@ func TestWriteAndPrint(t *testing.T) {
 	}
 	text := out.String()
 	for _, want := range []string{
-		"9 specs: 4 passed, 2 failed, 1 informational, 1 skipped, 1 pending in 2s",
+		"9 specs: 4 passed, 2 failed, 1 informational, 0 inconclusive, 1 skipped, 1 pending in 2s",
 		"rules: 3/5 testable covered (2 failed, 1 pending), 1/1 ambiguous recorded, 1 out of scope",
 		"FAILED (2 rules)",
 		"  V3-B  Statement of V3-B\n      Expected\n",
@@ -271,5 +271,38 @@ func TestPrintSomeBoundsAndDedupes(t *testing.T) {
 	want := "      a\n      b\n      c\n      … 2 more (6 failed specs in all; see results.json)\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// A spec that skipped itself as inconclusive is its own outcome: not a
+// failure, not a pass, not a plain skip, with its measured reason.
+func TestInconclusiveIsItsOwnOutcome(t *testing.T) {
+	inc := spec("window slides", types.SpecStateSkipped, "rule:V3-A")
+	inc.Failure = types.Failure{Message: "inconclusive: the offer of 750 took 1.2s, more than the window"}
+	inc.ReportEntries = types.ReportEntries{entry(InconclusiveEntry, "the offer of 750 took 1.2s, more than the window")}
+	b, err := json.Marshal([]types.Report{{SuiteDescription: "conform", SuiteSucceeded: true, SpecReports: types.SpecReports{inc}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports, err := ginkgojson.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Build(reports, testCatalogue(t))
+	if got := res.Specs[0].Outcome; got != Inconclusive {
+		t.Fatalf("outcome %s, want inconclusive", got)
+	}
+	s := res.Summary
+	if s.Inconclusive != 1 || s.Failed != 0 || s.Skipped != 0 || s.Passed != 0 {
+		t.Errorf("summary %+v", s)
+	}
+	for _, rr := range res.Rules {
+		if rr.ID == "V3-A" && (rr.Verdict != VerdictInconclusive || len(rr.Inconclusive) != 1 || !strings.Contains(rr.Inconclusive[0], "took 1.2s")) {
+			t.Errorf("rule %+v", rr)
+		}
+	}
+	var out bytes.Buffer
+	if err := PrintSummary(&out, res); err != nil || !strings.Contains(out.String(), "INCONCLUSIVE (1 rule") || !strings.Contains(out.String(), "1 inconclusive") {
+		t.Errorf("console summary:\n%s", out.String())
 	}
 }

@@ -20,8 +20,8 @@ const statementWidth = 100
 func PrintSummary(w io.Writer, r *Results) error {
 	bw := bufio.NewWriter(w)
 	s := r.Summary
-	fmt.Fprintf(bw, "conform: %d specs: %d passed, %d failed, %d informational, %d skipped, %d pending in %s\n",
-		s.Specs, s.Passed, s.Failed, s.Informational, s.Skipped, s.Pending,
+	fmt.Fprintf(bw, "conform: %d specs: %d passed, %d failed, %d informational, %d inconclusive, %d skipped, %d pending in %s\n",
+		s.Specs, s.Passed, s.Failed, s.Informational, s.Inconclusive, s.Skipped, s.Pending,
 		(time.Duration(s.DurationMS) * time.Millisecond).Round(10*time.Millisecond))
 	fmt.Fprintf(bw, "rules: %d/%d testable covered (%d failed, %d pending), %d/%d ambiguous recorded, %d out of scope\n",
 		s.RulesCovered, s.RulesTestable, s.RulesFailed, s.RulesPending, s.RulesInformational, s.RulesAmbiguous, s.RulesOutOfScope)
@@ -50,6 +50,20 @@ func PrintSummary(w io.Writer, r *Results) error {
 		fmt.Fprintf(bw, "\nFAILED specs naming no rule (%d)\n", len(ruleless))
 		for _, sp := range ruleless {
 			fmt.Fprintf(bw, "  %s\n      %s\n", clip(sp.FullText(), statementWidth), clip(ginkgojson.FirstLine(sp.Failure.Message), statementWidth))
+		}
+	}
+
+	var inconclusive []RuleResult
+	for _, rr := range r.Rules {
+		if rr.Verdict == VerdictInconclusive {
+			inconclusive = append(inconclusive, rr)
+		}
+	}
+	if len(inconclusive) > 0 {
+		fmt.Fprintf(bw, "\nINCONCLUSIVE (%s; the harness could not tell, never a rule failure)\n", plural(len(inconclusive), "rule"))
+		for _, rr := range inconclusive {
+			fmt.Fprintf(bw, "  %s  %s\n", rr.ID, clip(rr.Statement, statementWidth))
+			printSome(bw, rr.Inconclusive, "reason")
 		}
 	}
 

@@ -80,3 +80,17 @@ func reportEntry(name, text string, visibility ReportEntryVisibility) {
 func Failf(format string, args ...any) {
 	RedactedFail(fmt.Sprintf(format, args...), 1)
 }
+
+// EntryInconclusive names the report entry of an inconclusive spec; the
+// reporters read it (results.InconclusiveEntry).
+const EntryInconclusive = "inconclusive"
+
+// Inconclusive ends the spec as neither passed nor failed: the harness could
+// not tell (it missed its own timing after its retries), and reason says
+// what was measured. Reports count it apart, as Autobahn's non-strict
+// outcomes; it never fails a run. A target that does not answer is not
+// inconclusive: fail the rule instead and say what was waited for.
+func Inconclusive(reason string) {
+	reportEntry(EntryInconclusive, reason, ReportEntryVisibilityAlways)
+	Skip("inconclusive: " + reason)
+}
