@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,7 @@ const specColumn = 70
 type rulesOptions struct {
 	json, check bool
 	suite       string
+	results     string
 }
 
 func rulesFlagSet(o *rulesOptions) *flag.FlagSet {
@@ -40,6 +42,7 @@ func rulesFlagSet(o *rulesOptions) *flag.FlagSet {
 	fs.BoolVar(&o.json, "json", false, "print the joined catalogue as JSON")
 	fs.BoolVar(&o.check, "check", false, "exit 1 listing coverage problems")
 	fs.StringVar(&o.suite, "suite", "", "suite binary `path` (default: suites.test next to conform, in ./bin or on PATH)")
+	fs.StringVar(&o.results, "results", "", "results.json of a full run against the emulator: with --check, a rule whose every spec skipped there is a problem")
 	return fs
 }
 
@@ -55,6 +58,13 @@ func cmdRules(args []string, e *env) error {
 	cov, err := dryRunCoverage(context.Background(), suite)
 	if err != nil {
 		return err
+	}
+	if o.results != "" {
+		run, err := readRunOutcomes(o.results)
+		if err != nil {
+			return usageErrorf("rules: --results: %v", err)
+		}
+		cov.CheckRun(run)
 	}
 	if o.json {
 		enc := json.NewEncoder(e.stdout)
@@ -81,6 +91,47 @@ func cmdRules(args []string, e *env) error {
 		return failedf("rules --check: %d coverage problems", len(cov.Problems))
 	}
 	return nil
+}
+
+// readRunOutcomes reads what a run's results.json made of each rule.
+func readRunOutcomes(path string) (map[string]coverage.RunOutcome, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var res struct {
+		Specs []struct {
+			Rules      []string `json:"rules"`
+			Labels     []string `json:"labels"`
+			Outcome    string   `json:"outcome"`
+			SkipReason string   `json:"skip_reason"`
+		} `json:"specs"`
+		Rules []struct {
+			ID      string `json:"id"`
+			Verdict string `json:"verdict"`
+		} `json:"rules"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	out := map[string]coverage.RunOutcome{}
+	for _, r := range res.Rules {
+		out[r.ID] = coverage.RunOutcome{Verdict: r.Verdict}
+	}
+	for _, sp := range res.Specs {
+		if sp.Outcome != "skipped" {
+			continue
+		}
+		for _, id := range sp.Rules {
+			o := out[id]
+			o.OnRequest = o.OnRequest || slices.Contains(sp.Labels, "slow")
+			if o.Reason == "" {
+				o.Reason = firstLine(sp.SkipReason)
+			}
+			out[id] = o
+		}
+	}
+	return out, nil
 }
 
 // dryRunCoverage runs the suite binary in dry-run mode, which lists every

@@ -27,6 +27,10 @@ const (
 	UnknownRule Kind = "unknown-rule"
 	// OutOfScopeRule: a spec names an out-of-scope rule, which must never be asserted.
 	OutOfScopeRule Kind = "out-of-scope-rule"
+	// SkippedOnly: every spec of a testable rule skipped in a full run
+	// against the emulator, so nothing actually checks it there (a spec
+	// that skips everywhere covers nothing).
+	SkippedOnly Kind = "skipped-only-rule"
 )
 
 // Problem is one gap between the catalogue and the suites.
@@ -51,6 +55,8 @@ func (p Problem) String() string {
 		return fmt.Sprintf("spec %q (%s) names %s, which is not in the rule catalogue", p.Spec, p.Location, p.Rule)
 	case OutOfScopeRule:
 		return fmt.Sprintf("spec %q (%s) names %s, which is out of scope", p.Spec, p.Location, p.Rule)
+	case SkippedOnly:
+		return fmt.Sprintf("%s: every spec skipped in the emulator run, so nothing checks it (%s)", p.Rule, p.Spec)
 	}
 	return fmt.Sprintf("%s: %s %s", p.Kind, p.Rule, p.Spec)
 }
@@ -150,4 +156,28 @@ func (c *Coverage) Totals() Totals {
 		}
 	}
 	return t
+}
+
+// RunOutcome is what a full run against the emulator made of one rule: its
+// verdict, and whether one of its skipped specs runs on request (a label
+// such as slow, which the default run leaves out on purpose).
+type RunOutcome struct {
+	Verdict   string
+	OnRequest bool
+	Reason    string
+}
+
+// CheckRun adds a SkippedOnly problem for every testable, non-pending rule
+// whose specs all skipped in the run (verdict "skipped") and none of which
+// runs on request.
+func (c *Coverage) CheckRun(run map[string]RunOutcome) {
+	for _, r := range c.Rules {
+		o, ok := run[r.ID]
+		if !ok || r.Status != rules.Testable || r.Pending != "" || len(r.Specs) == 0 {
+			continue
+		}
+		if o.Verdict == "skipped" && !o.OnRequest {
+			c.Problems = append(c.Problems, Problem{Kind: SkippedOnly, Rule: r.ID, Spec: o.Reason})
+		}
+	}
 }

@@ -90,3 +90,24 @@ func TestComputeCleanSuite(t *testing.T) {
 		t.Errorf("pending and ambiguous rules without specs are not problems: %v", cov.Problems)
 	}
 }
+
+func TestCheckRunFlagsRulesWhoseSpecsOnlySkipped(t *testing.T) {
+	cov := &Coverage{Problems: []Problem{}, Rules: []Rule{
+		{Rule: rules.Rule{ID: "V3-RUNS", Status: rules.Testable}, Specs: []string{"a"}},
+		{Rule: rules.Rule{ID: "V3-SKIPS", Status: rules.Testable}, Specs: []string{"b"}},
+		{Rule: rules.Rule{ID: "V3-SLOW", Status: rules.Testable}, Specs: []string{"c"}},
+		{Rule: rules.Rule{ID: "V3-PENDING", Status: rules.Testable, Pending: "later"}, Specs: []string{"d"}},
+		{Rule: rules.Rule{ID: "V3-AMBIG", Status: rules.Ambiguous}, Specs: []string{"e"}},
+	}}
+	cov.CheckRun(map[string]RunOutcome{
+		"V3-RUNS":    {Verdict: "passed"},
+		"V3-SKIPS":   {Verdict: "skipped", Reason: "always skips"},
+		"V3-SLOW":    {Verdict: "skipped", OnRequest: true},
+		"V3-PENDING": {Verdict: "skipped"},
+		"V3-AMBIG":   {Verdict: "skipped"},
+	})
+	if len(cov.Problems) != 1 || cov.Problems[0].Kind != SkippedOnly || cov.Problems[0].Rule != "V3-SKIPS" ||
+		!strings.Contains(cov.Problems[0].String(), "always skips") {
+		t.Errorf("problems %v", cov.Problems)
+	}
+}

@@ -57,7 +57,7 @@ const (
 	VerdictSkipped       Verdict = "skipped" // every spec skipped or pending
 	VerdictInformational Verdict = "informational"
 	VerdictInconclusive  Verdict = "inconclusive" // no pass or failure, some spec inconclusive
-	VerdictNotCovered    Verdict = "not-covered" // no spec in this run names it
+	VerdictNotCovered    Verdict = "not-covered"  // no spec in this run names it
 	VerdictOutOfScope    Verdict = "out-of-scope"
 )
 
