@@ -26,6 +26,8 @@ func TestPreflight(t *testing.T) {
 	}{
 		{"the API", serve(200, "application/json", `{"BTC":{"full_name":"Bitcoin","payin_enabled":true,"crypto":true}}`), ""},
 		{"a web server", serve(404, "text/html", "<html><body>Not Found</body></html>"), "HTTP 404 text/html"},
+		{"the API refusing (judged by the specs)", serve(401, "application/json", `{"error":{"code":1001,"message":"Authorization is required"}}`), ""},
+		{"JSON error of another shape", serve(401, "application/json", `{"error":"nope"}`), "HTTP 401"},
 		{"JSON of another shape", serve(200, "application/json", `{"status":"ok"}`), "not a Currency record"},
 		{"a JSON array", serve(200, "application/json", `[1,2]`), "not an object keyed by currency code"},
 		{"an empty object", serve(200, "application/json", `{}`), "not an object keyed by currency code"},

@@ -28,8 +28,8 @@ var currencySchema = framework.Schema{
 }
 
 // positionSchema is Position; id is a Number or a String and is checked
-// apart. fee_cumulative is carried by the model, its type unstated beyond
-// being a finance value.
+// apart. "A fee_cumulative field is also carried by the position model":
+// required, its type unstated beyond being a finance value (a decimal).
 var positionSchema = framework.Schema{
 	"symbol":            {Kind: framework.String},
 	"quantity":          {Kind: framework.Decimal},
@@ -41,7 +41,7 @@ var positionSchema = framework.Schema{
 	"price_liquidation": {Kind: framework.Decimal},
 	"created_at":        {Kind: framework.DateTime},
 	"updated_at":        {Kind: framework.DateTime},
-	"fee_cumulative":    {Kind: framework.Decimal, Optional: true},
+	"fee_cumulative":    {Kind: framework.Decimal},
 }
 
 // tradeSchema is the Margin trade history record; id and order_id are
