@@ -53,17 +53,37 @@ func Preflight(ctx context.Context, rest string, timeout time.Duration) error {
 		}
 		return fmt.Errorf("target %s is not this API: GET /api/3/public/currency answered %s", rest, found)
 	}
-	var currencies map[string]json.RawMessage
-	if err := json.Unmarshal(body, &currencies); err != nil || len(currencies) == 0 {
-		return fmt.Errorf("target %s is not this API: GET /api/3/public/currency answered %s, not an object keyed by currency code", rest, found)
+	// The documented shape is an object keyed by currency code; a list of
+	// the same records is still this API (getting the shape wrong is for
+	// the specs to judge), anything else is not.
+	records, err := currencyRecords(body)
+	if err != nil {
+		return fmt.Errorf("target %s is not this API: GET /api/3/public/currency answered %s, %v", rest, found, err)
 	}
-	for code, raw := range currencies {
-		var rec map[string]json.RawMessage
-		if json.Unmarshal(raw, &rec) != nil || rec["full_name"] == nil || rec["payin_enabled"] == nil {
-			return fmt.Errorf("target %s is not this API: GET /api/3/public/currency answered %s; entry %q is not a Currency record (full_name, payin_enabled)", rest, found, code)
+	for _, rec := range records {
+		if rec["full_name"] == nil {
+			return fmt.Errorf("target %s is not this API: GET /api/3/public/currency answered %s; its entries are not Currency records (no full_name)", rest, found)
 		}
 	}
 	return nil
+}
+
+// currencyRecords decodes an object of records keyed by code, or a list of
+// records; it fails on anything else or on no record at all.
+func currencyRecords(body []byte) ([]map[string]json.RawMessage, error) {
+	var byCode map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(body, &byCode); err == nil && len(byCode) > 0 {
+		out := make([]map[string]json.RawMessage, 0, len(byCode))
+		for _, r := range byCode {
+			out = append(out, r)
+		}
+		return out, nil
+	}
+	var list []map[string]json.RawMessage
+	if err := json.Unmarshal(body, &list); err == nil && len(list) > 0 {
+		return list, nil
+	}
+	return nil, errors.New("not currency records (an object keyed by currency code)")
 }
 
 // isAPIError reports whether body is the documented error body,

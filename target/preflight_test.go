@@ -28,9 +28,11 @@ func TestPreflight(t *testing.T) {
 		{"a web server", serve(404, "text/html", "<html><body>Not Found</body></html>"), "HTTP 404 text/html"},
 		{"the API refusing (judged by the specs)", serve(401, "application/json", `{"error":{"code":1001,"message":"Authorization is required"}}`), ""},
 		{"JSON error of another shape", serve(401, "application/json", `{"error":"nope"}`), "HTTP 401"},
-		{"JSON of another shape", serve(200, "application/json", `{"status":"ok"}`), "not a Currency record"},
-		{"a JSON array", serve(200, "application/json", `[1,2]`), "not an object keyed by currency code"},
-		{"an empty object", serve(200, "application/json", `{}`), "not an object keyed by currency code"},
+		{"JSON of another shape", serve(200, "application/json", `{"status":"ok"}`), "not currency records"},
+		{"records without full_name", serve(200, "application/json", `{"BTC":{"name":"x"}}`), "no full_name"},
+		{"a JSON array of numbers", serve(200, "application/json", `[1,2]`), "not currency records"},
+		{"an empty object", serve(200, "application/json", `{}`), "not currency records"},
+		{"a list of records (the API, shaped wrong: for the specs)", serve(200, "application/json", `[{"full_name":"Bitcoin"}]`), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := Preflight(context.Background(), tc.url, time.Second)
