@@ -1,7 +1,6 @@
 package framework
 
 import (
-	"fmt"
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/fixtures"
@@ -42,9 +41,6 @@ func newRedactor(cfg target.Config) *client.Redactor {
 // without a framework client (load offers of the limit scenarios).
 func (e *Env) Guard() *client.Guard { return e.guard }
 
-// Redactor is the process's one redactor.
-func (e *Env) Redactor() *client.Redactor { return e.redactor }
-
 // skipRefused turns a refusal of the live-trading guard into a skip with
 // its reason: a spec that trades on a target that may not trade does not
 // apply there, and nothing was sent.
@@ -74,11 +70,6 @@ func reportEntry(name, text string, visibility ReportEntryVisibility) {
 		r = env.redactor
 	}
 	AddReportEntry(name, r.Redact(text), visibility)
-}
-
-// Failf is RedactedFail with a format, for specs that fail by hand.
-func Failf(format string, args ...any) {
-	RedactedFail(fmt.Sprintf(format, args...), 1)
 }
 
 // EntryInconclusive names the report entry of an inconclusive spec; the
