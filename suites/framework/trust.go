@@ -1,7 +1,6 @@
 package framework
 
 import (
-
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/conform-harness/conform/target"
