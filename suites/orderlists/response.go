@@ -8,17 +8,18 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// expectListAnswer checks a list answer: an array of orders, one per order
-// sent, each of the Order table carrying the list's order_list_id (when it
-// was sent) and contingency_type, and none carrying trades.
-func expectListAnswer(os []order, l list) {
+// expectListAnswer checks a list answer on venue v: an array of orders, one
+// per order sent, each of the Order table as v's orders carry it (margin
+// orders with reduce_only and margin_mode), carrying the list's
+// order_list_id (when it was sent) and contingency_type, and none trades.
+func expectListAnswer(v trading.Venue, os []order, l list) {
 	GinkgoHelper()
 	Expect(os).To(HaveLen(len(l.orders)), "one order per order sent\nanswer: %v", os)
 	for _, id := range l.cloids() {
 		Expect(trading.FindOrder(os, id)).NotTo(BeNil(), "order %s sent in the list is in the answer; answered %v", id, trading.CloidsOf(os))
 	}
 	for _, o := range os {
-		Expect(o).To(framework.MatchSchema(trading.OrderSchema), "an order of the list answer")
+		Expect(o).To(framework.MatchSchema(trading.OrderSchemaOf(v)), "an order of the %s list answer", v)
 		if l.id != "" {
 			Expect(o).To(HaveKeyWithValue("order_list_id", l.id), "order %v of the list answer carries the list's order_list_id", o["client_order_id"])
 		} else {
@@ -42,7 +43,7 @@ var _ = Describe("Order lists: the answer", func() {
 				d := openDesk(ctx, t, v)
 				l := parkedList(ctx, t, d, typ, n)
 				l.id = l.orders[0]["client_order_id"]
-				expectListAnswer(t.listOK(ctx, v, l), l)
+				expectListAnswer(v, t.listOK(ctx, v, l), l)
 			},
 			Entry(nil, trading.Spot, aon, 2), Entry(nil, trading.Spot, aon, 3),
 			Entry(nil, trading.Spot, oco, 2), Entry(nil, trading.Spot, oco, 3),
@@ -53,7 +54,7 @@ var _ = Describe("Order lists: the answer", func() {
 		It("answers a list sent without order_list_id with orders carrying one", func(ctx SpecContext) {
 			d := openDesk(ctx, t, trading.Spot)
 			l := parkedList(ctx, t, d, oto, 2)
-			expectListAnswer(t.listOK(ctx, trading.Spot, l), l)
+			expectListAnswer(trading.Spot, t.listOK(ctx, trading.Spot, l), l)
 		})
 	})
 })

@@ -51,6 +51,14 @@ var MarginOrderSchema = func() framework.Schema {
 	return s
 }()
 
+// OrderSchemaOf is the Order table as orders of venue v carry it.
+func OrderSchemaOf(v Venue) framework.Schema {
+	if v == Margin {
+		return MarginOrderSchema
+	}
+	return OrderSchema
+}
+
 // Enumerations of the Order table.
 var (
 	OrderSides    = []string{"sell", "buy"}
