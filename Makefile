@@ -55,13 +55,13 @@ mutation-fast: mutation
 FUZZTIME ?= 20000x
 fuzz:
 	$(GO) test ./emulator/ -run '^$$' -fuzz '^FuzzEmulator$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./emulator/api/ -run '^$$' -fuzz '^FuzzParseParams$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./emulator/api/v3/ -run '^$$' -fuzz '^FuzzMarketParams$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./emulator/api/v3/ -run '^$$' -fuzz '^FuzzLists$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./emulator/internal/api/ -run '^$$' -fuzz '^FuzzParseParams$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./emulator/internal/api/v3/ -run '^$$' -fuzz '^FuzzMarketParams$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./emulator/internal/api/v3/ -run '^$$' -fuzz '^FuzzLists$$' -fuzztime $(FUZZTIME)
 
 ## bench: engine in process, order placement over HTTP beside a bare handler, limiter
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./emulator/engine/ ./emulator/limits/
+	$(GO) test -run '^$$' -bench . -benchmem ./emulator/internal/engine/ ./emulator/internal/limits/
 	$(GO) test -run '^$$' -bench 'HTTP' -benchtime 3s ./emulator/
 
 ## load: a short capacity run (mixed scenario, 200/s for 10 s) against the embedded emulator, report in reports/load

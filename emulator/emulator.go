@@ -23,18 +23,18 @@ import (
 	"sync"
 	"time"
 
-	"github.com/conform-harness/conform/emulator/api"
-	v3 "github.com/conform-harness/conform/emulator/api/v3"
-	"github.com/conform-harness/conform/emulator/auth"
+	"github.com/conform-harness/conform/emulator/internal/api"
+	v3 "github.com/conform-harness/conform/emulator/internal/api/v3"
+	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/clock"
-	"github.com/conform-harness/conform/emulator/control"
-	"github.com/conform-harness/conform/emulator/engine"
+	"github.com/conform-harness/conform/emulator/internal/control"
+	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/faults"
-	"github.com/conform-harness/conform/emulator/ledger"
-	"github.com/conform-harness/conform/emulator/limits"
-	"github.com/conform-harness/conform/emulator/margin"
-	"github.com/conform-harness/conform/emulator/market"
-	"github.com/conform-harness/conform/emulator/stream"
+	"github.com/conform-harness/conform/emulator/internal/ledger"
+	"github.com/conform-harness/conform/emulator/internal/limits"
+	"github.com/conform-harness/conform/emulator/internal/margin"
+	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/stream"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/shopspring/decimal"
 )
@@ -57,6 +57,9 @@ type Options struct {
 	// cap of the v3 Limits section, for capacity runs of the emulator
 	// itself. The zero value keeps them on, as documented.
 	NoLimits bool
+	// Accounts replaces the fixture accounts (keys, rights and opening
+	// balances); nil means fixtures.Accounts().
+	Accounts []fixtures.Account
 	// PingInterval is how often the streams ping each connection; default
 	// 30s, as documented.
 	PingInterval time.Duration
@@ -96,9 +99,11 @@ func New(opts Options) (*Emulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emulator: load market fixtures: %w", err)
 	}
-	accts, err := fixtures.Accounts()
-	if err != nil {
-		return nil, fmt.Errorf("emulator: load account fixtures: %w", err)
+	accts := opts.Accounts
+	if accts == nil {
+		if accts, err = fixtures.Accounts(); err != nil {
+			return nil, fmt.Errorf("emulator: load account fixtures: %w", err)
+		}
 	}
 	e := &Emulator{opts: opts, clock: clock.NewOffset(opts.Clock), ledger: ledger.New(fs), keys: map[string]string{}, accts: accts, faults: fs}
 	var keys []auth.Key

@@ -55,8 +55,34 @@ func (o *Offset) Reset() {
 	o.offset = 0
 }
 
-// Fixed is a clock stopped at T (for unit tests).
-type Fixed struct{ T time.Time }
+// Manual is a clock that moves only when told to: the one test clock of
+// the emulator and of the projects that embed it. It is safe for
+// concurrent use.
+type Manual struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewManual returns a manual clock stopped at t.
+func NewManual(t time.Time) *Manual { return &Manual{t: t} }
 
 // Now implements Clock.
-func (f Fixed) Now() time.Time { return f.T }
+func (m *Manual) Now() time.Time {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.t
+}
+
+// Advance moves the clock by d.
+func (m *Manual) Advance(d time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.t = m.t.Add(d)
+}
+
+// Set stops the clock at t.
+func (m *Manual) Set(t time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.t = t
+}

@@ -1,8 +1,8 @@
 package faults
 
 // limitFaults break the rate, burst and connection limits. The row faults
-// live in emulator/limits.NewTable, the rest where their rule is enforced
-// (emulator/limits.Guard and Window, emulator/stream).
+// live in emulator/internal/limits.NewTable, the rest where their rule is enforced
+// (emulator/internal/limits.Guard and Window, emulator/internal/stream).
 var limitFaults = []Fault{
 	// semantics
 	{"V3-LIMIT-WINDOW", "counts in a fixed 1-second window that starts at a key's first request, instead of a sliding one"},

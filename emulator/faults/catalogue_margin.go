@@ -1,8 +1,8 @@
 package faults
 
 // marginFaults break the order-list and margin rules. Those marked (api)
-// live in the v3 handlers (emulator/api/v3/lists.go, margin.go, v3.go); the
-// rest in emulator/engine (lists.go, margin.go).
+// live in the v3 handlers (emulator/internal/api/v3/lists.go, margin.go, v3.go); the
+// rest in emulator/internal/engine (lists.go, margin.go).
 var marginFaults = []Fault{
 	// order lists
 	{"V3-LIST-ID", "accepts an order_list_id that differs from the first order's client_order_id"},

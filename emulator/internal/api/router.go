@@ -1,0 +1,304 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/faults"
+)
+
+// Principal is the authenticated caller of a private endpoint.
+type Principal struct {
+	Account string
+	APIKey  string
+	Rights  map[string]bool
+}
+
+// Authenticator checks the credentials of a request whose body has been read.
+type Authenticator interface {
+	Authenticate(r *http.Request, body []byte) (*Principal, *Error)
+}
+
+// Request is what a handler sees.
+type Request struct {
+	HTTP      *http.Request
+	Params    Params
+	Principal *Principal // nil on public endpoints
+	path      map[string]string
+}
+
+// PathValue returns the path parameter {name}.
+func (r *Request) PathValue(name string) string { return r.path[name] }
+
+// Handler answers a request with a value to encode as JSON, or an error.
+type Handler func(*Request) (any, *Error)
+
+// Route is one row of an API version's route table.
+type Route struct {
+	Method string
+	// Path is relative to the version prefix, with {name} segments.
+	Path string
+	// Public routes need no credentials; others need Right (empty: any key).
+	Public bool
+	Right  string
+	Handle Handler
+}
+
+type compiled struct {
+	Route
+	segs []string
+}
+
+// Router serves one API version's route table under its prefix.
+type Router struct {
+	prefix  string
+	routes  []compiled
+	auth    Authenticator
+	faults  *faults.Set
+	log     *slog.Logger
+	limiter Limiter
+}
+
+// --- rate limits (emulator/internal/limits) ---
+
+// Limiter enforces the rate limits of the v3 Limits section. Each method
+// returns the error to answer with (HTTP 429) or nil to go on.
+type Limiter interface {
+	// AllowIP counts a request by its client address, before routing and
+	// authentication, so unknown paths and failed credentials count too.
+	// path is relative to the version prefix.
+	AllowIP(r *http.Request, path string) *Error
+	// AllowAccount counts an authenticated request against its account.
+	AllowAccount(r *http.Request, path string, p *Principal) *Error
+}
+
+// SetLimiter installs the rate limiter (none by default); call it before
+// serving.
+func (rt *Router) SetLimiter(l Limiter) { rt.limiter = l }
+
+// --- end of rate limits ---
+
+// NewRouter builds a router; prefix is e.g. "/api/3".
+func NewRouter(prefix string, routes []Route, auth Authenticator, f *faults.Set, log *slog.Logger) *Router {
+	rt := &Router{prefix: prefix, auth: auth, faults: f, log: log}
+	for _, r := range routes {
+		rt.routes = append(rt.routes, compiled{Route: r, segs: strings.Split(strings.Trim(r.Path, "/"), "/")})
+	}
+	return rt
+}
+
+func (rt *Router) match(method, path string) (*compiled, map[string]string) {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	for i := range rt.routes {
+		c := &rt.routes[i]
+		if c.Method != method || len(c.segs) != len(segs) {
+			continue
+		}
+		vars := map[string]string{}
+		ok := true
+		for j, s := range c.segs {
+			if strings.HasPrefix(s, "{") {
+				if segs[j] == "" {
+					ok = false
+					break
+				}
+				vars[strings.Trim(s, "{}")] = segs[j]
+			} else if s != segs[j] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return c, vars
+		}
+	}
+	return nil, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	out := &Writer{Faults: rt.faults}
+	defer func() {
+		if p := recover(); p != nil {
+			rt.log.Error("handler panic", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
+			out.Error(w, r, Internal("the emulator failed: %v", p))
+		}
+	}()
+	rel, ok := strings.CutPrefix(r.URL.Path, rt.prefix)
+	if !ok {
+		out.Error(w, r, NotFound(r.Method, r.URL.Path))
+		return
+	}
+	if rt.limiter != nil { // rate limits: per IP, before anything else
+		if lerr := rt.limiter.AllowIP(r, rel); lerr != nil {
+			out.Error(w, r, lerr)
+			return
+		}
+	}
+	route, vars := rt.match(r.Method, rel)
+	if route == nil {
+		out.Error(w, r, NotFound(r.Method, r.URL.Path))
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	if err != nil {
+		out.Error(w, r, Validation("reading the body: %v", err))
+		return
+	}
+	if len(body) > MaxBody {
+		out.Error(w, r, Validation("body larger than %d bytes", MaxBody))
+		return
+	}
+	req := &Request{HTTP: r, path: vars}
+	needAuth := !route.Public || rt.faults.On("V3-AUTH-PUBLIC")
+	if needAuth {
+		p, aerr := rt.auth.Authenticate(r, body)
+		switch {
+		case aerr != nil && aerr.Code == 1001 && rt.faults.On("V3-AUTH-REQUIRED") && !route.Public:
+			p = &Principal{Account: "anonymous", Rights: map[string]bool{route.Right: true}}
+		case aerr != nil:
+			out.Error(w, r, aerr)
+			return
+		}
+		if rt.limiter != nil { // rate limits: per account, once it is known
+			if lerr := rt.limiter.AllowAccount(r, rel, p); lerr != nil {
+				out.Error(w, r, lerr)
+				return
+			}
+		}
+		if route.Right != "" && !p.Rights[route.Right] {
+			out.Error(w, r, Forbidden(route.Right))
+			return
+		}
+		req.Principal = p
+	}
+	params, perr := ParseParams(r, body, rt.faults)
+	if perr != nil {
+		out.Error(w, r, perr)
+		return
+	}
+	req.Params = params
+	v, herr := route.Handle(req)
+	if herr != nil {
+		out.Error(w, r, herr)
+		return
+	}
+	out.JSON(w, r, http.StatusOK, v)
+}
+
+// Writer is the one adapter that writes answers and error bodies. The
+// response-shape faults live here, so each breaks its rule everywhere at once.
+type Writer struct {
+	Faults *faults.Set
+}
+
+// Error writes a documented error body.
+func (wr *Writer) Error(w http.ResponseWriter, r *http.Request, e *Error) {
+	status := e.Status
+	switch {
+	case (e.Code == 1001 || e.Code == 1002) && wr.Faults.On("V3-ERR-401"):
+		status = http.StatusBadRequest
+	case e.Code == 1003 && wr.Faults.On("V3-ERR-1003"):
+		status = http.StatusUnauthorized
+	case e.Code == 2001 && wr.Faults.On("V3-ERR-2001"):
+		status = http.StatusNotFound
+	case e.Code == 2002 && wr.Faults.On("V3-ERR-2002"):
+		e = SymbolNotFound("(currency)")
+	case status == http.StatusNotFound && wr.Faults.On("V3-ERR-404"):
+		wr.JSON(w, r, http.StatusOK, map[string]any{})
+		return
+	}
+	inner := map[string]any{"code": e.Code, "message": e.Message}
+	if e.Description != "" {
+		inner["description"] = e.Description
+	}
+	var body any = map[string]any{"error": inner}
+	if wr.Faults.On("V3-ERR-BODY") {
+		body = inner
+	}
+	wr.write(w, r, status, body)
+}
+
+// JSON writes a successful answer.
+func (wr *Writer) JSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	if wr.Faults.On("V3-CONV-DECIMAL-STRING") || wr.Faults.On("V3-CONV-TIMESTAMP") || wr.Faults.On("V3-CONV-NUMBER-TYPE") {
+		v = wr.mangle(v)
+	}
+	wr.write(w, r, status, v)
+}
+
+func (wr *Writer) write(w http.ResponseWriter, r *http.Request, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		buf.Reset()
+		fmt.Fprintf(&buf, `{"error":{"code":500,"message":"Internal Server Error","description":%q}}`+"\n", err.Error())
+		status = http.StatusInternalServerError
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	// An explicit length lets HTTP/1.0 keep-alive clients keep the connection.
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	if wr.Faults.On("V3-CONV-KEEPALIVE") || (r.ProtoMajor == 1 && r.ProtoMinor == 0 && wr.Faults.On("V3-CONV-KEEPALIVE-HTTP10")) {
+		h.Set("Connection", "close")
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+var (
+	plainDecimal = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
+)
+
+// mangle applies the encoding faults to an answer by re-reading it as
+// generic JSON.
+func (wr *Writer) mangle(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var g any
+	if dec.Decode(&g) != nil {
+		return v
+	}
+	return wr.walk(g)
+}
+
+func (wr *Writer) walk(g any) any {
+	switch t := g.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = wr.walk(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = wr.walk(x)
+		}
+	case string:
+		if wr.Faults.On("V3-CONV-DECIMAL-STRING") && plainDecimal.MatchString(t) {
+			return json.Number(t)
+		}
+		if wr.Faults.On("V3-CONV-TIMESTAMP") {
+			if ts, err := time.Parse(time.RFC3339Nano, t); err == nil {
+				return ts.Unix()
+			}
+		}
+	case json.Number:
+		if wr.Faults.On("V3-CONV-NUMBER-TYPE") && !strings.ContainsAny(string(t), ".eE") {
+			return string(t)
+		}
+	}
+	return g
+}

@@ -1,0 +1,325 @@
+package v3
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/auth"
+	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/shopspring/decimal"
+)
+
+// Codes the spec does not give (it says only "rejected"); the emulator's
+// choices, documented in the README.
+const (
+	codeDuplicateClientID = 20008
+	codeOrderLimit        = 20010
+)
+
+// engineError maps an engine refusal to its documented error.
+func engineError(err error) *api.Error {
+	e, ok := err.(*engine.Error)
+	if !ok {
+		return api.Internal("engine: %v", err)
+	}
+	switch e.Kind {
+	case engine.ErrValidation:
+		return api.Validation("%s", e.Msg)
+	case engine.ErrSymbolNotFound:
+		return &api.Error{Status: http.StatusBadRequest, Code: 2001, Message: "Symbol not found", Description: e.Msg}
+	case engine.ErrInsufficientFunds:
+		return &api.Error{Status: http.StatusBadRequest, Code: 20001, Message: "Insufficient funds", Description: e.Msg}
+	case engine.ErrOrderNotFound:
+		return &api.Error{Status: http.StatusBadRequest, Code: 20002, Message: "Order not found", Description: e.Msg}
+	case engine.ErrDuplicateClientID:
+		return &api.Error{Status: http.StatusBadRequest, Code: codeDuplicateClientID, Message: "Duplicate clientOrderId", Description: e.Msg}
+	case engine.ErrOrderLimit:
+		return &api.Error{Status: http.StatusBadRequest, Code: codeOrderLimit, Message: "Order limit exceeded", Description: e.Msg}
+	case engine.ErrNotAllowed:
+		return &api.Error{Status: http.StatusBadRequest, Code: 600, Message: "Action is not allowed", Description: e.Msg}
+	}
+	return api.Internal("engine: unknown refusal %d: %s", e.Kind, e.Msg)
+}
+
+// wireTime is how the emulator writes DateTime fields.
+func wireTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// orderJSON is the Order resource, fields in the spec's order.
+type orderJSON struct {
+	ID                    int64       `json:"id"`
+	ClientOrderID         string      `json:"client_order_id"`
+	Symbol                string      `json:"symbol"`
+	Side                  string      `json:"side"`
+	Status                string      `json:"status"`
+	Type                  string      `json:"type"`
+	TimeInForce           string      `json:"time_in_force"`
+	Quantity              string      `json:"quantity"`
+	QuantityCumulative    string      `json:"quantity_cumulative"`
+	Price                 string      `json:"price,omitempty"`
+	PriceAverage          string      `json:"price_average"`
+	StopPrice             string      `json:"stop_price,omitempty"`
+	ExpireTime            string      `json:"expire_time,omitempty"`
+	PostOnly              *bool       `json:"post_only,omitempty"`
+	DisplayQuantity       *string     `json:"display_quantity,omitempty"`
+	OriginalClientOrderID string      `json:"original_client_order_id,omitempty"`
+	CreatedAt             string      `json:"created_at"`
+	UpdatedAt             string      `json:"updated_at"`
+	Trades                []tradeJSON `json:"trades,omitempty"`
+}
+
+type tradeJSON struct {
+	ID        int64  `json:"id"`
+	Quantity  string `json:"quantity"`
+	Price     string `json:"price"`
+	Fee       string `json:"fee"`
+	Taker     any    `json:"taker"`
+	Timestamp string `json:"timestamp"`
+}
+
+func decStr(d *decimal.Decimal) string {
+	if d == nil {
+		return ""
+	}
+	return d.String()
+}
+
+func newOrderJSON(o engine.Order, f *faults.Set) orderJSON {
+	out := orderJSON{
+		ID: o.ID, ClientOrderID: o.ClientOrderID, Symbol: o.Symbol, Side: string(o.Side), Status: string(o.Status),
+		Type: string(o.Type), TimeInForce: string(o.TimeInForce), Quantity: o.Quantity.String(),
+		QuantityCumulative: o.QuantityCumulative.String(), Price: decStr(o.Price), PriceAverage: o.PriceAverage.String(),
+		StopPrice: decStr(o.StopPrice), DisplayQuantity: o.DisplayQuantity, OriginalClientOrderID: o.OriginalClientOrderID,
+		CreatedAt: wireTime(o.CreatedAt), UpdatedAt: wireTime(o.UpdatedAt),
+	}
+	if o.ExpireTime != nil {
+		out.ExpireTime = wireTime(*o.ExpireTime)
+	}
+	if !f.On("V3-ORDER-FIELDS") {
+		postOnly := o.PostOnly
+		out.PostOnly = &postOnly
+	}
+	if f.On("V3-ORDER-ENUMS") {
+		out.TimeInForce = strings.ToLower(out.TimeInForce)
+	}
+	for _, t := range o.Trades {
+		var taker any = t.Taker
+		if f.On("V3-ORDER-TRADES") {
+			taker = map[bool]string{true: "true", false: "false"}[t.Taker]
+		}
+		out.Trades = append(out.Trades, tradeJSON{ID: t.ID, Quantity: t.Quantity.String(), Price: t.Price.String(),
+			Fee: t.Fee.String(), Taker: taker, Timestamp: wireTime(t.Timestamp)})
+	}
+	return out
+}
+
+// optDecimal reads an optional decimal parameter.
+func optDecimal(p api.Params, name string) (*decimal.Decimal, *api.Error) {
+	d, ok, err := p.Decimal(name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &d, nil
+}
+
+func optString(p api.Params, name string) *string {
+	if v, ok := p.String(name); ok {
+		return &v
+	}
+	return nil
+}
+
+// placeRequest decodes POST /spot/order. Only types are checked here; the
+// engine applies defaults and every order rule.
+func placeRequest(r *api.Request) (engine.PlaceRequest, *api.Error) {
+	p := r.Params
+	req := engine.PlaceRequest{Account: r.Principal.Account, ClientOrderID: optString(p, "client_order_id"), DisplayQuantity: optString(p, "display_quantity")}
+	req.Symbol, _ = p.String("symbol")
+	if v, ok := p.String("side"); ok {
+		s := engine.Side(v)
+		req.Side = &s
+	}
+	if v, ok := p.String("type"); ok {
+		t := engine.Type(v)
+		req.Type = &t
+	}
+	if v, ok := p.String("time_in_force"); ok {
+		t := engine.TimeInForce(v)
+		req.TimeInForce = &t
+	}
+	var err *api.Error
+	for name, dst := range map[string]**decimal.Decimal{"quantity": &req.Quantity, "price": &req.Price, "stop_price": &req.StopPrice, "take_rate": &req.TakeRate, "make_rate": &req.MakeRate} {
+		if *dst, err = optDecimal(p, name); err != nil {
+			return req, err
+		}
+	}
+	if t, ok, terr := p.Time("expire_time"); terr != nil {
+		return req, terr
+	} else if ok {
+		req.ExpireTime = &t
+	}
+	if req.StrictValidate, err = p.Bool("strict_validate", false); err != nil {
+		return req, err
+	}
+	if req.PostOnly, err = p.Bool("post_only", false); err != nil {
+		return req, err
+	}
+	return req, nil
+}
+
+func replaceRequest(r *api.Request) (engine.ReplaceRequest, *api.Error) {
+	p := r.Params
+	req := engine.ReplaceRequest{Account: r.Principal.Account, ClientOrderID: r.PathValue("client_order_id"), NewClientOrderID: optString(p, "new_client_order_id")}
+	var err *api.Error
+	if req.Quantity, err = optDecimal(p, "quantity"); err != nil {
+		return req, err
+	}
+	if req.Price, err = optDecimal(p, "price"); err != nil {
+		return req, err
+	}
+	if req.StopPrice, err = optDecimal(p, "stop_price"); err != nil {
+		return req, err
+	}
+	if req.StrictValidate, err = p.Bool("strict_validate", false); err != nil {
+		return req, err
+	}
+	return req, nil
+}
+
+var historyStatuses = []string{"suspended", "new", "partiallyFilled", "filled", "canceled", "expired", "rejected"}
+
+// historyQuery decodes the order history parameters shared by spot and
+// margin: client_order_id, symbol, sort, by, from, till, limit (1 to
+// maxLimit, default 100) and offset (0 to maxOffset); statuses only where
+// the endpoint documents it (spot).
+func historyQuery(p api.Params, account string, withStatuses bool, maxLimit, maxOffset int64) (engine.HistoryQuery, *api.Error) {
+	q := engine.HistoryQuery{Account: account, Symbols: p.List("symbol")}
+	q.ClientOrderID, _ = p.String("client_order_id")
+	if withStatuses {
+		for _, s := range p.List("statuses") {
+			if !contains(historyStatuses, s) {
+				return q, api.Validation("statuses: unknown status %q", s)
+			}
+			q.Statuses = append(q.Statuses, engine.Status(s))
+		}
+	}
+	sort, err := p.Enum("sort", "DESC", "ASC", "DESC")
+	if err != nil {
+		return q, err
+	}
+	q.SortAsc, q.DefaultSort = sort == "ASC", !p.Has("sort")
+	by, err := p.Enum("by", "id", "id", "timestamp")
+	if err != nil {
+		return q, err
+	}
+	q.ByTimestamp = by == "timestamp"
+	for name, dst := range map[string]**time.Time{"from": &q.From, "till": &q.Till} {
+		t, ok, terr := p.Time(name)
+		if terr != nil {
+			return q, terr
+		}
+		if ok {
+			*dst = &t
+		}
+	}
+	limit, err := p.Int("limit", 100, 1, maxLimit)
+	if err != nil {
+		return q, err
+	}
+	offset, err := p.Int("offset", 0, 0, maxOffset)
+	if err != nil {
+		return q, err
+	}
+	q.Limit, q.Offset, q.DefaultLimit = int(limit), int(offset), !p.Has("limit")
+	return q, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func spotOrderRoutes(d Deps) []api.Route {
+	eng, f := d.Engine, d.Faults
+	return []api.Route{
+		{Method: "GET", Path: "/spot/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+			sym, _ := r.Params.String("symbol")
+			os, err := eng.Active(r.Principal.Account, sym)
+			if err != nil {
+				return nil, engineError(err)
+			}
+			return fullOrdersJSON(os, f, false), nil
+		}},
+		{Method: "GET", Path: "/spot/order/{client_order_id}", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+			o, err := eng.Get(r.Principal.Account, r.PathValue("client_order_id"))
+			if err != nil {
+				return nil, engineError(err)
+			}
+			return newFullOrderJSON(o, f, false), nil
+		}},
+		{Method: "POST", Path: "/spot/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
+			req, perr := placeRequest(r)
+			if perr != nil {
+				return nil, perr
+			}
+			o, err := eng.Place(req)
+			if err != nil {
+				return nil, engineError(err)
+			}
+			return newFullOrderJSON(o, f, false), nil
+		}},
+		{Method: "PATCH", Path: "/spot/order/{client_order_id}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
+			req, perr := replaceRequest(r)
+			if perr != nil {
+				return nil, perr
+			}
+			o, err := eng.Replace(req)
+			if err != nil {
+				return nil, engineError(err)
+			}
+			return newFullOrderJSON(o, f, false), nil
+		}},
+		{Method: "DELETE", Path: "/spot/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
+			sym, _ := r.Params.String("symbol")
+			os, err := eng.CancelAll(r.Principal.Account, sym)
+			if err != nil {
+				return nil, engineError(err)
+			}
+			return fullOrdersJSON(os, f, false), nil
+		}},
+		{Method: "DELETE", Path: "/spot/order/{client_order_id}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
+			o, err := eng.Cancel(r.Principal.Account, r.PathValue("client_order_id"))
+			if err != nil {
+				return nil, engineError(err)
+			}
+			return newFullOrderJSON(o, f, false), nil
+		}},
+		{Method: "GET", Path: "/spot/history/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+			q, perr := historyQuery(r.Params, r.Principal.Account, true, 1000, 100000)
+			if perr != nil {
+				return nil, perr
+			}
+			os, err := eng.History(q)
+			if err != nil {
+				return nil, engineError(err)
+			}
+			return fullOrdersJSON(os, f, false), nil
+		}},
+		// Spot trade history: its shape is not shown in the spec; the
+		// emulator serves the engine's trade records and no spec asserts them.
+		{Method: "GET", Path: "/spot/history/trade", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+			sym, _ := r.Params.String("symbol")
+			limit, err := r.Params.Int("limit", 100, 1, 1000)
+			if err != nil {
+				return nil, err
+			}
+			return eng.Trades(r.Principal.Account, sym, int(limit)), nil
+		}},
+	}
+}

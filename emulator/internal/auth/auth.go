@@ -1,0 +1,175 @@
+// Package auth verifies the credentials of v3 REST requests: HTTP Basic and
+// the HS256 signature, against API keys with access rights.
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"net/http"
+	"strings"
+
+	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/faults"
+)
+
+// Access rights, by the short names used in fixtures and target config.
+const (
+	RightOrderbook = "orderbook" // Orderbook, History, Trading balance
+	RightTrading   = "trading"   // Place/cancel orders
+	RightPayment   = "payment"   // Payment information
+	RightWithdraw  = "withdraw"  // Withdraw cryptocurrencies
+)
+
+// Key is an API key pair bound to an account.
+type Key struct {
+	APIKey  string
+	Secret  string
+	Account string
+	Rights  []string
+}
+
+// Store holds the keys. It is immutable after construction.
+type Store struct {
+	keys   map[string]Key
+	faults *faults.Set
+}
+
+// NewStore indexes keys by API key.
+func NewStore(keys []Key, f *faults.Set) *Store {
+	s := &Store{keys: map[string]Key{}, faults: f}
+	for _, k := range keys {
+		s.keys[k.APIKey] = k
+	}
+	return s
+}
+
+// Authenticate implements api.Authenticator.
+func (s *Store) Authenticate(r *http.Request, body []byte) (*api.Principal, *api.Error) {
+	h := r.Header.Get("Authorization")
+	if strings.TrimSpace(h) == "" {
+		return nil, api.AuthRequired()
+	}
+	scheme, cred, ok := strings.Cut(h, " ")
+	if !ok {
+		return nil, s.malformed("the Authorization header lacks a scheme word")
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(cred))
+	if err != nil {
+		return nil, s.malformed("the credentials are not base64")
+	}
+	switch scheme {
+	case "Basic":
+		return s.basic(string(raw))
+	case "HS256":
+		return s.hs256(r, body, string(raw))
+	default:
+		return nil, s.malformed("unknown authorization scheme %q", scheme)
+	}
+}
+
+func (s *Store) malformed(format string, args ...any) *api.Error {
+	if s.faults.On("V3-AUTH-MALFORMED") {
+		return api.Validation(format, args...)
+	}
+	return api.AuthFailed(format, args...)
+}
+
+func (s *Store) principal(k Key) *api.Principal {
+	p := &api.Principal{Account: k.Account, APIKey: k.APIKey, Rights: map[string]bool{}}
+	for _, r := range k.Rights {
+		p.Rights[r] = true
+	}
+	return p
+}
+
+func (s *Store) lookup(apiKey string) (Key, *api.Error) {
+	k, ok := s.keys[apiKey]
+	if !ok {
+		if s.faults.On("V3-AUTH-UNKNOWN-KEY") {
+			return Key{}, api.Forbidden("any")
+		}
+		return Key{}, api.AuthFailed("unknown API key")
+	}
+	return k, nil
+}
+
+func (s *Store) basic(cred string) (*api.Principal, *api.Error) {
+	apiKey, secret, ok := strings.Cut(cred, ":")
+	if !ok || apiKey == "" {
+		return nil, s.malformed("Basic credentials must be <API_KEY>:<SECRET_KEY>")
+	}
+	k, err := s.lookup(apiKey)
+	if err != nil {
+		return nil, err
+	}
+	if s.faults.On("V3-AUTH-BASIC") {
+		return nil, api.AuthFailed("Basic credentials refused")
+	}
+	if !hmac.Equal([]byte(secret), []byte(k.Secret)) && !s.faults.On("V3-AUTH-BASIC-FAIL") {
+		return nil, api.AuthFailed("wrong secret key")
+	}
+	return s.principal(k), nil
+}
+
+func digits(s string) bool {
+	if s == "" || len(s) > 19 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Store) hs256(r *http.Request, body []byte, cred string) (*api.Principal, *api.Error) {
+	parts := strings.Split(cred, ":")
+	if len(parts) != 3 && len(parts) != 4 {
+		return nil, s.malformed("HS256 credentials must be <API_KEY>:<signature>:<timestamp>[:<window>]")
+	}
+	apiKey, sig, ts := parts[0], parts[1], parts[2]
+	window := ""
+	if len(parts) == 4 {
+		window = parts[3]
+		if !digits(window) {
+			return nil, s.malformed("window must be an integer string")
+		}
+	}
+	if apiKey == "" || !digits(ts) {
+		return nil, s.malformed("timestamp must be Unix milliseconds")
+	}
+	k, err := s.lookup(apiKey)
+	if err != nil {
+		return nil, err
+	}
+	if s.faults.On("V3-AUTH-HS256-FAIL") {
+		return s.principal(k), nil
+	}
+	query := r.URL.RawQuery
+	if s.faults.On("V3-AUTH-HS256") {
+		query = ""
+	}
+	signedWindow := window
+	if s.faults.On("V3-AUTH-HS256-WINDOW") {
+		signedWindow = ""
+	}
+	msg := r.Method + r.URL.EscapedPath()
+	if query != "" {
+		msg += "?" + query
+	}
+	signedBody := string(body)
+	if s.faults.On("V3-AUTH-HS256-BODY") {
+		signedBody = ""
+	}
+	msg += signedBody + ts + signedWindow
+	mac := hmac.New(sha256.New, []byte(k.Secret))
+	mac.Write([]byte(msg))
+	want := hex.EncodeToString(mac.Sum(nil))
+	if !hmac.Equal([]byte(sig), []byte(want)) {
+		return nil, api.AuthFailed("signature does not match the request")
+	}
+	return s.principal(k), nil
+}

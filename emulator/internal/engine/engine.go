@@ -1,0 +1,440 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/clock"
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/ledger"
+	"github.com/conform-harness/conform/emulator/internal/margin"
+	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/shopspring/decimal"
+)
+
+// Options tune an Engine. Zero fields take the documented defaults.
+type Options struct {
+	// MaxActivePerSymbol caps a user's active and suspended orders in one
+	// symbol (spec: Limits, Other limits); default 2000.
+	MaxActivePerSymbol int
+	// MaxActivePerUser caps a user's active and suspended orders across
+	// symbols; default 25000.
+	MaxActivePerUser int
+	// FeeAccount is the ledger account that collects fees and pays maker
+	// rebates; default "__fees__".
+	FeeAccount string
+	// Margin is the margin configuration (emulator/internal/margin): which symbols
+	// trade on margin in which mode, at what leverage. Without it no
+	// margin account can be opened. Every symbol named must be one of the
+	// engine's with its fee charged in its quote currency; New panics
+	// otherwise (margin.Load checks fixture data and reports such errors).
+	Margin []margin.Params
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxActivePerSymbol = 2000
+	DefaultMaxActivePerUser   = 25000
+	DefaultFeeAccount         = "__fees__"
+)
+
+// Documented history paging (spec: Spot order history query).
+const (
+	defaultHistoryLimit = 100
+	defaultTradesLimit  = 100
+)
+
+// maxTradeRecords bounds an account's trade history (its shape and depth are
+// not in the spec); older records are dropped first.
+const maxTradeRecords = 100_000
+
+// historyRetention is how long an order without executions stays in history
+// after its last update (spec: Order history record).
+const historyRetention = 24 * time.Hour
+
+// Engine is the spot matching engine. It is safe for concurrent use: one
+// mutex serialises every call, which keeps balances and books consistent
+// with each other at every step.
+type Engine struct {
+	mu     sync.Mutex
+	clk    clock.Clock
+	led    *ledger.Ledger
+	faults *faults.Set
+	opts   Options
+
+	books    map[string]*book
+	bookList []*book
+	accounts map[string]*account
+
+	lastOrderID, lastTradeID int64
+	cloidSeq                 uint64
+
+	// expiries holds active orders with a deadline (Day, GTD); purges holds
+	// final orders without executions, due to leave history. Both are swept
+	// lazily at the start of every call.
+	expiries, purges deadlines
+
+	fired []*order // scratch for stop triggers
+
+	// Order-list effects wait here until the matching in progress is over
+	// (see drain): orders an OCO execution canceled, and secondaries a
+	// primary's fill activated.
+	doomed, activations []*order
+
+	// Margin: configuration by symbol, open accounts by ledger account ID.
+	marginCfg map[string]*marginSym
+	margin    map[string]*marginAcct
+	lastPosID int64
+}
+
+// New returns an engine trading symbols, keeping balances in l. Every symbol
+// must have a positive tick size and quantity increment and a fee currency
+// that is its base or its quote; New panics otherwise (SymbolsFrom checks
+// fixture data and reports such errors).
+func New(symbols []Symbol, l *ledger.Ledger, clk clock.Clock, f *faults.Set, opts Options) *Engine {
+	if opts.MaxActivePerSymbol <= 0 {
+		opts.MaxActivePerSymbol = DefaultMaxActivePerSymbol
+	}
+	if opts.MaxActivePerUser <= 0 {
+		opts.MaxActivePerUser = DefaultMaxActivePerUser
+	}
+	if opts.FeeAccount == "" {
+		opts.FeeAccount = DefaultFeeAccount
+	}
+	if clk == nil {
+		clk = clock.Real{}
+	}
+	e := &Engine{clk: clk, led: l, faults: f, opts: opts, books: map[string]*book{}, marginCfg: map[string]*marginSym{}}
+	for _, s := range symbols {
+		b, err := newBook(s, len(e.bookList))
+		if err != nil {
+			panic(fmt.Sprintf("engine: %v", err))
+		}
+		if _, dup := e.books[s.Code]; dup {
+			panic(fmt.Sprintf("engine: symbol %s given twice", s.Code))
+		}
+		e.books[s.Code] = b
+		e.bookList = append(e.bookList, b)
+	}
+	for _, p := range opts.Margin {
+		if err := e.addMarginParams(p); err != nil {
+			panic(fmt.Sprintf("engine: %v", err))
+		}
+	}
+	e.resetLocked()
+	return e
+}
+
+// SymbolsFrom converts the spot symbols of a market catalogue.
+func SymbolsFrom(m *market.Catalogue) ([]Symbol, error) {
+	var out []Symbol
+	for _, code := range m.SymbolCodes() {
+		ms, ok := m.Symbol(code)
+		if !ok || ms.Type != market.TypeSpot {
+			continue
+		}
+		s := Symbol{Code: code, Quote: ms.QuoteCurrency, FeeCurrency: ms.FeeCurrency, Status: ms.Status}
+		if ms.BaseCurrency != nil {
+			s.Base = *ms.BaseCurrency
+		} else if b, ok := strings.CutSuffix(code, ms.QuoteCurrency); ok && b != "" {
+			// A market-data fault may hide base_currency; trading needs it.
+			s.Base = b
+		} else {
+			return nil, fmt.Errorf("engine: symbol %s has no base currency", code)
+		}
+		for _, f := range []struct {
+			name string
+			src  string
+			dst  *decimal.Decimal
+		}{
+			{"tick_size", ms.TickSize, &s.TickSize},
+			{"quantity_increment", ms.QuantityIncrement, &s.QuantityStep},
+			{"take_rate", ms.TakeRate, &s.TakeRate},
+			{"make_rate", ms.MakeRate, &s.MakeRate},
+		} {
+			d, err := decimal.NewFromString(f.src)
+			if err != nil {
+				return nil, fmt.Errorf("engine: symbol %s %s: %w", code, f.name, err)
+			}
+			*f.dst = d
+		}
+		if _, err := newBook(s, 0); err != nil {
+			return nil, fmt.Errorf("engine: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// Reset drops every order, trade and history record and restarts the ID
+// counters. It does not touch the ledger: funds reserved for active orders
+// stay reserved, so reset the ledger too (ResetWith does both atomically).
+func (e *Engine) Reset() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.resetLocked()
+}
+
+// ResetWith resets the engine and runs fn (typically a ledger reset and
+// refunding) while holding the engine's lock, so that no order is placed
+// between the two.
+func (e *Engine) ResetWith(fn func() error) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.resetLocked()
+	if fn == nil {
+		return nil
+	}
+	return fn()
+}
+
+func (e *Engine) resetLocked() {
+	for _, b := range e.bookList {
+		b.reset()
+	}
+	e.accounts = map[string]*account{}
+	e.lastOrderID, e.lastTradeID, e.cloidSeq = 0, 0, 0
+	e.expiries, e.purges = nil, nil
+	e.doomed, e.activations = nil, nil
+	e.margin = map[string]*marginAcct{}
+	e.lastPosID = 0
+}
+
+// now reads the clock and applies what became due since the last call,
+// including what an expiry does to the rest of an order list.
+func (e *Engine) now() int64 {
+	t := e.clk.Now().UnixNano()
+	e.sweep(t)
+	if len(e.doomed) > 0 || len(e.activations) > 0 {
+		e.drain(t)
+	}
+	return t
+}
+
+// sweep expires Day and GTD orders whose time has come and deletes from
+// history the final orders without executions that are 24 hours old.
+func (e *Engine) sweep(now int64) {
+	for len(e.expiries) > 0 && e.expiries[0].at <= now {
+		d := e.expiries.pop()
+		o := d.o
+		if o.deadline != d.at || !o.active() {
+			continue // filled or canceled before its deadline
+		}
+		e.unlink(o)
+		e.finalize(o, Expired, d.at, true)
+	}
+	for len(e.purges) > 0 && e.purges[0].at <= now {
+		d := e.purges.pop()
+		if !d.o.deleted {
+			e.purge(d.o)
+		}
+	}
+}
+
+// marginSuffix marks the engine account that keeps a trader's margin
+// orders, apart from their spot orders (own client_order_id namespace,
+// active set, history and trades).
+const marginSuffix = "|margin"
+
+// MarginKey is the account key under which the engine keeps a trader's
+// margin orders: pass it to Active, Get, Cancel, CancelAll, Replace and
+// History to work on margin orders instead of spot ones.
+func MarginKey(account string) string { return account + marginSuffix }
+
+// account returns (creating) the state of an account.
+func (e *Engine) account(id string) *account {
+	a := e.accounts[id]
+	if a == nil {
+		a = &account{id: id, user: strings.TrimSuffix(id, marginSuffix), byCloid: map[string]*order{}, active: map[int64]*order{}, perSym: make([]int, len(e.bookList))}
+		e.accounts[id] = a
+	}
+	return a
+}
+
+// finalize ends an order's life with status at time at: its remaining
+// reservation goes back to available (unless release is false), it leaves
+// the active set, and, when it never executed, it is scheduled to leave
+// history. The caller has already taken it off the book.
+func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
+	o.status = status
+	o.updated = at
+	if release && o.resv.IsPositive() {
+		// An error means the ledger was reset under the engine; the funds
+		// it would release no longer exist.
+		_ = e.led.Release(o.resvAccount(), o.resvCurrency(), o.resv)
+		o.resv = decimal.Decimal{}
+	}
+	a := o.acct
+	if a.active[o.id] == o {
+		delete(a.active, o.id)
+		a.perSym[o.bk.idx]--
+	}
+	if o.list != nil && !o.replaced {
+		e.listEnded(o)
+	}
+	if o.filled == 0 && !e.faults.On("V3-SPOT-HISTORY-24H") {
+		o.purgeAt = at + int64(historyRetention)
+		e.purges.push(deadline{at: o.purgeAt, o: o})
+	}
+}
+
+// purge deletes a final order from history; its client_order_id becomes
+// free again.
+func (e *Engine) purge(o *order) {
+	o.deleted = true
+	a := o.acct
+	if a.byCloid[o.cloid] == o {
+		prev := o.sameCloidPrev
+		for prev != nil && prev.deleted {
+			prev = prev.sameCloidPrev
+		}
+		if prev != nil {
+			a.byCloid[o.cloid] = prev
+		} else {
+			delete(a.byCloid, o.cloid)
+		}
+	}
+	a.deleted++
+	if a.deleted > 1024 && a.deleted*2 > len(a.history) {
+		kept := a.history[:0]
+		for _, h := range a.history {
+			if !h.deleted {
+				kept = append(kept, h)
+			}
+		}
+		clear(a.history[len(kept):])
+		a.history, a.deleted = kept, 0
+	}
+}
+
+// unlink takes an active order off its book or out of the stop lists.
+func (e *Engine) unlink(o *order) {
+	switch {
+	case o.lvl != nil:
+		o.bk.sideOf(o.side).remove(o)
+	case o.status == Suspended:
+		o.bk.unpark(o)
+	}
+}
+
+// register gives a validated order its ID and makes it one of the account's
+// active orders.
+func (e *Engine) register(o *order) {
+	e.lastOrderID++
+	o.id = e.lastOrderID
+	a := o.acct
+	if prev := a.byCloid[o.cloid]; prev != nil {
+		o.sameCloidPrev = prev
+	}
+	a.byCloid[o.cloid] = o
+	a.history = append(a.history, o)
+	a.active[o.id] = o
+	a.perSym[o.bk.idx]++
+}
+
+// genClientOrderID makes a 32-hex-digit identifier unused by the account,
+// from a per-engine sequence so that runs are reproducible.
+func (e *Engine) genClientOrderID(a *account) string {
+	const hexdigits = "0123456789abcdef"
+	for {
+		e.cloidSeq++
+		x := splitmix64(e.cloidSeq)
+		y := splitmix64(x ^ 0x9e3779b97f4a7c15)
+		var b [32]byte
+		for i := 0; i < 16; i++ {
+			b[15-i] = hexdigits[x&15]
+			b[31-i] = hexdigits[y&15]
+			x >>= 4
+			y >>= 4
+		}
+		if s := string(b[:]); a.byCloid[s] == nil {
+			return s
+		}
+	}
+}
+
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// validClientOrderID checks the documented length and alphabet.
+func (e *Engine) validClientOrderID(s string) bool {
+	minLen := 8
+	if e.faults.On("V3-SPOT-CLOID-LEN") {
+		minLen = 7
+	}
+	if len(s) < minLen || len(s) > 32 {
+		return false
+	}
+	loose := e.faults.On("V3-SPOT-CLOID-CHARSET")
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-':
+		case loose && (c == '.' || c == ' '):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func errorf(kind ErrorKind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// notFound is the one answer to an unknown or inactive order.
+func (e *Engine) notFound(cloid string) *Error {
+	if e.faults.On("V3-SPOT-NOT-FOUND") {
+		return errorf(ErrValidation, "order %q not found", cloid)
+	}
+	return errorf(ErrOrderNotFound, "order %q not found", cloid)
+}
+
+// activeOrder finds an account's active order by client_order_id.
+func (e *Engine) activeOrder(account, cloid string) (*order, *Error) {
+	if a := e.accounts[account]; a != nil {
+		if o := a.byCloid[cloid]; o != nil && o.active() {
+			return o, nil
+		}
+	}
+	return nil, e.notFound(cloid)
+}
+
+// dayDeadline is when a Day order created at now expires: 23:59 UTC of that
+// day, or of the next day when created in the last minute of a day.
+func dayDeadline(now time.Time) time.Time {
+	y, m, d := now.UTC().Date()
+	dl := time.Date(y, m, d, 23, 59, 0, 0, time.UTC)
+	if !now.Before(dl) {
+		dl = dl.AddDate(0, 0, 1)
+	}
+	return dl
+}
+
+// deadlineOf is when an order created at now expires by its time in force
+// (0: never).
+func (e *Engine) deadlineOf(o *order, now int64) int64 {
+	switch o.tif {
+	case Day:
+		if e.faults.On("V3-SPOT-DAY") {
+			return 0
+		}
+		return dayDeadline(time.Unix(0, now).UTC()).UnixNano()
+	case GTD:
+		if e.faults.On("V3-SPOT-GTD") {
+			return 0
+		}
+		return o.expire
+	case GTC:
+		if e.faults.On("V3-SPOT-GTC") {
+			return now + int64(24*time.Hour)
+		}
+	}
+	return 0
+}

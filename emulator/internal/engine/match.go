@@ -1,0 +1,315 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/conform-harness/conform/emulator/internal/ledger"
+	"github.com/shopspring/decimal"
+)
+
+// admit starts a registered order's life: a stop or take-profit order is
+// parked until its trigger, anything else executes at once. trades collects
+// the order's own executions (nil: not wanted).
+func (e *Engine) admit(o *order, now int64, trades *[]Trade) {
+	if isStop(o.typ) && !o.triggered {
+		o.status = Suspended
+		o.bk.park(o)
+	} else {
+		e.execute(o, now, trades)
+	}
+	if o.deadline != 0 && o.active() {
+		e.expiries.push(deadline{at: o.deadline, o: o})
+	}
+}
+
+// execute runs an order as taker, then rests what is left or expires it as
+// its type and time in force say.
+func (e *Engine) execute(o *order, now int64, trades *[]Trade) {
+	o.status = StatusNew
+	market := o.marketNow()
+	opp := o.bk.opposite(o.side)
+	if o.reducing() && e.fillCap(o) == 0 {
+		// A reduce-only order that would open or increase a position
+		// expires (the emulator's reading: the spec does not say).
+		e.finalize(o, Expired, now, true)
+		return
+	}
+	if o.postOnly && opp.crossable(o.price, market) && !e.faults.On("V3-SPOT-POST-ONLY") {
+		e.finalize(o, Expired, now, true)
+		return
+	}
+	if o.tif == FOK && (!opp.fillable(o.price, market, o.remaining()) || e.fillCap(o) < o.remaining()) && !e.faults.On("V3-SPOT-FOK") {
+		e.finalize(o, Expired, now, true)
+		return
+	}
+	e.match(o, now, trades)
+	if o.doomed {
+		// Its order list canceled it when it (or a sibling) executed.
+		e.finalize(o, Canceled, now, true)
+		return
+	}
+	if o.remaining() == 0 {
+		e.finalize(o, Filled, now, true)
+		return
+	}
+	// A market order has no price to rest at; IOC and FOK never rest; a
+	// reduce-only order whose position is gone has nothing left to reduce.
+	rest := !market && o.tif != IOC && o.tif != FOK
+	if !market && o.tif == IOC && e.faults.On("V3-SPOT-IOC") {
+		rest = true
+	}
+	if rest && o.reducing() && e.fillCap(o) == 0 {
+		rest = false
+	}
+	if !rest {
+		e.finalize(o, Expired, now, true)
+		return
+	}
+	if o.filled > 0 {
+		o.status = PartiallyFilled
+		if ds := e.trim(nil, o); len(ds) > 0 {
+			if err := e.led.Apply(ds...); err != nil {
+				panic(fmt.Sprintf("engine: releasing the surplus of order %d: %v", o.id, err))
+			}
+		}
+	}
+	o.bk.sideOf(o.side).add(o)
+}
+
+// match trades taker t against the opposite side in price-time priority,
+// each trade at the resting order's price.
+//
+// A reduce-only order (taker or maker) trades no more than closes its
+// position; an order that an order list canceled during this matching
+// (doomed) trades no more: a doomed maker leaves the book as it is reached,
+// a doomed taker stops.
+func (e *Engine) match(t *order, now int64, trades *[]Trade) {
+	opp := t.bk.opposite(t.side)
+	market := t.marketNow()
+	for capT := e.fillCap(t); capT > 0 && !t.doomed; capT = e.fillCap(t) {
+		lv := opp.best()
+		if lv == nil || (!market && !opp.crosses(lv.ticks, t.price)) {
+			return
+		}
+		for m := lv.head; m != nil && capT > 0 && !t.doomed; {
+			next := m.next
+			capM := e.fillCap(m)
+			if m.doomed || capM == 0 {
+				opp.remove(m)
+				if m.doomed {
+					e.finalize(m, Canceled, now, true)
+				} else {
+					e.finalize(m, Expired, now, true) // reduce-only with nothing left to reduce
+				}
+				m = next
+				continue
+			}
+			fill := min(capT, capM)
+			tr := e.settle(t, m, lv, fill, now)
+			if trades != nil {
+				*trades = append(*trades, tr)
+			}
+			lv.lots -= fill
+			if m.remaining() == 0 {
+				opp.remove(m)
+				e.finalize(m, Filled, now, true)
+			} else {
+				m.status = PartiallyFilled
+			}
+			capT = e.fillCap(t)
+			m = next
+		}
+	}
+}
+
+// settle books one trade of lots increments at level lv's price between
+// taker t and maker m: both sides' funds and fees move in a single ledger
+// step, and it returns the taker's view of the trade.
+func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64) Trade {
+	bk := t.bk
+	var q decimal.Decimal
+	switch {
+	case t.filled == 0 && lots == t.qty:
+		q = t.qtyDec
+	case m.filled == 0 && lots == m.qty:
+		q = m.qtyDec
+	default:
+		q = bk.step.decimal(lots)
+	}
+	ticks, p := lv.ticks, lv.price
+	notional := p.Mul(q)
+	makeRate := m.fees.make
+	if e.faults.On("V3-SPOT-FEE-CURRENCY") {
+		makeRate = m.fees.take
+	}
+	if makeRate.IsNegative() && e.faults.On("V3-SPOT-FEE-REBATE") {
+		makeRate = makeRate.Neg()
+	}
+	volume := notional
+	if !bk.feeInQuote {
+		volume = q
+	}
+	takerFee, makerFee := volume.Mul(t.fees.take), volume.Mul(makeRate)
+
+	t.filled += lots
+	m.filled += lots
+	var ds [8]ledger.Delta
+	n := e.legs(ds[:0], t, q, notional, takerFee)
+	n = e.legs(n, m, q, notional, makerFee)
+	n = e.trim(n, m) // the taker is trimmed once, if it comes to rest
+	if err := e.led.Apply(n...); err != nil {
+		// Reservations always cover a trade; failing here means the ledger
+		// was changed behind the engine's back (e.g. reset on its own).
+		panic(fmt.Sprintf("engine: settling trade of %s %s at %s: %v", q, bk.sym.Code, p, err))
+	}
+
+	e.lastTradeID++
+	id := e.lastTradeID
+	t.addExecution(ticks, lots)
+	m.addExecution(ticks, lots)
+	t.updated, m.updated = now, now
+	tr := tradeRec{id: id, o: t, qty: lots, price: ticks, fee: takerFee, taker: true, at: now}
+	mr := tradeRec{id: id, o: m, qty: lots, price: ticks, fee: makerFee, at: now}
+	if t.mg != nil {
+		tr.posID, tr.pnl = e.movePosition(t, lots, q, p, takerFee, now)
+	}
+	if m.mg != nil {
+		mr.posID, mr.pnl = e.movePosition(m, lots, q, p, makerFee, now)
+	}
+	t.acct.addTrade(tr)
+	m.acct.addTrade(mr)
+	bk.noteTrade(ticks)
+	// The maker first: it was there first, so when a list order meets its
+	// own sibling, the resting one's execution cancels the newcomer.
+	if m.list != nil {
+		e.noteExecution(m)
+	}
+	if t.list != nil {
+		e.noteExecution(t)
+	}
+	return Trade{ID: id, Quantity: q, Price: p, Fee: takerFee, Taker: true, Timestamp: nanoTime(now)}
+}
+
+// legs appends one order's side of a trade: what it pays out of its
+// reservation, what it receives, and its fee to (or rebate from) the fee
+// account, in the symbol's fee currency.
+func (e *Engine) legs(ds []ledger.Delta, o *order, q, notional, fee decimal.Decimal) []ledger.Delta {
+	if o.mg != nil {
+		return e.marginLegs(ds, o, q, notional, fee)
+	}
+	bk, acct := o.bk, o.acct.id
+	spendCur, getCur := bk.sym.Quote, bk.sym.Base
+	spend, get := notional, q
+	if o.side == Sell {
+		spendCur, getCur = bk.sym.Base, bk.sym.Quote
+		spend, get = q, notional
+	}
+	var rebate decimal.Decimal
+	switch {
+	case bk.sym.FeeCurrency == spendCur && fee.IsPositive():
+		spend = spend.Add(fee) // paid out of the reservation
+	case bk.sym.FeeCurrency == spendCur:
+		if fee.IsNegative() {
+			rebate = fee.Neg() // paid from the fee account
+		}
+	default:
+		get = get.Sub(fee) // taken from (or, negative, added to) the proceeds
+	}
+	fromResv, overdraw := spend, false
+	if spend.Cmp(o.resv) > 0 {
+		// Only the fault paths get here (a fee above the rates reserved
+		// for): the rest comes out of available.
+		fromResv, overdraw = o.resv, true
+		rebate = rebate.Sub(spend.Sub(o.resv))
+	}
+	o.resv = o.resv.Sub(fromResv)
+	ds = append(ds,
+		ledger.Delta{Account: acct, Currency: spendCur, Reserved: fromResv.Neg(), Available: rebate, MayOverdraw: overdraw},
+		ledger.Delta{Account: acct, Currency: getCur, Available: get},
+		ledger.Delta{Account: e.opts.FeeAccount, Currency: bk.sym.FeeCurrency, Available: fee, MayOverdraw: true},
+	)
+	return ds
+}
+
+// trim appends the release of what a partly filled limit order holds beyond
+// what its remaining quantity may cost: a better price than its own, or a
+// fee below the highest rate, leaves a surplus that should not stay locked.
+func (e *Engine) trim(ds []ledger.Delta, o *order) []ledger.Delta {
+	if o.remaining() == 0 || !isLimitKind(o.typ) {
+		return ds // final (released whole) or a market order (reserved exactly)
+	}
+	surplus := o.resv.Sub(e.reservation(o))
+	if !surplus.IsPositive() {
+		return ds
+	}
+	o.resv = o.resv.Sub(surplus)
+	return append(ds, ledger.Delta{Account: o.resvAccount(), Currency: o.resvCurrency(), Available: surplus, Reserved: surplus.Neg()})
+}
+
+// runTriggers fires the stop and take-profit orders of bk that the trades
+// since the last check reached, oldest first, and keeps going while the
+// fired orders trade. It ends: every round takes orders off the stop lists.
+func (e *Engine) runTriggers(bk *book, now int64) {
+	for bk.traded {
+		bk.traded = false
+		fired := bk.takeFired(e.fired[:0], bk.lo, bk.hi)
+		slices.SortFunc(fired, func(a, b *order) int { return int(a.id - b.id) })
+		for _, o := range fired {
+			e.trigger(o, now)
+		}
+		clear(fired)
+		e.fired = fired[:0]
+	}
+}
+
+// trigger moves a suspended order into matching as a limit or market order
+// with its time in force.
+func (e *Engine) trigger(o *order, now int64) {
+	o.triggered = true
+	o.updated = now
+	if o.doomed {
+		// Its order list canceled it earlier in this round; it has already
+		// left the stop list.
+		e.finalize(o, Canceled, now, true)
+		return
+	}
+	if e.ready(o, now) {
+		e.execute(o, now, nil)
+	}
+}
+
+// ready prepares an order that starts executing later than it was placed
+// (a triggered stop, an activated list secondary), or ends it: a
+// close_position order takes the position's current size, and is canceled
+// when there is none; a market order's reservation, made at its stop price
+// or at the book of its creation, is topped up to what the book now costs,
+// and the order expires when funds fall short.
+func (e *Engine) ready(o *order, now int64) bool {
+	if o.mg != nil && o.mg.closePos {
+		n := e.closeSize(o)
+		if n == 0 {
+			e.finalize(o, Canceled, now, true)
+			return false
+		}
+		o.setQty(n)
+	}
+	switch {
+	case o.mg != nil:
+		if more := e.marginNeed(o).Sub(o.resv); more.IsPositive() {
+			if err := e.holdMargin(o, more); err != nil {
+				e.finalize(o, Expired, now, true)
+				return false
+			}
+		}
+	case o.side == Buy && o.marketNow():
+		need := e.withFee(o, o.bk.asks.cost(o.bk, o.remaining()))
+		if more := need.Sub(o.resv); more.IsPositive() {
+			if err := e.reserve(o, o.spendCurrency(), more, false, false); err != nil {
+				e.finalize(o, Expired, now, true)
+				return false
+			}
+		}
+	}
+	return true
+}

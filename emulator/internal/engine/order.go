@@ -1,0 +1,341 @@
+package engine
+
+import (
+	"math/big"
+	"math/bits"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/internal/margin"
+	"github.com/shopspring/decimal"
+)
+
+// order is the engine's live record of an order. Prices are kept in ticks
+// and quantities in increments of its symbol; times in Unix nanoseconds.
+type order struct {
+	id        int64
+	cloid     string
+	origCloid string
+	acct      *account
+	bk        *book
+	side      Side
+	typ       Type
+	tif       TimeInForce
+	status    Status
+	postOnly  bool
+	// triggered is set when a stop or take-profit order leaves suspension.
+	triggered bool
+	deleted   bool
+	display   *string
+
+	qty, filled int64 // increments
+	price       int64 // ticks; limit kinds only
+	// qtyDec and priceDec are qty and price as decimals, made once and
+	// shared (decimals are immutable) to spare allocations per trade.
+	qtyDec, priceDec decimal.Decimal
+	stop             int64 // ticks; stop and take-profit kinds only
+	expire           int64 // GTD expire_time, 0 when none
+	created          int64
+	updated          int64
+	deadline         int64 // expiry by time in force, 0 when none
+	purgeAt          int64 // when it leaves history, 0 when not scheduled
+
+	fees *rates          // shared with the book unless the order has markups
+	resv decimal.Decimal // still reserved in spendCurrency
+	// cum is Σ ticks × increments of the executions (the executed notional
+	// in units of tick × step); cumBig takes over should it overflow.
+	cum    int64
+	cumBig *big.Int
+
+	// Book queue links (lvl is nil when not resting).
+	lvl        *level
+	prev, next *order
+	// sameCloidPrev is an older history record with the same
+	// client_order_id (only after a reuse).
+	sameCloidPrev *order
+
+	// list is the order list the order belongs to (nil for single orders),
+	// listIdx its place in the request (0: the primary of OTO and OTOCO).
+	list    *orderList
+	listIdx int
+	// inactive: a list secondary waiting for its primary; it is active
+	// (it counts, holds funds, can be canceled) but neither rests nor parks.
+	inactive bool
+	// doomed: an order list's rule has canceled it; it is taken off as soon
+	// as the matching in progress allows.
+	doomed bool
+	// replaced: ended by a replace, which hands its list place on.
+	replaced bool
+
+	mg *marginOrder // nil for spot orders
+}
+
+// marginOrder is what a margin order adds to an order.
+type marginOrder struct {
+	mode       margin.Mode
+	acct       *marginAcct
+	reduceOnly bool
+	closePos   bool
+	// force skips the free-margin check (only the fault that opens an
+	// account for an order lacking one sets it).
+	force bool
+	posID int64 // the position it first traded into
+}
+
+// reducing reports whether a margin order may only reduce its position
+// (reduce_only, close_position): such an order needs no initial margin.
+func (o *order) reducing() bool {
+	return o.mg != nil && (o.mg.reduceOnly || o.mg.closePos)
+}
+
+// rates are the fee rates an order pays.
+type rates struct {
+	take, make decimal.Decimal
+	onePlus    decimal.Decimal // 1 + max(take, make, 0): the reservation factor
+}
+
+func (o *order) active() bool {
+	return o.status == StatusNew || o.status == Suspended || o.status == PartiallyFilled
+}
+
+func (o *order) remaining() int64 { return o.qty - o.filled }
+
+func (o *order) setQty(n int64) {
+	o.qty, o.qtyDec = n, o.bk.step.decimal(n)
+}
+
+func (o *order) setPrice(n int64) {
+	o.price, o.priceDec = n, o.bk.tick.decimal(n)
+}
+
+// remainingDec is the remaining quantity as a decimal.
+func (o *order) remainingDec() decimal.Decimal {
+	if o.filled == 0 {
+		return o.qtyDec
+	}
+	return o.bk.step.decimal(o.remaining())
+}
+
+// addExecution counts lots executed at ticks into the cumulative notional.
+func (o *order) addExecution(ticks, lots int64) {
+	if o.cumBig == nil {
+		hi, lo := bits.Mul64(uint64(ticks), uint64(lots))
+		if sum := o.cum + int64(lo); hi == 0 && lo < 1<<63 && sum >= o.cum {
+			o.cum = sum
+			return
+		}
+		o.cumBig = big.NewInt(o.cum)
+	}
+	o.cumBig.Add(o.cumBig, new(big.Int).Mul(big.NewInt(ticks), big.NewInt(lots)))
+}
+
+// priceAverage is Σ price × quantity / Σ quantity of the executions.
+func (o *order) priceAverage() decimal.Decimal {
+	bk := o.bk
+	if o.filled == 0 {
+		return decimal.Decimal{}
+	}
+	if o.cumBig == nil && o.cum%o.filled == 0 {
+		// One price, or prices that average to a whole tick.
+		if t := o.cum / o.filled; t != o.price {
+			return bk.tick.decimal(t)
+		}
+		return o.priceDec
+	}
+	num := o.cumBig
+	if num == nil {
+		num = big.NewInt(o.cum)
+	}
+	notional := decimal.NewFromBigInt(new(big.Int).Mul(num, big.NewInt(bk.tick.coef)), bk.tick.exp)
+	return notional.DivRound(decimal.New(o.filled, 0), max(-bk.tick.exp, 0)+8)
+}
+
+// spendCurrency is what the order gives up: quote for a buy, base for a sell.
+func (o *order) spendCurrency() string {
+	if o.side == Buy {
+		return o.bk.sym.Quote
+	}
+	return o.bk.sym.Base
+}
+
+// resvAccount and resvCurrency are the ledger balance that holds the
+// order's reservation: the spend currency of the trader's spot balance, or
+// the collateral currency of the margin account.
+func (o *order) resvAccount() string {
+	if o.mg != nil {
+		return o.mg.acct.ledgerID
+	}
+	return o.acct.id
+}
+
+func (o *order) resvCurrency() string {
+	if o.mg != nil {
+		return o.mg.acct.cur
+	}
+	return o.spendCurrency()
+}
+
+// marketNow reports whether the order executes as a market order: a market
+// order, or a stopMarket or takeProfitMarket order once triggered.
+func (o *order) marketNow() bool {
+	return o.typ == Market || (o.triggered && (o.typ == StopMarket || o.typ == TakeProfitMarket))
+}
+
+func isStop(t Type) bool {
+	return t == StopLimit || t == StopMarket || t == TakeProfitLimit || t == TakeProfitMarket
+}
+
+func isLimitKind(t Type) bool { return t == Limit || t == StopLimit || t == TakeProfitLimit }
+
+func isMarketKind(t Type) bool { return t == Market || t == StopMarket || t == TakeProfitMarket }
+
+// triggersUp reports whether a suspended order fires when the last price
+// rises to its stop price (stop buy, take-profit sell) rather than falls.
+func (o *order) triggersUp() bool {
+	stopKind := o.typ == StopLimit || o.typ == StopMarket
+	return stopKind == (o.side == Buy)
+}
+
+func nanoTime(n int64) time.Time { return time.Unix(0, n).UTC() }
+
+// snapshot is the order as the API answers it.
+func (o *order) snapshot() Order {
+	bk := o.bk
+	out := Order{
+		ID:                    o.id,
+		ClientOrderID:         o.cloid,
+		Account:               o.acct.id,
+		Symbol:                bk.sym.Code,
+		Side:                  o.side,
+		Status:                o.status,
+		Type:                  o.typ,
+		TimeInForce:           o.tif,
+		Quantity:              o.qtyDec,
+		PriceAverage:          o.priceAverage(),
+		PostOnly:              o.postOnly,
+		OriginalClientOrderID: o.origCloid,
+		CreatedAt:             nanoTime(o.created),
+		UpdatedAt:             nanoTime(o.updated),
+	}
+	switch o.filled {
+	case 0:
+	case o.qty:
+		out.QuantityCumulative = o.qtyDec
+	default:
+		out.QuantityCumulative = bk.step.decimal(o.filled)
+	}
+	if isLimitKind(o.typ) {
+		p := o.priceDec
+		out.Price = &p
+	}
+	if isStop(o.typ) {
+		p := bk.tick.decimal(o.stop)
+		out.StopPrice = &p
+	}
+	if o.tif == GTD && o.expire != 0 {
+		t := nanoTime(o.expire)
+		out.ExpireTime = &t
+	}
+	if o.display != nil {
+		d := *o.display
+		out.DisplayQuantity = &d
+	}
+	if o.list != nil {
+		out.OrderListID, out.ContingencyType = o.list.id, o.list.typ
+		out.Inactive = o.inactive && o.active()
+	}
+	if o.mg != nil {
+		out.Account = o.acct.user
+		out.MarginMode = string(o.mg.mode)
+		out.ReduceOnly = o.mg.reduceOnly
+		out.PositionID = o.mg.posID
+	}
+	return out
+}
+
+// account is one user's orders and trades: their spot orders, or (under
+// MarginKey) their margin orders.
+type account struct {
+	id      string
+	user    string            // the trader: id without the margin suffix
+	byCloid map[string]*order // newest record per client_order_id, active or final
+	active  map[int64]*order
+	perSym  []int    // active and suspended orders per book index
+	history []*order // by ID; deleted records linger until compaction
+	deleted int
+
+	trades    []tradeRec // ring of the latest maxTradeRecords
+	tradeNext int        // next slot to overwrite once the ring is full
+}
+
+// tradeRec is one side of a trade in an account's trade history.
+type tradeRec struct {
+	id    int64
+	o     *order
+	qty   int64
+	price int64
+	fee   decimal.Decimal
+	taker bool
+	at    int64
+	// Margin trades: the position traded into, and the profit or loss
+	// realized when the trade reduced it (nil otherwise).
+	posID int64
+	pnl   *decimal.Decimal
+}
+
+func (a *account) addTrade(t tradeRec) {
+	if len(a.trades) < maxTradeRecords {
+		a.trades = append(a.trades, t)
+		return
+	}
+	a.trades[a.tradeNext] = t
+	a.tradeNext = (a.tradeNext + 1) % maxTradeRecords
+}
+
+// deadline is a heap entry: order o is due at at (Unix nanoseconds).
+type deadline struct {
+	at int64
+	o  *order
+}
+
+// deadlines is a min-heap by at, typed to avoid container/heap's boxing.
+type deadlines []deadline
+
+func (h *deadlines) push(d deadline) {
+	*h = append(*h, d)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if s[p].at <= s[i].at {
+			break
+		}
+		s[p], s[i] = s[i], s[p]
+		i = p
+	}
+}
+
+func (h *deadlines) pop() deadline {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s[n] = deadline{}
+	s = s[:n]
+	i := 0
+	for {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < n && s[l].at < s[m].at {
+			m = l
+		}
+		if r < n && s[r].at < s[m].at {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
+}

@@ -1,0 +1,476 @@
+package engine
+
+import (
+	"errors"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/internal/ledger"
+	"github.com/shopspring/decimal"
+)
+
+// Place validates and places a new order (POST /spot/order). The answer
+// carries the order's status when the request completes and the trades it
+// made. Refusals are *Error; nothing changes on a refusal.
+func (e *Engine) Place(req PlaceRequest) (Order, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := e.now()
+	o, err := e.parse(req, now)
+	if err != nil {
+		return Order{}, err
+	}
+	key := req.Account
+	if o.mg != nil {
+		key = MarginKey(req.Account)
+	}
+	a := e.account(key)
+	o.acct = a
+	if req.ClientOrderID == nil {
+		o.cloid = ""
+		if !e.faults.On("V3-SPOT-CLOID-GENERATED") {
+			o.cloid = e.genClientOrderID(a)
+		}
+	} else if old := a.byCloid[o.cloid]; old != nil {
+		if !e.faults.On("V3-SPOT-CLOID-DUPLICATE") {
+			return Order{}, errorf(ErrDuplicateClientID, "client_order_id %q is already used by order %d", o.cloid, old.id)
+		}
+		if old.active() {
+			e.unlink(old)
+			e.finalize(old, Canceled, now, true)
+		}
+	}
+	if o.mg != nil {
+		if err := e.bindMargin(o, req.Account, now); err != nil {
+			return Order{}, err
+		}
+	}
+	if err := e.checkLimits(a, o.bk); err != nil {
+		return Order{}, err
+	}
+	if err := e.reserveNew(o); err != nil {
+		return Order{}, err
+	}
+	o.created, o.updated = now, now
+	o.deadline = e.deadlineOf(o, now)
+	e.register(o)
+	var trades []Trade
+	if o.mg != nil && o.mg.closePos && o.qty == 0 {
+		// Nothing to close: "closes the position or is canceled".
+		e.finalize(o, Canceled, now, true)
+	} else {
+		e.admit(o, now, &trades)
+	}
+	out := o.snapshot()
+	out.Trades = trades
+	switch {
+	case out.Status == Expired && o.tif == IOC && o.filled == 0 && e.faults.On("V3-SPOT-IOC-FOK-FINAL"):
+		out.Status = StatusNew
+	case out.Status == Filled && e.faults.On("V3-SPOT-INSTANT-FILL"):
+		out.Status = StatusNew
+	case out.Status == StatusNew && o.typ == Limit && e.faults.On("V3-SPOT-NEW"):
+		out.Status = PartiallyFilled
+	}
+	e.drain(now)
+	return out, nil
+}
+
+// checkLimits enforces the active-order limits (spec: Limits, Other limits).
+func (e *Engine) checkLimits(a *account, bk *book) *Error {
+	perSym, perUser := e.opts.MaxActivePerSymbol, e.opts.MaxActivePerUser
+	if e.faults.On("V3-SPOT-LIMIT-PER-SYMBOL") {
+		perSym++
+	}
+	if e.faults.On("V3-SPOT-LIMIT-PER-USER") {
+		perUser++
+	}
+	if a.perSym[bk.idx] >= perSym {
+		return errorf(ErrOrderLimit, "%d active orders in %s: the limit is %d per symbol", a.perSym[bk.idx], bk.sym.Code, perSym)
+	}
+	if len(a.active) >= perUser {
+		return errorf(ErrOrderLimit, "%d active orders: the limit is %d per user", len(a.active), perUser)
+	}
+	return nil
+}
+
+// parse validates a request, applies the documented defaults and rounding,
+// and returns the order it describes (not yet registered).
+func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
+	o := &order{}
+	var err *Error
+	if req.ClientOrderID != nil {
+		if !e.validClientOrderID(*req.ClientOrderID) {
+			return nil, errorf(ErrValidation, "client_order_id %q must be 8 to 32 characters of Latin letters, digits, underscore and hyphen", *req.ClientOrderID)
+		}
+		o.cloid = *req.ClientOrderID
+	}
+	if req.Symbol == "" {
+		return nil, errorf(ErrValidation, "symbol is required")
+	}
+	bk := e.books[req.Symbol]
+	if bk == nil {
+		if e.faults.On("V3-SPOT-UNKNOWN-SYMBOL") {
+			return nil, errorf(ErrValidation, "symbol %q is not valid", req.Symbol)
+		}
+		return nil, errorf(ErrSymbolNotFound, "symbol %q not found", req.Symbol)
+	}
+	if bk.sym.Status != "working" {
+		return nil, errorf(ErrNotAllowed, "symbol %s is %s, not working", bk.sym.Code, bk.sym.Status)
+	}
+	o.bk = bk
+
+	switch {
+	case req.Side == nil:
+		return nil, errorf(ErrValidation, "side is required")
+	case *req.Side == Buy || *req.Side == Sell:
+		o.side = *req.Side
+	case e.faults.On("V3-SPOT-SIDE"):
+		o.side = Sell
+	default:
+		return nil, errorf(ErrValidation, "side %q must be buy or sell", *req.Side)
+	}
+
+	switch {
+	case req.Type != nil:
+		switch t := *req.Type; t {
+		case Limit, Market, StopLimit, StopMarket, TakeProfitLimit, TakeProfitMarket:
+			o.typ = t
+		default:
+			return nil, errorf(ErrValidation, "type %q is not one of limit, market, stopLimit, stopMarket, takeProfitLimit, takeProfitMarket", t)
+		}
+	case req.Price != nil && e.faults.On("V3-SPOT-TYPE-DEFAULT"):
+		o.typ = Market
+	default:
+		o.typ = Limit
+	}
+	if req.Price == nil && o.typ == Limit && e.faults.On("V3-SPOT-PRICE-REQUIRED") {
+		o.typ = Market
+	}
+	if req.StopPrice == nil && o.typ == StopLimit && e.faults.On("V3-SPOT-STOP-PRICE-REQUIRED") {
+		o.typ = Limit
+	}
+
+	closePos := false
+	if req.Margin != nil {
+		if o.mg, err = e.parseMargin(req); err != nil {
+			return nil, err
+		}
+		closePos = o.mg.closePos
+	}
+
+	// Quantity, price and stop price, rounded to the symbol's steps. A
+	// close_position order takes its quantity from the position later.
+	if !closePos {
+		qty := req.Quantity
+		if qty == nil && e.faults.On("V3-SPOT-REQUIRED") {
+			qty = &bk.step.dec
+		}
+		n, err := e.units(bk.step, "quantity", qty, req.StrictValidate)
+		if err != nil {
+			return nil, err
+		}
+		o.setQty(n)
+	} else {
+		o.setQty(0)
+	}
+	var n int64
+	if isLimitKind(o.typ) {
+		if req.Price == nil {
+			return nil, errorf(ErrValidation, "price is required for %s orders", o.typ)
+		}
+		if n, err = e.units(bk.tick, "price", req.Price, req.StrictValidate); err != nil {
+			return nil, err
+		}
+		o.setPrice(n)
+	}
+	if isStop(o.typ) {
+		if req.StopPrice == nil {
+			return nil, errorf(ErrValidation, "stop_price is required for %s orders", o.typ)
+		}
+		if o.stop, err = e.units(bk.tick, "stop_price", req.StopPrice, req.StrictValidate); err != nil {
+			return nil, err
+		}
+	}
+
+	// Time in force.
+	switch {
+	case req.TimeInForce != nil:
+		switch t := *req.TimeInForce; t {
+		case GTC, IOC, FOK, Day, GTD:
+			o.tif = t
+		default:
+			return nil, errorf(ErrValidation, "time_in_force %q is not one of GTC, IOC, FOK, Day, GTD", t)
+		}
+		if o.typ == Market && o.tif != IOC && o.tif != FOK {
+			return nil, errorf(ErrValidation, "a market order takes time_in_force IOC or FOK, not %s", o.tif)
+		}
+	case o.typ == Market && e.faults.On("V3-SPOT-TIF-DEFAULT"):
+		o.tif = GTC
+	case isMarketKind(o.typ):
+		o.tif = FOK
+	default:
+		o.tif = GTC
+	}
+	if o.tif == GTD {
+		switch {
+		case req.ExpireTime != nil:
+			if !req.ExpireTime.After(time.Unix(0, now)) {
+				return nil, errorf(ErrValidation, "expire_time %s is not in the future", req.ExpireTime.UTC().Format(time.RFC3339))
+			}
+			o.expire = req.ExpireTime.UnixNano()
+		case e.faults.On("V3-SPOT-EXPIRE-REQUIRED"):
+			o.tif = GTC
+		default:
+			return nil, errorf(ErrValidation, "expire_time is required when time_in_force is GTD")
+		}
+	}
+
+	if req.DisplayQuantity != nil {
+		if *req.DisplayQuantity != "0" && !e.faults.On("V3-SPOT-DISPLAY-QTY") {
+			return nil, errorf(ErrValidation, "display_quantity %q: the only valid value is \"0\"", *req.DisplayQuantity)
+		}
+		d := *req.DisplayQuantity
+		o.display = &d
+	}
+	o.postOnly = req.PostOnly
+
+	o.fees = &bk.fees
+	if req.TakeRate != nil || req.MakeRate != nil {
+		r := rates{}
+		if r.take, err = e.rate("take_rate", bk.sym.TakeRate, req.TakeRate); err != nil {
+			return nil, err
+		}
+		if r.make, err = e.rate("make_rate", bk.sym.MakeRate, req.MakeRate); err != nil {
+			return nil, err
+		}
+		r.onePlus = decimal.New(1, 0).Add(maxRate(r.take, r.make))
+		o.fees = &r
+	}
+	if isStop(o.typ) && e.faults.On("V3-SPOT-SUSPENDED") {
+		o.triggered = true
+	}
+	return o, nil
+}
+
+// units validates a positive price or quantity and converts it to whole
+// steps: rounded half down, or refused when strict and not a multiple.
+func (e *Engine) units(u unit, name string, v *decimal.Decimal, strict bool) (int64, *Error) {
+	if v == nil {
+		return 0, errorf(ErrValidation, "%s is required", name)
+	}
+	if !v.IsPositive() {
+		return 0, errorf(ErrValidation, "%s %s must be positive", name, v)
+	}
+	strict = strict && !e.faults.On("V3-SPOT-STRICT-VALIDATE")
+	n, res := u.count(*v, strict, e.faults.On("V3-SPOT-ROUNDING"))
+	switch {
+	case res == roundInexact:
+		return 0, errorf(ErrValidation, "%s %s is not a multiple of %s", name, v, u.dec)
+	case res == roundOverflow:
+		return 0, errorf(ErrValidation, "%s %s is too large", name, v)
+	case n == 0:
+		return 0, errorf(ErrValidation, "%s %s rounds to zero at step %s", name, v, u.dec)
+	}
+	return n, nil
+}
+
+// rate is the effective fee rate: the symbol's plus the markup, which can
+// only raise it (spec: "fee markup ... can only increase the fee").
+func (e *Engine) rate(name string, base decimal.Decimal, markup *decimal.Decimal) (decimal.Decimal, *Error) {
+	if markup == nil {
+		return base, nil
+	}
+	if markup.IsNegative() {
+		return decimal.Decimal{}, errorf(ErrValidation, "%s %s must not be negative: a markup can only increase the fee", name, markup)
+	}
+	r := base.Add(*markup)
+	if name == "take_rate" && markup.LessThan(base) && e.faults.On("V3-SPOT-FEE-MARKUP") {
+		r = *markup
+	}
+	if r.Cmp(decimal.New(1, 0)) >= 0 {
+		return decimal.Decimal{}, errorf(ErrValidation, "%s %s makes the fee rate %s, not below 1", name, markup, r)
+	}
+	return r, nil
+}
+
+// reserveNew reserves what a new order may spend (spec: Rules for orders,
+// 2 and 4): a buy price × quantity plus the highest fee, a sell its
+// quantity (plus fee when fees are charged in the base); a market buy what
+// the book would cost, which the available balance must exceed.
+func (e *Engine) reserveNew(o *order) *Error {
+	if o.mg != nil {
+		return e.reserveMargin(o)
+	}
+	force := o.side == Buy && e.faults.On("V3-SPOT-FUNDS")
+	cur := o.spendCurrency()
+	if o.side == Buy && o.marketNow() {
+		cost := o.bk.asks.cost(o.bk, o.qty)
+		if cost.IsZero() {
+			return nil // nothing to match: the order expires with nothing reserved
+		}
+		amt := e.withFee(o, cost)
+		if e.faults.On("V3-SPOT-MARKET-BUY-FUNDS") {
+			// The broken check weighs the cost without fees, then reserves
+			// whatever the fees take on top.
+			if avail := e.led.Balance(o.acct.id, cur).Available; !force && avail.Cmp(cost) <= 0 {
+				return errorf(ErrInsufficientFunds, "insufficient funds: %s %s available does not exceed %s", avail, cur, cost)
+			}
+			force = true
+		}
+		return e.reserve(o, cur, amt, true, force)
+	}
+	return e.reserve(o, cur, e.reservation(o), false, force)
+}
+
+// reservation is what a limit or suspended order may still spend at most,
+// for its remaining quantity.
+func (e *Engine) reservation(o *order) decimal.Decimal {
+	if o.mg != nil {
+		return e.marginNeed(o)
+	}
+	bk := o.bk
+	if o.side == Sell {
+		q := o.remainingDec()
+		if !bk.feeInQuote {
+			q = q.Mul(o.fees.onePlus)
+		}
+		return q
+	}
+	price := o.priceDec
+	if !isLimitKind(o.typ) {
+		price = bk.tick.decimal(o.stop) // a suspended stopMarket buy is estimated at its stop price
+	}
+	return e.withFee(o, price.Mul(o.remainingDec()))
+}
+
+// withFee adds the highest fee to a buy's quote amount when fees are
+// charged in the quote currency.
+func (e *Engine) withFee(o *order, quote decimal.Decimal) decimal.Decimal {
+	if o.bk.feeInQuote {
+		return quote.Mul(o.fees.onePlus)
+	}
+	return quote
+}
+
+// reserve moves amt of cur from available to reserved for o; mustExceed
+// and force are as for ledger.Reserve.
+func (e *Engine) reserve(o *order, cur string, amt decimal.Decimal, mustExceed, force bool) *Error {
+	if amt.IsZero() {
+		return nil
+	}
+	if err := e.led.Reserve(o.acct.id, cur, amt, mustExceed, force); err != nil {
+		if errors.Is(err, ledger.ErrInsufficient) {
+			return errorf(ErrInsufficientFunds, "insufficient funds: the order needs %s %s: %v", amt, cur, err)
+		}
+		return errorf(ErrInsufficientFunds, "reserving %s %s: %v", amt, cur, err)
+	}
+	if o.resv.IsZero() {
+		o.resv = amt
+	} else {
+		o.resv = o.resv.Add(amt)
+	}
+	return nil
+}
+
+// Replace cancels an active order and places its replacement in one step
+// (PATCH /spot/order/{client_order_id}). The replacement keeps the side,
+// type, time in force and flags, takes the new quantity, price and stop
+// price, and carries original_client_order_id. On a refusal the old order
+// is untouched.
+func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := e.now()
+	old, nf := e.activeOrder(req.Account, req.ClientOrderID)
+	if nf != nil {
+		return Order{}, nf
+	}
+	a, bk := old.acct, old.bk
+	if old.mg != nil && old.mg.closePos {
+		return Order{}, errorf(ErrValidation, "order %q closes a position: its quantity is the position's, so it cannot be replaced", old.cloid)
+	}
+	n := &order{acct: a, bk: bk, side: old.side, typ: old.typ, tif: old.tif, postOnly: old.postOnly,
+		triggered: old.triggered, display: old.display, expire: old.expire, stop: old.stop,
+		fees: old.fees, origCloid: old.cloid}
+	if old.mg != nil {
+		mg := *old.mg
+		mg.posID = 0
+		n.mg = &mg
+	}
+	if e.faults.On("V3-SPOT-REPLACE") {
+		n.origCloid = ""
+	}
+	if req.NewClientOrderID != nil {
+		if !e.validClientOrderID(*req.NewClientOrderID) {
+			return Order{}, errorf(ErrValidation, "new_client_order_id %q must be 8 to 32 characters of Latin letters, digits, underscore and hyphen", *req.NewClientOrderID)
+		}
+		if used := a.byCloid[*req.NewClientOrderID]; used != nil {
+			return Order{}, errorf(ErrDuplicateClientID, "new_client_order_id %q is already used by order %d", *req.NewClientOrderID, used.id)
+		}
+		n.cloid = *req.NewClientOrderID
+	}
+	units, err := e.units(bk.step, "quantity", req.Quantity, req.StrictValidate)
+	if err != nil {
+		return Order{}, err
+	}
+	n.setQty(units)
+	if isLimitKind(n.typ) {
+		if req.Price == nil {
+			return Order{}, errorf(ErrValidation, "price is required to replace a %s order", n.typ)
+		}
+		if units, err = e.units(bk.tick, "price", req.Price, req.StrictValidate); err != nil {
+			return Order{}, err
+		}
+		n.setPrice(units)
+	}
+	if isStop(n.typ) && req.StopPrice != nil && !e.faults.On("V3-SPOT-REPLACE-STOP-PRICE") {
+		if n.stop, err = e.units(bk.tick, "stop_price", req.StopPrice, req.StrictValidate); err != nil {
+			return Order{}, err
+		}
+	}
+	if n.cloid == "" {
+		n.cloid = e.genClientOrderID(a)
+	}
+	// Move the old reservation to the new order in one ledger step, so a
+	// refusal leaves both untouched.
+	cur := n.resvCurrency()
+	amt := e.reservation(n)
+	force := n.side == Buy && e.faults.On("V3-SPOT-FUNDS")
+	if n.mg != nil {
+		// Margin accounts may go below zero (the borrowed part); what
+		// bounds an order is the free margin, checked here.
+		if !n.reducing() && !n.mg.force {
+			if free := e.freeMargin(n.mg.acct).Add(old.resv); free.LessThan(amt) {
+				return Order{}, errorf(ErrInsufficientFunds, "insufficient margin: the replacement needs %s %s, %s is free (the old order holds %s)", amt, cur, free, old.resv)
+			}
+		}
+		force = true
+	}
+	if err := e.led.Apply(ledger.Delta{Account: n.resvAccount(), Currency: cur, Available: old.resv.Sub(amt), Reserved: amt.Sub(old.resv), MayOverdraw: force}); err != nil {
+		return Order{}, errorf(ErrInsufficientFunds, "insufficient funds: the replacement needs %s %s (the old order holds %s): %v", amt, cur, old.resv, err)
+	}
+	n.resv, old.resv = amt, decimal.Decimal{}
+	if old.list != nil {
+		// The replacement takes the old order's place in its list.
+		n.list, n.listIdx, n.inactive = old.list, old.listIdx, old.inactive
+		n.list.orders[n.listIdx] = n
+		old.replaced = true
+	}
+	e.unlink(old)
+	e.finalize(old, Canceled, now, false)
+	n.created, n.updated = now, now
+	n.deadline = e.deadlineOf(n, now)
+	e.register(n)
+	var trades []Trade
+	if n.inactive {
+		n.status = StatusNew
+		if n.deadline != 0 {
+			e.expiries.push(deadline{at: n.deadline, o: n})
+		}
+	} else {
+		e.admit(n, now, &trades)
+	}
+	out := n.snapshot()
+	out.Trades = trades
+	e.drain(now)
+	return out, nil
+}

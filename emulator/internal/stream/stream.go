@@ -1,0 +1,308 @@
+// Package stream serves the emulator's WebSocket interfaces
+// ({ws_url}/api/3/ws/public, /ws/trading and /ws/wallet) with the limits of
+// the spec: at most 100 connections per IP address per stream, 10 messages
+// per second with a burst of 10 per IP address per stream, and a ping every
+// 30 seconds. The message protocol itself is a later issue: today a stream
+// answers `subscriptions` on /ws/public and refuses every other method.
+//
+// Choices where the spec is silent, recorded by the ambiguous rules:
+//   - a handshake over the connection cap is refused with HTTP 429 and the
+//     documented error body, before the upgrade (V3-LIMIT-WS-CONN-REFUSAL);
+//   - the cap counts per stream (V3-LIMIT-WS-CONN-SCOPE);
+//   - a message over the rate limit is answered with the streaming error
+//     shape {error: {code 429, message, description}, id} and the
+//     connection stays open (V3-LIMIT-WS-MSG-REFUSAL).
+package stream
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/limits"
+	"github.com/gorilla/websocket"
+)
+
+// DefaultPingInterval is the documented ping period.
+const DefaultPingInterval = 30 * time.Second
+
+// Bounds of a connection: what one message may weigh and how long a write
+// may block before the connection is given up.
+const (
+	maxMessage   = 64 << 10
+	writeTimeout = 10 * time.Second
+)
+
+// Options configure a Server.
+type Options struct {
+	// Prefix is the API version prefix the stream paths hang under
+	// (default /api/3).
+	Prefix string
+	// PingInterval is the time between pings on a connection (default
+	// DefaultPingInterval).
+	PingInterval time.Duration
+	// Guard enforces the connection cap and message limits; nil enforces
+	// none.
+	Guard *limits.Guard
+	// Faults switch on stream faults (V3-LIMIT-WS-PING).
+	Faults *faults.Set
+	// Logger receives connection failures; default discards.
+	Logger *slog.Logger
+}
+
+// Server is the set of streams. It is an http.Handler for paths under
+// Prefix; Close ends every connection.
+type Server struct {
+	opts     Options
+	interval time.Duration
+	upgrader websocket.Upgrader
+	writer   *api.Writer
+
+	mu     sync.Mutex
+	conns  map[*conn]struct{}
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// New builds a Server.
+func New(o Options) *Server {
+	if o.Prefix == "" {
+		o.Prefix = "/api/3"
+	}
+	if o.PingInterval <= 0 {
+		o.PingInterval = DefaultPingInterval
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{opts: o, interval: o.PingInterval, writer: &api.Writer{Faults: o.Faults}, conns: map[*conn]struct{}{}}
+	if o.Faults.On("V3-LIMIT-WS-PING") {
+		s.interval *= 2
+	}
+	s.upgrader = websocket.Upgrader{
+		HandshakeTimeout: 10 * time.Second,
+		// The streams are an API, not a web page: any origin may connect.
+		CheckOrigin: func(*http.Request) bool { return true },
+		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
+			e := &api.Error{Status: status, Code: status, Message: http.StatusText(status), Description: reason.Error()}
+			if status == http.StatusBadRequest {
+				e = api.Validation("not a WebSocket handshake: %v", reason)
+			}
+			s.writer.Error(w, r, e)
+		},
+	}
+	return s
+}
+
+// streams are the paths served, relative to the prefix.
+var streams = []string{limits.StreamPublic, limits.StreamTrading, limits.StreamWallet}
+
+// ServeHTTP accepts a WebSocket handshake on one of the stream paths.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	stream := strings.TrimPrefix(r.URL.Path, s.opts.Prefix)
+	known := false
+	for _, st := range streams {
+		known = known || st == stream
+	}
+	if !known || !strings.HasPrefix(r.URL.Path, s.opts.Prefix) {
+		s.writer.Error(w, r, api.NotFound(r.Method, r.URL.Path))
+		return
+	}
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		s.writer.Error(w, r, &api.Error{Status: http.StatusServiceUnavailable, Code: 503, Message: "Service Unavailable", Description: "the emulator is shutting down"})
+		return
+	}
+	ip := limits.ClientIP(r)
+	release := func() {}
+	if g := s.opts.Guard; g != nil {
+		rel, ok := g.Connect(stream, ip)
+		if !ok {
+			s.writer.Error(w, r, g.TooManyConnections(stream, ip))
+			return
+		}
+		release = rel
+	}
+	ws, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		release() // the upgrader has answered the failed handshake
+		return
+	}
+	c := &conn{srv: s, ws: ws, stream: stream, ip: ip, release: release, done: make(chan struct{})}
+	if !s.register(c) {
+		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
+		c.close()
+		return
+	}
+	go c.read()
+	go c.ping(s.interval)
+}
+
+// register adds c unless the server is closing; the goroutines of c are
+// counted here, under the lock Close takes, so Close waits for all of them.
+func (s *Server) register(c *conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.conns[c] = struct{}{}
+	s.wg.Add(2)
+	return true
+}
+
+func (s *Server) unregister(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.conns, c)
+}
+
+// Close refuses new handshakes, closes every connection with 1001 (going
+// away) and waits for their goroutines.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	open := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		open = append(open, c)
+	}
+	s.mu.Unlock()
+	for _, c := range open {
+		_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
+		c.close()
+	}
+	s.wg.Wait()
+	return nil
+}
+
+// Conns is the number of open connections (for tests).
+func (s *Server) Conns() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// conn is one WebSocket connection. Only its read goroutine writes data
+// messages; pings and the close frame go through WriteControl, which
+// gorilla/websocket allows concurrently.
+type conn struct {
+	srv     *Server
+	ws      *websocket.Conn
+	stream  string
+	ip      string
+	account string // set by a stream login, which has no documented shape yet
+	release func()
+	done    chan struct{}
+	once    sync.Once
+}
+
+func (c *conn) close() {
+	c.once.Do(func() {
+		close(c.done)
+		_ = c.ws.Close()
+		c.release()
+		c.srv.unregister(c)
+	})
+}
+
+func (c *conn) read() {
+	defer c.srv.wg.Done()
+	defer c.close()
+	c.ws.SetReadLimit(maxMessage)
+	for {
+		_, data, err := c.ws.ReadMessage()
+		if err != nil {
+			if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) {
+				c.srv.opts.Logger.Debug("stream read", "stream", c.stream, "ip", c.ip, "err", err)
+			}
+			return
+		}
+		out := c.answer(data)
+		_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if err := c.ws.WriteMessage(websocket.TextMessage, out); err != nil {
+			return
+		}
+	}
+}
+
+func (c *conn) ping(every time.Duration) {
+	defer c.srv.wg.Done()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
+				c.close()
+				return
+			}
+		case <-c.done:
+			return
+		}
+	}
+}
+
+// request is the documented request shape {method, ch, params, id}.
+type request struct {
+	Method string          `json:"method"`
+	Ch     string          `json:"ch"`
+	Params json.RawMessage `json:"params"`
+	ID     json.RawMessage `json:"id"`
+}
+
+// answer handles one message. Every message counts against the per-IP
+// limit, whether or not it parses.
+func (c *conn) answer(data []byte) []byte {
+	var req request
+	perr := json.Unmarshal(data, &req)
+	if g := c.srv.opts.Guard; g != nil {
+		if e := g.AllowMessage(c.stream, c.ip); e != nil {
+			return errorMessage(e, req.ID)
+		}
+	}
+	if perr != nil {
+		return errorMessage(api.Validation("a stream request is a JSON object {method, params, id}: %v", perr), nil)
+	}
+	if g := c.srv.opts.Guard; g != nil {
+		if e := g.AllowMethod(c.stream, req.Method, c.account); e != nil {
+			return errorMessage(e, req.ID)
+		}
+	}
+	if c.stream == limits.StreamPublic && req.Method == "subscriptions" {
+		// No channel can be subscribed to yet, so none is active.
+		return encode(map[string]any{"result": map[string]any{"ch": req.Ch, "subscriptions": []string{}}}, req.ID)
+	}
+	return errorMessage(api.Validation("method %q is not supported by the emulator's %s stream yet", req.Method, c.stream), req.ID)
+}
+
+// errorMessage is the streaming error shape: the error object with the
+// request id (Errors: "Streaming errors use the error object with the
+// request id").
+func errorMessage(e *api.Error, id json.RawMessage) []byte {
+	inner := map[string]any{"code": e.Code, "message": e.Message}
+	if e.Description != "" {
+		inner["description"] = e.Description
+	}
+	return encode(map[string]any{"error": inner}, id)
+}
+
+func encode(msg map[string]any, id json.RawMessage) []byte {
+	if len(bytes.TrimSpace(id)) > 0 && json.Valid(id) {
+		msg["id"] = id
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return []byte(fmt.Sprintf(`{"error":{"code":500,"message":"Internal Server Error","description":%q}}`, err.Error()))
+	}
+	return b
+}
