@@ -151,7 +151,8 @@ func New(opts Options) (*Emulator, error) {
 	guard := limits.NewGuard(limits.Options{Clock: opts.Clock, Faults: fs, Off: opts.NoLimits})
 	v3Router.SetLimiter(guard)
 	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.ledger.Balances,
-		Report: func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) }}
+		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
+		Updates: stream.HubUpdates{Hub: e.feed}}
 	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
 		Accounts: accounts})
 	var ctl http.Handler
