@@ -61,6 +61,9 @@ type Row struct {
 	IPBudget int
 	// Workers is the concurrency of each address's offers.
 	Workers int
+	// Logins says that the row's method group counts logins (a stream
+	// row per account), so no other row may log in during its offers.
+	Logins bool
 }
 
 // Budget is rate plus burst: what one window holds.
@@ -134,6 +137,19 @@ func Table() []Row {
 			Targets: []Target{get("/buy-crypto/provider")}, Addresses: 3, IPBudget: 20, Workers: 4},
 		{Rule: "V3-LIMIT-ACCT-SUBACCOUNT", Kind: REST, Scope: PerAccount, Rate: 20, Burst: 30,
 			Targets: []Target{get("/sub-account")}, Addresses: 3, IPBudget: 50, Workers: 4},
+
+		// Per account, stream methods: each address within its per-IP
+		// stream budget (10 and 10) at every phase of the slide.
+		{Rule: "V3-LIMIT-ACCT-WS-TRADING-SUBSCRIBE", Kind: Stream, Scope: PerAccount, Rate: 5, Burst: 0, Logins: true,
+			Targets: []Target{{Path: "/ws/trading", Message: msgAcctSubscribe}}, Addresses: 2, IPBudget: 20},
+		{Rule: "V3-LIMIT-ACCT-WS-TRADING-QUERY", Kind: Stream, Scope: PerAccount, Rate: 20, Burst: 10,
+			Targets: []Target{{Path: "/ws/trading", Message: msgAcctQuery}}, Addresses: 4, IPBudget: 20},
+		{Rule: "V3-LIMIT-ACCT-WS-TRADING-ORDER", Kind: Stream, Scope: PerAccount, Rate: 300, Burst: 200,
+			Targets: []Target{{Path: "/ws/trading", Message: msgAcctOrder}}, Addresses: 36, IPBudget: 20},
+		{Rule: "V3-LIMIT-ACCT-WS-WALLET-LOGIN", Kind: Stream, Scope: PerAccount, Rate: 2, Burst: 10, Logins: true,
+			Targets: []Target{{Path: "/ws/wallet", Message: msgAcctLogin}}, Addresses: 2, IPBudget: 20},
+		{Rule: "V3-LIMIT-ACCT-WS-WALLET", Kind: Stream, Scope: PerAccount, Rate: 5, Burst: 10,
+			Targets: []Target{{Path: "/ws/wallet", Message: msgAcctWallet}}, Addresses: 2, IPBudget: 20},
 	}
 }
 
