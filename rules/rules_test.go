@@ -53,3 +53,15 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("FromLabels: %v", got)
 	}
 }
+
+// Every limit row names a testable limit rule, once.
+func TestLimitsNameLimitRules(t *testing.T) {
+	seen := map[string]bool{}
+	for _, l := range Limits() {
+		r, ok := Default().Lookup(l.Rule)
+		if !ok || r.Area != "limits" || seen[l.Rule] || l.Rate <= 0 || len(l.Prefixes) == 0 {
+			t.Errorf("limit row %+v: rule %+v found %v, twice %v", l, r, ok, seen[l.Rule])
+		}
+		seen[l.Rule] = true
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/emulator"
 	"github.com/conform-harness/conform/fixtures"
+	"github.com/conform-harness/conform/rules"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 )
@@ -207,7 +208,7 @@ func Setup(data []byte) error {
 	forward := cfg.SharedSource && cfg.Emulator && cfg.IsLoopback()
 	env = &Env{Config: cfg, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
 		guard: tradingGuard(cfg), redactor: newRedactor(cfg)}
-	env.pacer = client.NewPacer(client.V3PerIP, 1/float64(n))
+	env.pacer = client.NewPacer(perIPClasses(), 1/float64(n))
 	return nil
 }
 
@@ -322,4 +323,16 @@ func (e *Env) RequireEmulator() {
 	if !e.Config.Emulator {
 		Skip("emulator-only: needs the conform emulator's control plane (reset, fund, clock), which this target does not have")
 	}
+}
+
+// perIPClasses are the per-IP REST rows of the harness's reading of the
+// limit tables, for pacing clients.
+func perIPClasses() []client.PathClass {
+	var cs []client.PathClass
+	for _, l := range rules.Limits() {
+		if !l.Stream && !l.PerAccount {
+			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate})
+		}
+	}
+	return cs
 }
