@@ -65,3 +65,19 @@ func TestLimitsNameLimitRules(t *testing.T) {
 		seen[l.Rule] = true
 	}
 }
+
+// Every rule's area is one of Areas, and Areas names each area once.
+func TestAreas(t *testing.T) {
+	names := map[string]bool{}
+	for _, a := range Areas() {
+		if names[a.Name] || (a.Document != "api-v3.md" && a.Document != "api-v2.md") || a.Title == "" {
+			t.Errorf("area %+v: twice %v", a, names[a.Name])
+		}
+		names[a.Name] = true
+	}
+	for _, r := range Default().All() {
+		if !names[r.Area] {
+			t.Errorf("%s: area %q is not in Areas", r.ID, r.Area)
+		}
+	}
+}
