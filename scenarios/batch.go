@@ -215,7 +215,7 @@ func (c Config) resolve(t Target) Target {
 // sender builds the sender of a per-IP row's target from one address.
 func (c Config) sender(r Row, t Target, from net.IP) Sender {
 	if r.Kind == Stream {
-		return &wsSender{url: c.WS + "/api/3" + t.Path, from: from, conns: 2, message: t.Message}
+		return &wsSender{url: c.WS + "/api/3" + t.Path, from: from, conns: 2, message: t.Message, guard: c.Guard}
 	}
 	return &restSender{url: c.url(t), method: t.Method, from: from, workers: r.Workers, guard: c.Guard}
 }
