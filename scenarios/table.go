@@ -167,15 +167,15 @@ func offers() []Row {
 
 		// Per account, stream methods: each address within its per-IP
 		// stream budget (10 and 10) at every phase of the slide.
-		{Rule: "V3-LIMIT-ACCT-WS-TRADING-SUBSCRIBE", Kind: Stream, Scope: PerAccount, Rate: 5, Burst: 0, Logins: true,
+		{Rule: "V3-LIMIT-ACCT-WS-TRADING-SUBSCRIBE", Logins: true,
 			Targets: []Target{{Path: "/ws/trading", Message: msgAcctSubscribe}}, Addresses: 2, IPBudget: 20},
-		{Rule: "V3-LIMIT-ACCT-WS-TRADING-QUERY", Kind: Stream, Scope: PerAccount, Rate: 20, Burst: 10,
+		{Rule: "V3-LIMIT-ACCT-WS-TRADING-QUERY",
 			Targets: []Target{{Path: "/ws/trading", Message: msgAcctQuery}}, Addresses: 4, IPBudget: 20},
-		{Rule: "V3-LIMIT-ACCT-WS-TRADING-ORDER", Kind: Stream, Scope: PerAccount, Rate: 300, Burst: 200,
+		{Rule: "V3-LIMIT-ACCT-WS-TRADING-ORDER",
 			Targets: []Target{{Path: "/ws/trading", Message: msgAcctOrder}}, Addresses: 36, IPBudget: 20},
-		{Rule: "V3-LIMIT-ACCT-WS-WALLET-LOGIN", Kind: Stream, Scope: PerAccount, Rate: 2, Burst: 10, Logins: true,
+		{Rule: "V3-LIMIT-ACCT-WS-WALLET-LOGIN", Logins: true,
 			Targets: []Target{{Path: "/ws/wallet", Message: msgAcctLogin}}, Addresses: 2, IPBudget: 20},
-		{Rule: "V3-LIMIT-ACCT-WS-WALLET", Kind: Stream, Scope: PerAccount, Rate: 5, Burst: 10,
+		{Rule: "V3-LIMIT-ACCT-WS-WALLET",
 			Targets: []Target{{Path: "/ws/wallet", Message: msgAcctWallet}}, Addresses: 2, IPBudget: 20},
 	}
 }

@@ -41,15 +41,11 @@ type logins struct {
 }
 
 func newLogins(path string) *logins {
-	table := client.V3TradingStreamMethods
-	if path == "/ws/wallet" {
-		table = client.V3WalletStreamMethods
-	}
-	return &logins{pacer: client.NewPacer(table, 1)}
+	return &logins{pacer: client.NewPacer(client.StreamMethodClasses(path), 1)}
 }
 
 // fill puts a key into a message template.
-func fill(msg string, c Credential) string {
+func fill(msg string, c client.Credential) string {
 	k, _ := json.Marshal(c.Key)
 	s, _ := json.Marshal(c.Secret)
 	return strings.NewReplacer("{api_key}", string(k), "{secret_key}", string(s)).Replace(msg)

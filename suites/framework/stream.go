@@ -7,27 +7,43 @@ import (
 	"sync"
 
 	"github.com/conform-harness/conform/client"
+	"github.com/conform-harness/conform/rules"
 	. "github.com/onsi/ginkgo/v2"
 )
 
-// streamPerIP is the per-IP message rate of each v3 stream (Limits: 10 and
-// 10), read from the spec.
-const streamPerIP = 10
-
-// sharedStreamPacer paces every stream message of this process when the
-// connections share one source address (a target off loopback).
-var sharedStreamPacer = sync.OnceValue(func() *client.Pacer {
-	return client.NewPacer([]client.PathClass{{Prefixes: []string{""}, Rate: streamPerIP}}, 1/float64(GinkgoT().ParallelTotal()))
-})
-
-// StreamPacer paces the messages of one stream connection under the per-IP
-// message limit: its own on loopback (each connection has an address of its
-// own), else one shared by the process's connections.
-func (e *Env) StreamPacer() *client.Pacer {
-	if e.loopback {
-		return client.NewPacer([]client.PathClass{{Prefixes: []string{""}, Rate: streamPerIP}}, 1)
+// streamPerIP is the per-IP message rate of a v3 stream (e.g. /ws/trading)
+// from rules.Limits.
+func streamPerIP(stream string) []client.PathClass {
+	rate := 10
+	for _, l := range rules.Limits() {
+		if l.Stream && !l.PerAccount && len(l.Prefixes) > 0 && l.Prefixes[0] == stream {
+			rate = l.Rate
+		}
 	}
-	return sharedStreamPacer()
+	return []client.PathClass{{Prefixes: []string{""}, Rate: rate}}
+}
+
+// sharedStreamPacers pace every message of this process on a stream when
+// the connections share one source address (a target off loopback).
+var (
+	sharedMu          sync.Mutex
+	sharedStreamPacer = map[string]*client.Pacer{}
+)
+
+// StreamPacer paces the messages of one connection to stream (e.g.
+// /ws/trading) under the per-IP message limit: its own on loopback (each
+// connection has an address of its own), else one shared by the process's
+// connections to the stream.
+func (e *Env) StreamPacer(stream string) *client.Pacer {
+	if e.loopback {
+		return client.NewPacer(streamPerIP(stream), 1)
+	}
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	if sharedStreamPacer[stream] == nil {
+		sharedStreamPacer[stream] = client.NewPacer(streamPerIP(stream), 1/float64(GinkgoT().ParallelTotal()))
+	}
+	return sharedStreamPacer[stream]
 }
 
 // DialStream opens a WebSocket connection to path (e.g. /api/3/ws/trading)

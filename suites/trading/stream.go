@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,7 +40,7 @@ func NewStreamSession(ctx context.Context, role, path string) *StreamSession {
 	GinkgoHelper()
 	t := NewTrader(role, Spot)
 	e := framework.Current()
-	s := &StreamSession{Trader: t, WS: e.DialStream(ctx, path), path: path, perIP: e.StreamPacer()}
+	s := &StreamSession{Trader: t, WS: e.DialStream(ctx, path), path: path, perIP: e.StreamPacer(strings.TrimPrefix(path, "/api/3"))}
 	ans := s.Request(ctx, "login", client.StreamLoginHS256(t.Acct.APIKey, t.Acct.Secret, time.Now(), 0))
 	Expect(ans.Error).To(BeNil(), "logging in on %s as %s with the real service's login (type HS256): %s", path, role, ans.Describe())
 	return s
@@ -57,8 +58,8 @@ func (s *StreamSession) NextID() string {
 // method limits of the v3 Limits section (the process's accounts are its
 // own), so that functional specs never meet them.
 var streamPacers = map[string]*client.Pacer{
-	TradingStream: client.NewPacer(client.V3TradingStreamMethods, 1),
-	WalletStream:  client.NewPacer(client.V3WalletStreamMethods, 1),
+	TradingStream: client.NewPacer(client.StreamMethodClasses(strings.TrimPrefix(TradingStream, "/api/3")), 1),
+	WalletStream:  client.NewPacer(client.StreamMethodClasses(strings.TrimPrefix(WalletStream, "/api/3")), 1),
 }
 
 // Pace waits until method may be sent: under the per-account method limit
