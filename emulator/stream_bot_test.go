@@ -169,3 +169,32 @@ func TestBotReadsTheWalletStream(t *testing.T) {
 		t.Fatalf("an unknown method answered %v", m)
 	}
 }
+
+func TestTradingStreamAnswersMalformedFrames(t *testing.T) {
+	emu, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	b := dialBot(t, emu, "trading")
+	for _, tc := range []struct {
+		frame  string
+		wantID any
+	}{
+		{"not json", nil},
+		{`{"method": 5, "id": "x1"}`, "x1"},
+		{`{"method": "spot_balances", "params": [1], "id": 7}`, float64(7)},
+		{`{"method": "spot_balances", "id": 8}`, float64(8)}, // before a login
+	} {
+		if err := b.ws.WriteMessage(websocket.TextMessage, []byte(tc.frame)); err != nil {
+			t.Fatal(err)
+		}
+		m := b.next("the answer to "+tc.frame, func(map[string]any) bool { return true })
+		if m["error"] == nil || m["id"] != tc.wantID {
+			t.Errorf("%s: answered %v, want an error with id %v", tc.frame, m, tc.wantID)
+		}
+	}
+}
