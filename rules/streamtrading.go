@@ -41,6 +41,9 @@ var streamtradingRules = []Rule{
 		Statement: "The server notifies of every order update: a trade that fills a subscribed account's resting order brings a notification naming its client_order_id."},
 	{ID: "V3-WST-NOTIFY-EXPIRE", Area: "streamtrading", Section: secTradingWallet, Status: Testable,
 		Statement: "The server notifies of every order update: an IOC order that finds nothing to match expires, and that brings a notification naming its client_order_id."},
+	{ID: "V3-WST-MALFORMED", Area: "streamtrading", Section: secErrors, Status: Ambiguous,
+		Reason:    "streaming errors carry the request id, but a frame that is not a JSON request has no id to carry; the document does not say whether such a frame gets an error (without an id) or the connection is closed (with which close code)",
+		Statement: "How the trading stream answers a frame that is not a JSON request; whatever the answer, the connection is not dropped without a close frame."},
 	{ID: "V3-WST-CLOID-LEN", Area: "streamtrading", Section: secLimitsOther, Status: Testable,
 		Statement: "Other limits (client_order_id length 8 to 32) hold for orders placed over the trading stream: spot_new_order with a 7-character client_order_id is refused with an error carrying the request's id and creates no order."},
 }

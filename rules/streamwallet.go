@@ -11,4 +11,7 @@ var streamwalletRules = []Rule{
 		Statement: "The wallet stream has the methods login, subscribe_transactions, unsubscribe_transactions, subscribe_wallet_balances, unsubscribe_wallet_balances, wallet_balances, wallet_balance and transactions: a request naming one is not answered as a request naming a method the stream does not have."},
 	{ID: "V3-WSW-UNKNOWN-METHOD", Area: "streamwallet", Section: secErrors, Status: Testable,
 		Statement: "A wallet stream request naming a method the stream does not have is answered with the streaming error object {code, message} carrying the request's id, and the connection stays open."},
+	{ID: "V3-WSW-MALFORMED", Area: "streamwallet", Section: secErrors, Status: Ambiguous,
+		Reason:    "streaming errors carry the request id, but a frame that is not a JSON request has no id to carry; the document does not say whether such a frame gets an error or the connection is closed",
+		Statement: "How the wallet stream answers a frame that is not a JSON request; whatever the answer, the connection is not dropped without a close frame."},
 }

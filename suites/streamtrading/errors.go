@@ -57,3 +57,10 @@ var _ = Describe("Trading stream: errors", func() {
 		expectErrorWithID(m, id, "the answer to spot_replace_order of the order "+missing+" that does not exist")
 	})
 })
+
+var _ = Describe("Trading stream: malformed frames", func() {
+	framework.ConformanceIt("V3-WST-MALFORMED", func(ctx SpecContext) {
+		s := trading.NewStreamSession(ctx, target.RoleFull, trading.TradingStream)
+		framework.Observe("V3-WST-MALFORMED", "a frame that is not JSON was %s", s.AnswerToMalformed(ctx))
+	})
+})

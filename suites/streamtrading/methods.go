@@ -22,15 +22,22 @@ type paramsOf func(ctx context.Context, s *trading.StreamSession, sym trading.Sy
 // tradingParams are the params of methods that trade.
 type tradingParams paramsOf
 
-// expectRecognized asserts that the answer to method is not the answer to
-// a method the stream does not have.
-func expectRecognized(ctx context.Context, s *trading.StreamSession, method string, params any) {
+// unknownAnswer asks for a method the stream does not have: the answer a
+// documented method must not get.
+func unknownAnswer(ctx context.Context, s *trading.StreamSession) client.WSMessage {
 	GinkgoHelper()
 	unknown := s.Request(ctx, noSuchMethod, map[string]any{})
-	ans := s.Request(ctx, method, params)
 	if unknown.Error == nil {
 		Fail("a request naming no method of the stream (" + noSuchMethod + ") was answered with " + unknown.Describe() + ", so a documented method cannot be told from an unknown one")
 	}
+	return unknown
+}
+
+// expectRecognized asserts that the answer to method is not the answer to
+// a method the stream does not have.
+func expectRecognized(ctx context.Context, s *trading.StreamSession, unknown client.WSMessage, method string, params any) {
+	GinkgoHelper()
+	ans := s.Request(ctx, method, params)
 	Expect(ans.Kind()).NotTo(Equal(unknown.Kind()), "%s is a documented method, yet it was answered as the method %s that the stream does not have: %s",
 		method, noSuchMethod, ans.Describe())
 }
@@ -39,12 +46,14 @@ func expectRecognized(ctx context.Context, s *trading.StreamSession, method stri
 // budget of 5 per second per account.
 var _ = Describe("Trading stream: methods", Ordered, func() {
 	var (
-		sym trading.Symbol
-		s   *trading.StreamSession
+		sym     trading.Symbol
+		s       *trading.StreamSession
+		unknown client.WSMessage
 	)
 	BeforeAll(func(ctx SpecContext) {
 		sym = trading.WorkingSymbols(ctx)[0]
 		s = trading.NewStreamSession(ctx, target.RoleFull, trading.TradingStream)
+		unknown = unknownAnswer(ctx, s)
 	})
 
 	entry := func(ctx SpecContext, method string, build any) {
@@ -58,7 +67,7 @@ var _ = Describe("Trading stream: methods", Ordered, func() {
 		case paramsOf:
 			p = b(ctx, s, sym)
 		}
-		expectRecognized(ctx, s, method, p)
+		expectRecognized(ctx, s, unknown, method, p)
 	}
 	none := paramsOf(func(context.Context, *trading.StreamSession, trading.Symbol) any { return map[string]any{} })
 

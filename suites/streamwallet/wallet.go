@@ -21,14 +21,17 @@ const noSuchMethod = "conform_no_such_method"
 // One logged-in connection serves the specs: wallet logins count against a
 // budget of 2 per second (burst 10) per account.
 var _ = Describe("Wallet stream", Ordered, func() {
-	var s *trading.StreamSession
+	var (
+		s       *trading.StreamSession
+		unknown client.WSMessage
+	)
 	BeforeAll(func(ctx SpecContext) {
 		s = trading.NewStreamSession(ctx, target.RoleFull, trading.WalletStream)
+		unknown = s.Request(ctx, noSuchMethod, map[string]any{})
 	})
 
 	DescribeTable("V3-WSW-METHODS the wallet stream has the methods the document names", framework.Checks("V3-WSW-METHODS"),
 		func(ctx SpecContext, method string, params func(*trading.StreamSession) any) {
-			unknown := s.Request(ctx, noSuchMethod, map[string]any{})
 			if unknown.Error == nil {
 				Fail("a request naming no method of the stream was answered with " + unknown.Describe() + ", so a documented method cannot be told from an unknown one")
 			}
@@ -61,3 +64,10 @@ var _ = Describe("Wallet stream", Ordered, func() {
 })
 
 func none(*trading.StreamSession) any { return map[string]any{} }
+
+var _ = Describe("Wallet stream: malformed frames", func() {
+	framework.ConformanceIt("V3-WSW-MALFORMED", func(ctx SpecContext) {
+		s := trading.NewStreamSession(ctx, target.RoleFull, trading.WalletStream)
+		framework.Observe("V3-WSW-MALFORMED", "a frame that is not JSON was %s", s.AnswerToMalformed(ctx))
+	})
+})

@@ -126,3 +126,34 @@ func (s *StreamSession) closed() string {
 	}
 	return " (" + s.WS.CloseReason() + ")"
 }
+
+// AnswerToMalformed sends a frame that is not JSON and says what came of
+// it: the first frame the target sent back, or how the connection ended. It
+// fails the spec when the connection was dropped without a close frame or
+// nothing happened at all.
+func (s *StreamSession) AnswerToMalformed(ctx context.Context) string {
+	GinkgoHelper()
+	s.Pace(ctx, "")
+	Expect(s.WS.SendRaw([]byte("this is not JSON"))).To(Succeed())
+	var got string
+	dropped := false
+	Eventually(func() string {
+		select {
+		case m := <-s.WS.Notifications():
+			got = fmt.Sprintf("answered %s (id %v): %s", m.Describe(), map[bool]string{true: m.ID, false: "none"}[m.HasID], m.Raw)
+		case <-s.WS.Closed():
+			if ce := s.WS.CloseError(); ce != nil {
+				got = fmt.Sprintf("closed with %d %q", ce.Code, ce.Text)
+			} else {
+				dropped, got = true, s.WS.CloseReason()
+			}
+		default:
+		}
+		return got
+	}).WithTimeout(framework.Timeouts.Eventually).WithPolling(framework.Timeouts.Poll).
+		ShouldNot(BeEmpty(), "a frame that is not JSON is answered or the connection is closed with a close frame")
+	if dropped {
+		Fail("the target dropped the connection without a close frame after a frame that is not JSON: " + got)
+	}
+	return got
+}

@@ -272,3 +272,14 @@ func (c *conn) closeWith(code int, text string) {
 	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
 	c.close()
 }
+
+// dropsMalformed applies V3-WST-MALFORMED and V3-WSW-MALFORMED: the
+// connection is dropped without a close frame.
+func (c *conn) dropsMalformed() bool {
+	f := c.srv.opts.Faults
+	if (c.stream == limits.StreamTrading && f.On("V3-WST-MALFORMED")) || (c.stream == limits.StreamWallet && f.On("V3-WSW-MALFORMED")) {
+		_ = c.ws.UnderlyingConn().Close()
+		return true
+	}
+	return false
+}

@@ -275,6 +275,9 @@ func (c *conn) answer(data []byte) []byte {
 		}
 	}
 	if perr != nil {
+		if c.dropsMalformed() {
+			return nil
+		}
 		return errorMessage(api.Validation("a stream request is a JSON object {method, params, id}: %v", perr), req.ID)
 	}
 	if g := c.srv.opts.Guard; g != nil {
