@@ -10,6 +10,7 @@ import (
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/gorilla/websocket"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -142,7 +143,9 @@ func (s *StreamSession) AnswerToMalformed(ctx context.Context) string {
 		case m := <-s.WS.Notifications():
 			got = fmt.Sprintf("answered %s (id %v): %s", m.Describe(), map[bool]string{true: m.ID, false: "none"}[m.HasID], m.Raw)
 		case <-s.WS.Closed():
-			if ce := s.WS.CloseError(); ce != nil {
+			// 1006 is what a client library reports when no close frame
+			// came (it is never sent on the wire).
+			if ce := s.WS.CloseError(); ce != nil && ce.Code != websocket.CloseAbnormalClosure {
 				got = fmt.Sprintf("closed with %d %q", ce.Code, ce.Text)
 			} else {
 				dropped, got = true, s.WS.CloseReason()
