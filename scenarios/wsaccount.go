@@ -134,8 +134,17 @@ func runAccountStreamRowAfter(ctx context.Context, cfg Config, rr *RowResult, lg
 		return err
 	}
 	who := fmt.Sprintf("%s %s, two keys of one account over %d addresses", t.Path, streamMethod(t.Message), len(ips))
-	rr.Full = []Outcome{Check(ctx, who, senders, Plan{Budget: r.Budget(), Extra: r.Extra(), Slide: true})}
-	return nil
+	o := Check(ctx, who, senders, Plan{Budget: r.Budget(), Extra: r.Extra(), Slide: true})
+	rr.Full = []Outcome{o}
+	// The account's budget is spent: let it age out before the specs that
+	// run next in this process log in with the same account.
+	end := o.Exact.End
+	for _, b := range o.Bursts() {
+		if b.End.After(end) {
+			end = b.End
+		}
+	}
+	return sleepUntil(ctx, end.Add(Window+margin))
 }
 
 // loginParams extracts the params of a login message for client.Request.
