@@ -93,15 +93,22 @@ func (p *public) onTrade(u tape.Update) bool {
 		var entries any
 		switch s.ch.kind {
 		case kindTrades:
-			entries = tradeEntries([]tape.Trade{u.Trade})
+			ts := []tape.Trade{u.Trade}
+			if p.on("V3-WS-PUB-UPDATE") {
+				if prev := p.m.Tape.Trades(u.Symbol, 2); len(prev) == 2 && prev[0].ID < u.Trade.ID {
+					ts = append(prev[:1], ts...)
+				}
+			}
+			entries = p.trades(ts)
 		default:
 			i := p.m.Tape.PeriodIndex(s.ch.period)
-			entries = p.candles(s, u.Symbol, u.Candles[i:i+1])
-			if s.ch.kind == kindConverted && len(entries.([]candleEntry)) == 0 {
+			cs := p.candles(s, u.Symbol, u.Candles[i:i+1], &u.Trade)
+			if len(cs) == 0 {
 				continue // no rate into the target currency yet
 			}
+			entries = cs
 		}
-		if p.c.write(notification(s.ch.name, "update", s.target, map[string]any{u.Symbol: entries})) != nil {
+		if p.c.write(p.notify(s, "update", map[string]any{u.Symbol: entries}, nil)) != nil {
 			return false
 		}
 	}

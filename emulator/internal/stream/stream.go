@@ -314,7 +314,11 @@ func (c *conn) answer(data []byte) []byte {
 		}
 	}
 	if perr != nil {
-		return errorMessage(api.Validation("a stream request is a JSON object {method, ch, params, id}: %v", perr), req.ID)
+		e := api.Validation("a stream request is a JSON object {method, ch, params, id}: %v", perr)
+		if c.pub != nil {
+			return c.pub.malformed(e, req)
+		}
+		return errorMessage(e, req.ID)
 	}
 	if g := c.srv.opts.Guard; g != nil {
 		if e := g.AllowMethod(c.stream, req.Method, c.account); e != nil {
