@@ -69,15 +69,15 @@ func hasTrade(n notification, sym, id string) bool {
 
 var _ = Describe("Market data stream: trades made over REST", Ordered, Serial, func() {
 	var (
-		m                  trading.Market
-		first, second      restTrade
-		tradesSnap         notification   // trades, limit 1, after the first trade
-		tradesSeen         []notification // trades notifications after the second trade
-		noLimitSeen        []notification // on a subscription without limit
-		candleSnap         = map[string]notification{}
-		candleSeen         = map[string][]notification{}
-		convertedSeen      []notification
-		convCur            string
+		m             trading.Market
+		first, second restTrade
+		tradesSnap    notification   // trades, limit 1, after the first trade
+		tradesSeen    []notification // trades notifications after the second trade
+		noLimitSeen   []notification // on a subscription without limit
+		candleSnap    = map[string]notification{}
+		candleSeen    = map[string][]notification{}
+		convertedSeen []notification
+		convCur       string
 	)
 
 	BeforeAll(func(ctx SpecContext) {
@@ -90,6 +90,9 @@ var _ = Describe("Market data stream: trades made over REST", Ordered, Serial, f
 				return m.At(m.Room).Mul(m.Qn(4)).Mul(decimal.NewFromInt(2)), m.Qn(4)
 			}})[0]
 		sym := m.Sym.Code
+		// Two trades before subscribing, so that limit 1 has more history
+		// than it may send.
+		m.Trade(ctx, maker, taker, "sell", 1, 0)
 		_, t1 := m.Trade(ctx, maker, taker, "sell", 1, 0)
 		first = tradeOf(t1)
 
