@@ -19,9 +19,9 @@ type Config struct {
 	Symbol string
 	// Identities are keys of different accounts; with anonymous requests
 	// they are the identities V3-LIMIT-PER-IP mixes on one address.
-	Identities []Credential
+	Identities []client.Credential
 	// AccountKeys are two keys of one account, for the per-account rows.
-	AccountKeys []Credential
+	AccountKeys []client.Credential
 	// Addresses hands out source addresses.
 	Addresses *Addresses
 	// Guard is the live-trading guard: a row whose requests are
