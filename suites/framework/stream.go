@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 
 	"github.com/conform-harness/conform/client"
 	. "github.com/onsi/ginkgo/v2"
@@ -18,7 +19,10 @@ import (
 func (e *Env) Stream(ctx context.Context, path string) *client.WSConn {
 	GinkgoHelper()
 	opts := client.WSOptions{Guard: e.guard, Redactor: e.redactor}
-	if e.loopback {
+	if !e.loopback {
+		// One address for every spec: stay under the stream's per-IP budget.
+		opts.Pacer, opts.PacePath = e.pacer, strings.TrimPrefix(path, "/api/3")
+	} else {
 		n := e.nextAddr.Add(1)
 		ip := net.IPv4(127, byte(16+GinkgoParallelProcess()), byte(n>>8), byte(n))
 		if e.forward {
