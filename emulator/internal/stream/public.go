@@ -385,6 +385,10 @@ func (p *public) unsubscribe(req request) []byte {
 	}
 	if len(s.since) == 0 {
 		delete(p.subs, req.Ch)
+		if ch.kind == kindBookFull && p.book != nil {
+			p.book.Close() // nothing left to build book events for
+			p.book = nil
+		}
 	}
 	p.wake()
 	return p.result(req.Ch, s.symbols(), req.ID)

@@ -33,9 +33,10 @@ func (p *public) pump() {
 	}()
 	for {
 		p.mu.Lock()
+		book := p.book
 		var bookC <-chan engine.Event
-		if p.book != nil {
-			bookC = p.book.Events()
+		if book != nil {
+			bookC = book.Events()
 		}
 		timed := false
 		for _, s := range p.subs {
@@ -64,8 +65,11 @@ func (p *public) pump() {
 			}
 		case ev, ok := <-bookC:
 			if !ok {
-				p.closeSlow()
-				return
+				if book.Dropped() {
+					p.closeSlow()
+					return
+				}
+				continue // orderbook/full was unsubscribed
 			}
 			if !p.onBook(ev) {
 				return
