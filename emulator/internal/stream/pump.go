@@ -105,8 +105,11 @@ func (p *public) onTrade(u tape.Update) bool {
 			}
 			entries = p.trades(ts)
 		default:
-			i := p.m.Tape.PeriodIndex(s.ch.period)
-			cs := p.candles(s, u.Symbol, u.Candles[i:i+1], &u.Trade)
+			c, ok := p.m.Tape.CandleOf(u.Symbol, s.ch.period, u.Trade.At)
+			if !ok {
+				continue
+			}
+			cs := p.candles(s, u.Symbol, []tape.Candle{c}, &u.Trade)
 			if len(cs) == 0 {
 				continue // no rate into the target currency yet
 			}

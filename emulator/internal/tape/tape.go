@@ -35,14 +35,12 @@ type Candle struct {
 	Open, Close, High, Low, Volume, VolumeQuote decimal.Decimal
 }
 
-// Update is what a listener receives for every trade: the trade and, for
-// every period in market.Periods order, the candle it fell in, as it is
-// after the trade.
+// Update is what a listener receives for every trade (CandleOf gives the
+// candles it fell in).
 type Update struct {
-	Seq     uint64
-	Symbol  string
-	Trade   Trade
-	Candles []Candle
+	Seq    uint64
+	Symbol string
+	Trade  Trade
 	// Reset is set (and nothing else) when the engine dropped every trade.
 	Reset bool
 }
@@ -53,9 +51,56 @@ type Pair struct {
 }
 
 type symbolTape struct {
-	pair    Pair
-	trades  []Trade    // oldest first, at most Keep
+	pair Pair
+	// trades is a ring of the latest Keep trades; head is the oldest once
+	// it is full.
+	trades  []Trade
+	head    int
 	candles [][]Candle // by period index, oldest first, at most Keep each
+	// pending are trades not yet in the candles: aggregating them is left
+	// to the readers, off the engine's lock.
+	pending []Trade
+}
+
+// maxPending bounds the trades left for the readers to aggregate.
+const maxPending = 4096
+
+// catchUp puts the pending trades into the candles.
+func (s *symbolTape) catchUp(periods []market.Period) {
+	for _, tr := range s.pending {
+		for i, per := range periods {
+			s.addToCandle(i, per, tr)
+		}
+	}
+	clear(s.pending)
+	s.pending = s.pending[:0]
+}
+
+func (s *symbolTape) addTrade(t Trade) {
+	if len(s.trades) < Keep {
+		s.trades = append(s.trades, t)
+		return
+	}
+	s.trades[s.head] = t
+	s.head = (s.head + 1) % Keep
+}
+
+// latest returns up to n of the latest trades, oldest first.
+func (s *symbolTape) latest(n int) []Trade {
+	n = min(n, len(s.trades))
+	out := make([]Trade, 0, n)
+	for i := len(s.trades) - n; i < len(s.trades); i++ {
+		out = append(out, s.trades[(s.head+i)%len(s.trades)])
+	}
+	return out
+}
+
+// last is the latest trade; ok is false when there is none.
+func (s *symbolTape) last() (Trade, bool) {
+	if len(s.trades) == 0 {
+		return Trade{}, false
+	}
+	return s.trades[(s.head+len(s.trades)-1)%len(s.trades)], true
 }
 
 // Tape is the market record. The zero value is not usable; call New.
@@ -89,7 +134,7 @@ func (t *Tape) Observe(ev engine.Event) {
 	switch ev.Kind {
 	case engine.ResetEvent:
 		for _, s := range t.syms {
-			s.trades = nil
+			s.trades, s.head, s.pending = nil, 0, nil
 			s.candles = make([][]Candle, len(t.periods))
 		}
 		t.seq++
@@ -101,16 +146,13 @@ func (t *Tape) Observe(ev engine.Event) {
 			return
 		}
 		tr := Trade{ID: p.ID, Price: p.Price, Quantity: p.Quantity, Side: p.TakerSide, At: p.Timestamp}
-		if len(s.trades) == Keep {
-			s.trades = append(s.trades[:0], s.trades[1:]...)
+		s.addTrade(tr)
+		if len(s.pending) == maxPending {
+			s.catchUp(t.periods)
 		}
-		s.trades = append(s.trades, tr)
-		cs := make([]Candle, len(t.periods))
-		for i, per := range t.periods {
-			cs[i] = s.addToCandle(i, per, tr)
-		}
+		s.pending = append(s.pending, tr)
 		t.seq++
-		t.publish(Update{Seq: t.seq, Symbol: p.Symbol, Trade: tr, Candles: cs})
+		t.publish(Update{Seq: t.seq, Symbol: p.Symbol, Trade: tr})
 	}
 }
 
@@ -179,8 +221,7 @@ func (t *Tape) tradesLocked(symbol string, limit int) []Trade {
 	if s == nil || limit <= 0 {
 		return nil
 	}
-	n := min(limit, len(s.trades))
-	return append([]Trade(nil), s.trades[len(s.trades)-n:]...)
+	return s.latest(limit)
 }
 
 // Candles returns up to limit of a symbol's latest candles of a period,
@@ -196,9 +237,33 @@ func (t *Tape) candlesLocked(symbol string, p market.Period, limit int) []Candle
 	if s == nil || i < 0 || limit <= 0 {
 		return nil
 	}
+	s.catchUp(t.periods)
 	l := s.candles[i]
 	n := min(limit, len(l))
 	return append([]Candle(nil), l[len(l)-n:]...)
+}
+
+// CandleOf is the candle of period p that holds time at (a trade's), as it
+// is now; ok is false when there is none.
+func (t *Tape) CandleOf(symbol string, p market.Period, at time.Time) (Candle, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, i := t.syms[symbol], t.PeriodIndex(p)
+	if s == nil || i < 0 {
+		return Candle{}, false
+	}
+	s.catchUp(t.periods)
+	start := BucketStart(p, at)
+	l := s.candles[i]
+	for j := len(l) - 1; j >= 0; j-- {
+		if l[j].Start.Equal(start) {
+			return l[j], true
+		}
+		if l[j].Start.Before(start) {
+			break
+		}
+	}
+	return Candle{}, false
 }
 
 // LastPrice is a symbol's last trade price.
@@ -206,10 +271,11 @@ func (t *Tape) LastPrice(symbol string) (decimal.Decimal, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.syms[symbol]
-	if s == nil || len(s.trades) == 0 {
+	if s == nil {
 		return decimal.Decimal{}, false
 	}
-	return s.trades[len(s.trades)-1].Price, true
+	last, ok := s.last()
+	return last.Price, ok
 }
 
 // Stats are a symbol's ticker statistics over the 24 hours before now.
@@ -227,13 +293,16 @@ func (t *Tape) Stats(symbol string, now time.Time) Stats {
 	defer t.mu.Unlock()
 	var st Stats
 	s := t.syms[symbol]
-	if s == nil || len(s.trades) == 0 {
+	if s == nil {
 		return st
 	}
-	last := s.trades[len(s.trades)-1]
+	last, ok := s.last()
+	if !ok {
+		return st
+	}
 	st.Last, st.HasLast, st.At = last.Price, true, last.At
 	from := now.Add(-24 * time.Hour)
-	for _, tr := range s.trades {
+	for _, tr := range s.latest(Keep) {
 		if tr.At.Before(from) {
 			continue
 		}
@@ -261,9 +330,23 @@ func BucketStart(p market.Period, t time.Time) time.Time {
 	case market.Month:
 		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
 	}
-	step := map[market.Period]time.Duration{market.M1: time.Minute, market.M3: 3 * time.Minute, market.M5: 5 * time.Minute,
-		market.M15: 15 * time.Minute, market.M30: 30 * time.Minute, market.H1: time.Hour, market.H4: 4 * time.Hour}[p]
-	if step == 0 {
+	var step time.Duration
+	switch p {
+	case market.M1:
+		step = time.Minute
+	case market.M3:
+		step = 3 * time.Minute
+	case market.M5:
+		step = 5 * time.Minute
+	case market.M15:
+		step = 15 * time.Minute
+	case market.M30:
+		step = 30 * time.Minute
+	case market.H1:
+		step = time.Hour
+	case market.H4:
+		step = 4 * time.Hour
+	default:
 		return t
 	}
 	return day.Add(t.Sub(day).Truncate(step))
@@ -279,10 +362,11 @@ func (t *Tape) Rate(from, to string) (decimal.Decimal, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, s := range t.syms {
-		if len(s.trades) == 0 {
+		tr, ok := s.last()
+		if !ok {
 			continue
 		}
-		last := s.trades[len(s.trades)-1].Price
+		last := tr.Price
 		switch {
 		case s.pair.Base == from && s.pair.Quote == to:
 			return last, true
@@ -298,10 +382,11 @@ func (t *Tape) LastID(symbol string) int64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.syms[symbol]
-	if s == nil || len(s.trades) == 0 {
+	if s == nil {
 		return 0
 	}
-	return s.trades[len(s.trades)-1].ID
+	last, _ := s.last()
+	return last.ID
 }
 
 // Seq is the number of the last Update made.

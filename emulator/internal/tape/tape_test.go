@@ -60,9 +60,12 @@ func TestTapeCandlesRateAndListeners(t *testing.T) {
 		t.Fatal("a rate without trades")
 	}
 	for want := uint64(1); want <= 3; want++ {
-		if u := <-l.C(); u.Seq != want || len(u.Candles) != len(market.Periods()) {
+		if u := <-l.C(); u.Seq != want {
 			t.Fatalf("update %+v", u)
 		}
+	}
+	if c, ok := tp.CandleOf("ETHBTC", market.M1, at.Add(70*time.Second)); !ok || c.Volume.String() != "1" {
+		t.Fatalf("candle of trade 3: %+v %v", c, ok)
 	}
 	st := tp.Stats("ETHBTC", at.Add(time.Hour))
 	if !st.Traded || st.Open.String() != "0.05" || st.Last.String() != "0.04" || st.Volume.String() != "4" {
@@ -74,4 +77,17 @@ func TestTapeCandlesRateAndListeners(t *testing.T) {
 	}
 	l.Close()
 	l.Close()
+}
+
+// BenchmarkObserve is what the tape adds to each trade the engine makes.
+func BenchmarkObserve(b *testing.B) {
+	tp := New([]Pair{{"ETHBTC", "ETH", "BTC"}})
+	at := time.Date(2026, 3, 4, 13, 47, 1, 0, time.UTC)
+	ev := print("ETHBTC", 1, "0.05", "2", at)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		ev.Print.ID = int64(i)
+		ev.Print.Timestamp = at.Add(time.Duration(i) * time.Millisecond)
+		tp.Observe(ev)
+	}
 }
