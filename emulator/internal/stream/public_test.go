@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -52,5 +53,44 @@ func TestSlowSubscriberClosed(t *testing.T) {
 			t.Fatalf("the connection ended with %v, want close 1008", err)
 		}
 		return
+	}
+}
+
+// Unsubscribing orderbook/full stops its book events without closing the
+// connection.
+func TestBookUnsubscribeKeepsConnection(t *testing.T) {
+	m := testMarket()
+	_, url := serve(t, Options{Market: m})
+	c := mustDial(t, url+"/api/3/ws/public", "127.0.0.1")
+	for _, msg := range []string{
+		`{"method":"subscribe","ch":"orderbook/full","params":{"symbols":["ETHBTC"]},"id":"a"}`,
+		`{"method":"unsubscribe","ch":"orderbook/full","params":{"symbols":["ETHBTC"]},"id":"b"}`,
+		`{"method":"subscriptions","ch":"orderbook/full","id":"c"}`,
+	} {
+		if err := c.WriteMessage(websocket.TextMessage, []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		_, data, err := c.ReadMessage()
+		if err != nil {
+			t.Fatalf("the connection ended: %v", err)
+		}
+		var r reply
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		if string(r.ID) != `"c"` {
+			continue
+		}
+		if r.Result == nil || len(r.Result.Subscriptions) != 0 {
+			t.Fatalf("subscriptions after unsubscribe: %s", data)
+		}
+		break
+	}
+	// The unsubscribe was handled before the answer to "c" was written.
+	if n := m.Feed.Subscribers(); n != 0 {
+		t.Fatalf("%d feed subscribers after unsubscribe", n)
 	}
 }
