@@ -30,7 +30,8 @@ const (
 type Rule struct {
 	// ID is stable across releases, e.g. V3-SYMBOL-FILTER.
 	ID string `json:"id"`
-	// Area groups rules the way suites are grouped (conventions, marketdata, auth, errors, ...).
+	// Area is the rule's section of its document, one of Areas(): the same
+	// name as its catalogue file, fault file, suite package and report group.
 	Area string `json:"area"`
 	// Section names the heading of the spec the rule comes from.
 	Section string `json:"section"`
@@ -75,6 +76,8 @@ func (r Rule) validate() error {
 		return fmt.Errorf("rules: malformed rule ID %q", r.ID)
 	case r.Area == "" || r.Section == "" || r.Statement == "":
 		return fmt.Errorf("rules: rule %s lacks area, section or statement", r.ID)
+	case !knownArea(r.Area):
+		return fmt.Errorf("rules: rule %s names unknown area %q (see Areas)", r.ID, r.Area)
 	case r.Status != Testable && r.Status != Ambiguous && r.Status != OutOfScope:
 		return fmt.Errorf("rules: rule %s has unknown status %q", r.ID, r.Status)
 	case r.Status != Testable && r.Reason == "":
@@ -83,10 +86,15 @@ func (r Rule) validate() error {
 	return nil
 }
 
+func knownArea(name string) bool {
+	_, ok := LookupArea(name)
+	return ok
+}
+
 // Default returns the catalogue of everything declared in this package.
 func Default() *Catalogue { return defaultCatalogue }
 
-var defaultCatalogue = mustNew(conventions, marketData, authentication, errorRules, outOfScope, spotRules, spotOutOfScope, limitRules, listRules, marginRules, marginOutOfScope)
+var defaultCatalogue = mustNew(conventionsRules, marketdataRules, authRules, spotRules, orderlistsRules, marginRules, errorsRules, limitsRules)
 
 func mustNew(rs ...[]Rule) *Catalogue {
 	c, err := New(rs...)

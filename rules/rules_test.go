@@ -25,11 +25,11 @@ func TestNewRejectsBadDeclarations(t *testing.T) {
 		name string
 		rs   []Rule
 	}{
-		{"duplicate", []Rule{{ID: "V3-A", Area: "a", Section: "s", Statement: "x", Status: Testable}, {ID: "V3-A", Area: "a", Section: "s", Statement: "x", Status: Testable}}},
-		{"lower case", []Rule{{ID: "v3-a", Area: "a", Section: "s", Statement: "x", Status: Testable}}},
-		{"label syntax", []Rule{{ID: "V3-A|B", Area: "a", Section: "s", Statement: "x", Status: Testable}}},
-		{"ambiguous without reason", []Rule{{ID: "V3-A", Area: "a", Section: "s", Statement: "x", Status: Ambiguous}}},
-		{"no statement", []Rule{{ID: "V3-A", Area: "a", Section: "s", Status: Testable}}},
+		{"duplicate", []Rule{{ID: "V3-A", Area: "spot", Section: "s", Statement: "x", Status: Testable}, {ID: "V3-A", Area: "spot", Section: "s", Statement: "x", Status: Testable}}},
+		{"lower case", []Rule{{ID: "v3-a", Area: "spot", Section: "s", Statement: "x", Status: Testable}}},
+		{"label syntax", []Rule{{ID: "V3-A|B", Area: "spot", Section: "s", Statement: "x", Status: Testable}}},
+		{"ambiguous without reason", []Rule{{ID: "V3-A", Area: "spot", Section: "s", Statement: "x", Status: Ambiguous}}},
+		{"no statement", []Rule{{ID: "V3-A", Area: "spot", Section: "s", Status: Testable}}},
 	}
 	for _, tc := range cases {
 		if _, err := New(tc.rs); err == nil {

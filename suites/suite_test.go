@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	_ "github.com/conform-harness/conform/scenarios"
-	_ "github.com/conform-harness/conform/suites/apierrors"
+	_ "github.com/conform-harness/conform/suites/errors"
 	_ "github.com/conform-harness/conform/suites/auth"
 	_ "github.com/conform-harness/conform/suites/conventions"
 	"github.com/conform-harness/conform/suites/framework"

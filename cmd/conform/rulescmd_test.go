@@ -15,10 +15,10 @@ import (
 
 func TestPrintRules(t *testing.T) {
 	cat, err := rules.New([]rules.Rule{
-		{ID: "V3-A", Area: "a", Section: "Sec", Statement: "a", Status: rules.Testable},
-		{ID: "V3-PEND", Area: "a", Section: "Longer section", Statement: "p", Status: rules.Testable, Pending: "issue 3"},
-		{ID: "V3-AMB", Area: "a", Section: "Sec", Statement: "m", Status: rules.Ambiguous, Reason: "two readings"},
-		{ID: "V3-OOS", Area: "a", Section: "Sec", Statement: "o", Status: rules.OutOfScope, Reason: "not shown"},
+		{ID: "V3-A", Area: "spot", Section: "Sec", Statement: "a", Status: rules.Testable},
+		{ID: "V3-PEND", Area: "spot", Section: "Longer section", Statement: "p", Status: rules.Testable, Pending: "issue 3"},
+		{ID: "V3-AMB", Area: "spot", Section: "Sec", Statement: "m", Status: rules.Ambiguous, Reason: "two readings"},
+		{ID: "V3-OOS", Area: "spot", Section: "Sec", Statement: "o", Status: rules.OutOfScope, Reason: "not shown"},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -12,12 +12,12 @@ import (
 func catalogue(t *testing.T) *rules.Catalogue {
 	t.Helper()
 	c, err := rules.New([]rules.Rule{
-		{ID: "V3-A", Area: "a", Section: "s", Statement: "a", Status: rules.Testable},
-		{ID: "V3-B", Area: "a", Section: "s", Statement: "b", Status: rules.Testable},
-		{ID: "V3-P", Area: "a", Section: "s", Statement: "p", Status: rules.Testable, Pending: "later"},
-		{ID: "V3-AMB", Area: "a", Section: "s", Statement: "amb", Status: rules.Ambiguous, Reason: "silent"},
-		{ID: "V3-AMB2", Area: "a", Section: "s", Statement: "amb2", Status: rules.Ambiguous, Reason: "silent"},
-		{ID: "V3-OOS", Area: "a", Section: "s", Statement: "oos", Status: rules.OutOfScope, Reason: "not shown"},
+		{ID: "V3-A", Area: "spot", Section: "s", Statement: "a", Status: rules.Testable},
+		{ID: "V3-B", Area: "spot", Section: "s", Statement: "b", Status: rules.Testable},
+		{ID: "V3-P", Area: "spot", Section: "s", Statement: "p", Status: rules.Testable, Pending: "later"},
+		{ID: "V3-AMB", Area: "spot", Section: "s", Statement: "amb", Status: rules.Ambiguous, Reason: "silent"},
+		{ID: "V3-AMB2", Area: "spot", Section: "s", Statement: "amb2", Status: rules.Ambiguous, Reason: "silent"},
+		{ID: "V3-OOS", Area: "spot", Section: "s", Statement: "oos", Status: rules.OutOfScope, Reason: "not shown"},
 	})
 	if err != nil {
 		t.Fatal(err)

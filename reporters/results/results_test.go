@@ -18,7 +18,7 @@ import (
 func testCatalogue(t *testing.T) *rules.Catalogue {
 	t.Helper()
 	r := func(id string, st rules.Status, reason, pending string) rules.Rule {
-		return rules.Rule{ID: id, Area: "a", Section: "Sec " + id, Statement: "Statement of " + id, Status: st, Reason: reason, Pending: pending}
+		return rules.Rule{ID: id, Area: "spot", Section: "Sec " + id, Statement: "Statement of " + id, Status: st, Reason: reason, Pending: pending}
 	}
 	c, err := rules.New([]rules.Rule{
 		r("V3-A", rules.Testable, "", ""),

@@ -6,7 +6,6 @@ package framework
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/conform-harness/conform/rules"
 	. "github.com/onsi/ginkgo/v2"
@@ -33,10 +32,15 @@ func Checks(ids ...string) Labels {
 	}
 	ls := Labels{}
 	informational := false
+	areas := map[string]bool{}
 	for _, id := range ids {
 		ls = append(ls, rules.Label(id))
 		r, _ := rules.Default().Lookup(id)
 		informational = informational || r.Status == rules.Ambiguous
+		if !areas[r.Area] {
+			areas[r.Area] = true
+			ls = append(ls, rules.AreaLabelPrefix+r.Area) // --label-filter area:spot selects an area
+		}
 	}
 	if informational {
 		ls = append(ls, LabelInformational)
@@ -96,13 +100,3 @@ func Record(id string, format string, args ...any) {
 	reportEntry(EntryRecorded, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
 }
 
-// describeRules renders "ID: statement" lines for failure messages.
-func describeRules(ids []string) string {
-	var b strings.Builder
-	for _, id := range ids {
-		if r, ok := rules.Default().Lookup(id); ok {
-			fmt.Fprintf(&b, "%s (%s): %s\n", r.ID, r.Section, r.Statement)
-		}
-	}
-	return b.String()
-}

@@ -1,6 +1,6 @@
-// Package apierrors holds the specs of the v3 Errors section: the error
+// Package errors holds the specs of the v3 Errors section: the error
 // body and the documented code and HTTP status pairs a client can provoke.
-package apierrors
+package errors
 
 import (
 	"encoding/json"

@@ -1,18 +1,14 @@
 package faults
 
-// marketFaults break the market-data rules (currencies, networks, symbols,
-// futures candles).
-var marketFaults = []Fault{
-	// currencies
+// marketdataFaults break the rules of the marketdata area (rules/marketdata.go).
+var marketdataFaults = []Fault{
 	{"V3-CURRENCY-MAP", "answers GET /public/currency with an array of Currency records instead of a map keyed by code"},
 	{"V3-CURRENCY-FIELDS", "leaves delisted out of every Currency"},
 	{"V3-CURRENCY-EXPLORER-TX", "writes crypto_explorer links with {hash} instead of {tx}"},
 	{"V3-CURRENCY-FILTER", "ignores the currencies parameter"},
 	{"V3-CURRENCY-FILTER-EMPTY", "answers an empty currencies parameter (currencies=) with no currencies"},
 	{"V3-CURRENCY-ONE", "answers GET /public/currency/{currency} with {code: Currency} instead of the record"},
-	// networks
 	{"V3-NETWORK-FIELDS", "leaves is_multichain out of every Network"},
-	// symbols
 	{"V3-SYMBOL-MAP", "answers GET /public/symbol with an array of Symbol records instead of a map keyed by code"},
 	{"V3-SYMBOL-FIELDS", "writes status active instead of working, suspended or clearing"},
 	{"V3-SYMBOL-SPOT", "writes a null base_currency for spot symbols"},
@@ -22,7 +18,6 @@ var marketFaults = []Fault{
 	{"V3-SYMBOL-FILTER", "ignores the symbols parameter of GET /public/symbol"},
 	{"V3-SYMBOL-FILTER-EMPTY", "answers an empty symbols parameter (symbols=) with no symbols"},
 	{"V3-SYMBOL-ONE", "answers GET /public/symbol/{symbol} with {code: Symbol} instead of the record"},
-	// futures candles
 	{"V3-FCANDLE-LIST-SHAPE", "answers the futures candle list endpoints with one flat array instead of a map keyed by contract"},
 	{"V3-FCANDLE-FIELDS", "names a futures candle's min and max low and high"},
 	{"V3-FCANDLE-SYMBOLS", "ignores the symbols parameter of the futures candle list endpoints"},

@@ -1,7 +1,6 @@
 package faults
 
-// spotFaults break the spot trading rules. Those marked (api) live in the v3
-// handlers (emulator/internal/api/v3/spot.go); the rest in emulator/internal/engine.
+// spotFaults break the rules of the spot area (rules/spot.go).
 var spotFaults = []Fault{
 	{"V3-ORDER-FIELDS", "(api) leaves post_only out of orders"},
 	{"V3-ORDER-TRADES", "(api) writes a trade's taker flag as the string \"true\"/\"false\""},

@@ -1,45 +1,7 @@
 package rules
 
-// Section names, as headed in api-v3.md.
-const (
-	secConventions = "v3 Conventions"
-	secCurrency    = "v3 Resources: Currency"
-	secNetwork     = "v3 Resources: Network"
-	secSymbol      = "v3 Resources: Symbol"
-	secCandle      = "v3 Resources: Futures candle"
-	secMarketData  = "v3 Endpoints: Market data (public)"
-	secAuth        = "v3 Authentication"
-	secAuthBasic   = "v3 Authentication: Basic"
-	secAuthHS256   = "v3 Authentication: HS256 (HMAC signature)"
-	secAuthRights  = "v3 Authentication: Access rights of keys"
-	secErrors      = "v3 Errors"
-	secVersioning  = "v3 Versioning"
-)
-
-var conventions = []Rule{
-	{ID: "V3-CONV-ADDRESS", Area: "conventions", Section: secVersioning,
-		Statement: "The REST interface is served under {base_url}/api/3 with the version as a path segment.", Status: Testable},
-	{ID: "V3-CONV-TIMESTAMP", Area: "conventions", Section: secConventions,
-		Statement: "Timestamps are ISO 8601 UTC strings (or Unix milliseconds where a field says so).", Status: Testable},
-	{ID: "V3-CONV-DECIMAL-STRING", Area: "conventions", Section: secConventions,
-		Statement: "Finance values (price, quantity, fee, amounts, steps, rates) are decimals carried as JSON strings, never JSON numbers.", Status: Testable},
-	{ID: "V3-CONV-DECIMAL-PRECISION", Area: "conventions", Section: secConventions,
-		Statement: "Finance values are arbitrary-precision decimals: an amount with many significant digits comes back exactly as it was set.", Status: Testable},
-	{ID: "V3-CONV-NUMBER-TYPE", Area: "conventions", Section: secConventions,
-		Statement: "Fields typed Number (identifiers, counts, confirmations) are JSON numbers.", Status: Testable},
-	{ID: "V3-CONV-GET-QUERY", Area: "conventions", Section: secConventions,
-		Statement: "Parameters of GET requests go in the query string.", Status: Testable},
-	{ID: "V3-CONV-BODY-FORM", Area: "conventions", Section: secConventions,
-		Statement: "Request bodies may be sent form-encoded.", Status: Testable},
-	{ID: "V3-CONV-BODY-JSON", Area: "conventions", Section: secConventions,
-		Statement: "Request bodies may be sent as JSON with a JSON content type.", Status: Testable},
-	{ID: "V3-CONV-KEEPALIVE", Area: "conventions", Section: secConventions,
-		Statement: "Persistent HTTP connections are supported: an HTTP/1.1 connection serves several requests in turn.", Status: Testable},
-	{ID: "V3-CONV-KEEPALIVE-HTTP10", Area: "conventions", Section: secConventions,
-		Statement: "An HTTP/1.0 client that sends Connection: keep-alive gets a persistent connection.", Status: Testable},
-}
-
-var marketData = []Rule{
+// marketdataRules is the marketdata area of the catalogue.
+var marketdataRules = []Rule{
 	// Currency
 	{ID: "V3-CURRENCY-MAP", Area: "marketdata", Section: secMarketData,
 		Statement: "GET /public/currency answers an object keyed by currency code whose values are Currency records.", Status: Testable},
@@ -118,49 +80,11 @@ var marketData = []Rule{
 	{ID: "V3-FCANDLE-OFFSET-BOUNDS", Area: "marketdata", Section: secMarketData,
 		Statement: "A futures candle offset outside 0 to 100000 is answered somehow.", Status: Ambiguous,
 		Reason: "the spec gives the range but not whether a value outside it is rejected (10001) or clamped"},
-}
-
-var authentication = []Rule{
-	{ID: "V3-AUTH-PUBLIC", Area: "auth", Section: secAuth,
-		Statement: "Public market data needs no authentication.", Status: Testable},
-	{ID: "V3-AUTH-REQUIRED", Area: "auth", Section: secAuth,
-		Statement: "A request to a non-public endpoint without credentials is refused with 1001 or 1002 and HTTP 401.", Status: Testable},
-	{ID: "V3-AUTH-BASIC", Area: "auth", Section: secAuthBasic,
-		Statement: "Authorization: Basic base64(<API_KEY>:<SECRET_KEY>) with a valid key pair is accepted.", Status: Testable},
-	{ID: "V3-AUTH-BASIC-FAIL", Area: "auth", Section: secAuthBasic,
-		Statement: "Basic credentials with a wrong secret are refused with 1001 or 1002 and HTTP 401.", Status: Testable},
-	{ID: "V3-AUTH-HS256", Area: "auth", Section: secAuthHS256,
-		Statement: "HS256: lowercase hex HMAC-SHA256 over method, path, ?query (if any), body (if any) and timestamp, sent as HS256 base64(<API_KEY>:<signature>:<timestamp>), is accepted.", Status: Testable},
-	{ID: "V3-AUTH-HS256-WINDOW", Area: "auth", Section: secAuthHS256,
-		Statement: "HS256 with the optional window appended to the message and the header (:<window>) is accepted.", Status: Testable},
-	{ID: "V3-AUTH-HS256-BODY", Area: "auth", Section: secAuthHS256,
-		Statement: "HS256 signs the request body as sent, so a body changed after signing is refused.", Status: Testable},
-	{ID: "V3-AUTH-HS256-FAIL", Area: "auth", Section: secAuthHS256,
-		Statement: "An HS256 signature that does not match the message (wrong secret, other query, other path, other method, other timestamp or window) is refused with 1001 or 1002 and HTTP 401.", Status: Testable},
-	{ID: "V3-AUTH-UNKNOWN-KEY", Area: "auth", Section: secAuth,
-		Statement: "Credentials naming an unknown API key are refused with 1001 or 1002 and HTTP 401.", Status: Testable},
-	{ID: "V3-AUTH-MALFORMED", Area: "auth", Section: secAuth,
-		Statement: "A malformed Authorization header (unknown scheme, bad base64, missing parts, non-numeric timestamp) is refused with 1001 or 1002 and HTTP 401.", Status: Testable},
-	{ID: "V3-AUTH-RIGHTS", Area: "auth", Section: secAuthRights,
-		Statement: "Each endpoint is guarded by its documented access right: /spot/balance and /spot/fee by Orderbook, History, Trading balance, /spot/fee/{symbol} by Place/cancel orders; a key lacking it gets 1003 with HTTP 403, a key holding it is served.", Status: Testable},
-	{ID: "V3-AUTH-CODE-CHOICE", Area: "auth", Section: secAuthRights,
-		Statement: "Missing credentials yield 1001 and failed credentials 1002.", Status: Ambiguous,
-		Reason: "the spec says missing or failed credentials yield 1001 or 1002 without mapping one to the other; v2 names 1002 'Authorization failed', v3 'Authorization is required or has been failed'"},
-}
-
-var errorRules = []Rule{
-	{ID: "V3-ERR-BODY", Area: "errors", Section: secErrors,
-		Statement: "An error answer carries {error: {code Number, message String, description String optional}}.", Status: Testable},
-	{ID: "V3-ERR-10001", Area: "errors", Section: secErrors,
-		Statement: "Malformed or missing parameters yield 10001 Validation error with HTTP 400.", Status: Testable},
-	{ID: "V3-ERR-2001", Area: "errors", Section: secErrors,
-		Statement: "An unknown symbol yields 2001 Symbol not found with HTTP 400.", Status: Testable},
-	{ID: "V3-ERR-2002", Area: "errors", Section: secErrors,
-		Statement: "An unknown currency yields 2002 Currency not found with HTTP 400.", Status: Testable},
-	{ID: "V3-ERR-401", Area: "errors", Section: secErrors,
-		Statement: "Codes 1001 and 1002 come with HTTP 401.", Status: Testable},
-	{ID: "V3-ERR-1003", Area: "errors", Section: secErrors,
-		Statement: "Code 1003 (action forbidden for this API key) comes with HTTP 403.", Status: Testable},
-	{ID: "V3-ERR-404", Area: "errors", Section: secErrors,
-		Statement: "A request for something that cannot be found (an unknown path) gets HTTP 404.", Status: Testable},
+	{ID: "V3-OOS-MARKET-ENDPOINTS", Area: "marketdata", Section: secMarketData, Status: OutOfScope, Reason: notShown,
+		Statement: "Ticker, order book, trades, candles and price-rate endpoints of v3 market data."},
+	{ID: "V3-OOS-FUTURES-FUNDING", Area: "marketdata", Section: secMarketData, Status: OutOfScope, Reason: notShown,
+		Statement: "Futures funding history and converted candles endpoints (parameters and responses)."},
+	{ID: "V3-OOS-CANDLE-ALIGNMENT", Area: "marketdata", Section: secCandle, Status: OutOfScope,
+		Reason:    "the spec does not say how candle timestamps align to period boundaries or what from/till default to",
+		Statement: "Alignment of futures candle timestamps and the default from/till window."},
 }

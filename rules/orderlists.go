@@ -1,0 +1,33 @@
+package rules
+
+// orderlistsRules is the orderlists area of the catalogue.
+var orderlistsRules = []Rule{
+	{ID: "V3-LIST-ID", Area: "orderlists", Section: secLists, Status: Testable,
+		Statement: "order_list_id is generated when omitted and, when given, must equal the client_order_id of the first order (otherwise 10001)."},
+	{ID: "V3-LIST-CONTINGENCY", Area: "orderlists", Section: secLists, Status: Testable,
+		Statement: "contingency_type is allOrNone, oneCancelOther, oneTriggerOther or oneTriggerOneCancelOther on spot, and only the last three on margin; another value is refused with 10001."},
+	{ID: "V3-LIST-COUNT", Area: "orderlists", Section: secLists, Status: Testable,
+		Statement: "A list has 2 or 3 orders for allOrNone, oneCancelOther and oneTriggerOther and exactly 3 for oneTriggerOneCancelOther; any other count is refused with 10001."},
+	{ID: "V3-LIST-CLOID-DISTINCT", Area: "orderlists", Section: secLists, Status: Testable,
+		Statement: "client_order_id values are distinct within a list; a list repeating one is refused."},
+	{ID: "V3-LIST-AON-CONSTRAINTS", Area: "orderlists", Section: secLists, Status: Testable,
+		Statement: "In an allOrNone list every symbol is unique, every type is limit or market and every time_in_force is FOK; other lists are refused with 10001."},
+	{ID: "V3-LIST-OCO-CONSTRAINTS", Area: "orderlists", Section: secLists, Status: Testable,
+		Statement: "oneCancelOther orders and the secondary orders of oneTriggerOneCancelOther are limit, stopLimit, stopMarket, takeProfitLimit or takeProfitMarket, with GTC, IOC or FOK (not for limit orders), Day or GTD; others are refused with 10001."},
+	{ID: "V3-LIST-OTOCO-CONSTRAINTS", Area: "orderlists", Section: secLists, Status: Testable,
+		Statement: "The primary order of oneTriggerOneCancelOther may also be market, and all its orders use the same symbol; a list mixing symbols is refused with 10001."},
+	{ID: "V3-LIST-ORDER-RULES", Area: "orderlists", Section: secLists, Status: Testable,
+		Statement: "List orders default to type limit, and price, stop_price and expire_time are required under the same conditions as for a single order."},
+	{ID: "V3-LIST-RESPONSE", Area: "orderlists", Section: secLists, Status: Testable,
+		Statement: "A list answer is an array of orders carrying order_list_id and contingency_type, and never carries trades."},
+	{ID: "V3-LIST-ATOMIC", Area: "orderlists", Section: secLists, Status: Testable,
+		Statement: "A refused list creates nothing: no order of it rests and no funds stay reserved."},
+	{ID: "V3-LIST-AON", Area: "orderlists", Section: secTransitions, Status: Testable,
+		Statement: "An allOrNone list fills every order in one transaction, or all its orders expire."},
+	{ID: "V3-LIST-OCO", Area: "orderlists", Section: secTransitions, Status: Testable,
+		Statement: "When one order of a oneCancelOther list executes, the other orders are canceled."},
+	{ID: "V3-LIST-OTO", Area: "orderlists", Section: secTransitions, Status: Testable,
+		Statement: "When the primary order of a oneTriggerOther list executes, the secondary orders are activated independently of each other."},
+	{ID: "V3-LIST-OTOCO", Area: "orderlists", Section: secTransitions, Status: Testable,
+		Statement: "The secondary orders of a oneTriggerOneCancelOther list are created with inactive true and, when the primary executes, activate as a oneCancelOther pair."},
+}
