@@ -164,11 +164,11 @@ type Summary struct {
 	RulesFailed    int `json:"rules_failed"`
 	RulesAmbiguous int `json:"rules_ambiguous"`
 	// RulesInformational counts rules with an informational verdict.
-	RulesInformational int   `json:"rules_informational"`
-	RulesOutOfScope    int   `json:"rules_out_of_scope"`
+	RulesInformational int `json:"rules_informational"`
+	RulesOutOfScope    int `json:"rules_out_of_scope"`
 	// RulesNotRun counts the certification failures (Certify).
-	RulesNotRun int `json:"rules_not_run,omitempty"`
-	DurationMS         int64 `json:"duration_ms"`
+	RulesNotRun int   `json:"rules_not_run,omitempty"`
+	DurationMS  int64 `json:"duration_ms"`
 }
 
 // Build joins the reports of a run with a rule catalogue.
