@@ -70,7 +70,7 @@ type Options struct {
 	Chromium string
 	// Width and Height of the window, default 1280×900.
 	Width, Height int
-	// Screenshot, when set, receives a full-page PNG.
+	// Screenshot, when set, receives a PNG of the first screen.
 	Screenshot string
 	// FilterProbe is typed into the filter box (empty: the first rule ID).
 	FilterProbe string
@@ -150,7 +150,9 @@ func Look(ctx context.Context, path string, o Options) (*Seen, error) {
 		}
 	}
 	if o.Screenshot != "" {
-		if err := chromedp.Run(bctx, chromedp.FullScreenshot(&png, 90)); err != nil {
+		// The first screen, as a person opening the report sees it: a
+		// full-page capture of every rule would weigh megabytes.
+		if err := chromedp.Run(bctx, chromedp.CaptureScreenshot(&png)); err != nil {
 			return nil, fmt.Errorf("browser: screenshot: %w", err)
 		}
 		if err := os.WriteFile(o.Screenshot, png, 0o644); err != nil {

@@ -26,6 +26,9 @@ func PrintSummary(w io.Writer, r *Results) error {
 	printSkipReasons(bw, r.SkipReasons())
 	fmt.Fprintf(bw, "rules: %d/%d testable covered (%d failed, %d pending), %d/%d ambiguous recorded, %d out of scope\n",
 		s.RulesCovered, s.RulesTestable, s.RulesFailed, s.RulesPending, s.RulesInformational, s.RulesAmbiguous, s.RulesOutOfScope)
+	if r.Certification {
+		fmt.Fprintf(bw, "certification: %d testable rules could not run (each a failure)\n", s.RulesNotRun)
+	}
 	printAreas(bw, r.Areas())
 
 	if len(r.SuiteFailures) > 0 {
@@ -40,6 +43,16 @@ func PrintSummary(w io.Writer, r *Results) error {
 		for _, rr := range failed {
 			fmt.Fprintf(bw, "  %s  %s\n", rr.ID, clip(rr.Statement, statementWidth))
 			printSome(bw, rr.Failures, "failed spec")
+			if rr.Replay != "" {
+				fmt.Fprintf(bw, "      replay: %s\n", rr.Replay)
+			}
+		}
+	}
+	if notRun := r.withVerdict(VerdictNotRun); len(notRun) > 0 {
+		fmt.Fprintf(bw, "\nNOT RUN (%s; a certification fails on a rule it could not check)\n", plural(len(notRun), "rule"))
+		for _, rr := range notRun {
+			fmt.Fprintf(bw, "  %s  %s\n", rr.ID, clip(rr.Statement, statementWidth))
+			fmt.Fprintf(bw, "      %s\n", clip(rr.NotRunReason(), statementWidth))
 			if rr.Replay != "" {
 				fmt.Fprintf(bw, "      replay: %s\n", rr.Replay)
 			}
@@ -148,7 +161,7 @@ func printSkipReasons(w io.Writer, reasons []ReasonCount) {
 }
 
 // areaColumns are the rule verdicts shown per area on the console.
-var areaColumns = []Verdict{VerdictPassed, VerdictFailed, VerdictInformational, VerdictInconclusive, VerdictSkipped, VerdictNotCovered, VerdictOutOfScope}
+var areaColumns = []Verdict{VerdictPassed, VerdictFailed, VerdictNotRun, VerdictInformational, VerdictInconclusive, VerdictSkipped, VerdictNotCovered, VerdictOutOfScope}
 
 // printAreas writes one line per area: its rules by verdict.
 func printAreas(w io.Writer, areas []AreaSummary) {

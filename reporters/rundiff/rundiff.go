@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -157,7 +158,7 @@ func Compare(old, cur *results.Results) *Diff {
 		case ov != n.Verdict:
 			c.Why = why(n)
 			d.Changed = append(d.Changed, c)
-		case n.Verdict == results.VerdictInformational && !slices.Equal(o.Observations, n.Observations):
+		case n.Verdict == results.VerdictInformational && !sameObservations(o.Observations, n.Observations):
 			c.Why = "observed now: " + first(n.Observations) + "; before: " + first(o.Observations)
 			d.Changed = append(d.Changed, c)
 		}
@@ -168,6 +169,31 @@ func Compare(old, cur *results.Results) *Diff {
 		}
 	}
 	return d
+}
+
+// noise are the parts of an observation that differ from run to run
+// without the target behaving differently: loopback ports and timings.
+var noise = []*regexp.Regexp{
+	regexp.MustCompile(`\b(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+`),
+	regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|us|ms|s)\b`),
+}
+
+// sameObservations compares two rules' observations as sets, with the
+// noise of each run taken out, so that the order parallel specs finished
+// in or a port does not count as a change.
+func sameObservations(a, b []string) bool {
+	norm := func(obs []string) []string {
+		out := make([]string, len(obs))
+		for i, o := range obs {
+			for _, re := range noise {
+				o = re.ReplaceAllString(o, "…")
+			}
+			out[i] = o
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	return slices.Equal(norm(a), norm(b))
 }
 
 func why(r results.RuleResult) string {
