@@ -82,30 +82,11 @@ func Look(ctx context.Context, path string, o Options) (*Seen, error) {
 	if o.Width == 0 {
 		o.Width, o.Height = 1280, 900
 	}
-	profile, err := os.MkdirTemp("", "conform-chromium-")
+	bctx, done, err := start(ctx, o)
 	if err != nil {
-		return nil, fmt.Errorf("browser: profile: %w", err)
+		return nil, err
 	}
-	defer os.RemoveAll(profile)
-	alloc, cancel := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(o.Chromium),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("no-default-browser-check", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(o.Width, o.Height),
-	)
-	defer cancel()
-	bctx, cancelB := chromedp.NewContext(alloc)
-	defer cancelB()
+	defer done()
 
 	self := (&url.URL{Scheme: "file", Path: path}).String()
 	var mu sync.Mutex
@@ -178,6 +159,98 @@ func Look(ctx context.Context, path string, o Options) (*Seen, error) {
 	mu.Unlock()
 	return seen, nil
 }
+
+// start launches Chromium with a fresh profile; done stops it and removes
+// the profile. A Chromium that exits before its DevTools endpoint answers
+// (it happens on a loaded machine) is started again, up to three times.
+func start(ctx context.Context, o Options) (context.Context, func(), error) {
+	var err error
+	for range 3 {
+		var bctx context.Context
+		var done func()
+		if bctx, done, err = launch(ctx, o); err == nil {
+			return bctx, done, nil
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, nil, err
+}
+
+func launch(ctx context.Context, o Options) (context.Context, func(), error) {
+	profile, err := os.MkdirTemp("", "conform-chromium-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("browser: profile: %w", err)
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(o.Chromium),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("no-default-browser-check", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(o.Width, o.Height),
+	)
+	bctx, cancelB := chromedp.NewContext(alloc)
+	done := func() {
+		cancelB()
+		cancelAlloc()
+		os.RemoveAll(profile)
+	}
+	if err := chromedp.Run(bctx); err != nil { // starts the browser
+		done()
+		return nil, nil, fmt.Errorf("browser: start %s: %w", o.Chromium, err)
+	}
+	return bctx, done, nil
+}
+
+// Layout opens any page at o.Width and lists what a person could not read:
+// the clipping of Look, and same-origin frames whose document is taller or
+// wider than the frame.
+func Layout(ctx context.Context, path string, o Options) ([]string, error) {
+	if o.Width == 0 {
+		o.Width, o.Height = 1280, 900
+	}
+	bctx, done, err := start(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	var clipped, frames []string
+	err = chromedp.Run(bctx,
+		chromedp.EmulateViewport(int64(o.Width), int64(o.Height)),
+		chromedp.Navigate((&url.URL{Scheme: "file", Path: path}).String()),
+		chromedp.WaitReady("body", chromedp.ByQuery),
+		chromedp.Sleep(200*time.Millisecond), // scripts inside frames draw after load
+		chromedp.Evaluate(clippedJS, &clipped),
+		chromedp.Evaluate(framesJS, &frames),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("browser: %w", err)
+	}
+	return append(clipped, frames...), nil
+}
+
+// framesJS lists frames that cut their document off.
+const framesJS = `(() => {
+  const bad = [];
+  document.querySelectorAll('iframe').forEach((f, i) => {
+    const d = f.contentDocument;
+    if (!d || !d.documentElement) return;
+    const h = d.documentElement.scrollHeight, w = d.documentElement.scrollWidth;
+    if (h > f.clientHeight + 1) bad.push('iframe ' + (f.title || i) + ' cuts its document: ' + h + 'px tall in ' + f.clientHeight + 'px');
+    if (w > f.clientWidth + 1) bad.push('iframe ' + (f.title || i) + ' cuts its document: ' + w + 'px wide in ' + f.clientWidth + 'px');
+  });
+  return bad;
+})()`
 
 // countsJS reads the Outcomes figures and the visible rows by verdict.
 const countsJS = `(() => {
