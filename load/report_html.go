@@ -46,8 +46,8 @@ func (a *Analysis) WriteHTML(w io.Writer) error {
 	}
 	s := a.Summary
 	data := struct {
-		S         *Summary
-		Rows      [][2]string
+		S          *Summary
+		Rows       [][2]string
 		Histogram  template.HTML
 		Throughput template.HTML
 		StatusMix  template.HTML
