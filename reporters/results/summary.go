@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/conform-harness/conform/reporters/ginkgojson"
@@ -50,13 +51,7 @@ func PrintSummary(w io.Writer, r *Results) error {
 	}
 	if notRun := r.withVerdict(VerdictNotRun); len(notRun) > 0 {
 		fmt.Fprintf(bw, "\nNOT RUN (%s; a certification fails on a rule it could not check)\n", plural(len(notRun), "rule"))
-		for _, rr := range notRun {
-			fmt.Fprintf(bw, "  %s  %s\n", rr.ID, clip(rr.Statement, statementWidth))
-			fmt.Fprintf(bw, "      %s\n", clip(rr.NotRunReason(), statementWidth))
-			if rr.Replay != "" {
-				fmt.Fprintf(bw, "      replay: %s\n", rr.Replay)
-			}
-		}
+		printNotRun(bw, notRun)
 	}
 	var ruleless []Spec
 	for _, sp := range r.Specs {
@@ -187,3 +182,31 @@ func printAreas(w io.Writer, areas []AreaSummary) {
 }
 
 func colWidth(v Verdict) int { return max(len(v), 4) }
+
+// idsPerReason bounds the rule IDs listed under one not-run reason.
+const idsPerReason = 12
+
+// printNotRun groups the rules a certification could not run by reason,
+// most frequent first, with their IDs.
+func printNotRun(w io.Writer, rs []RuleResult) {
+	var reasons []string
+	ids := map[string][]string{}
+	for _, rr := range rs {
+		reason := clip(ginkgojson.FirstLine(rr.NotRunReason()), statementWidth)
+		if _, ok := ids[reason]; !ok {
+			reasons = append(reasons, reason)
+		}
+		ids[reason] = append(ids[reason], rr.ID)
+	}
+	slices.SortStableFunc(reasons, func(a, b string) int { return len(ids[b]) - len(ids[a]) })
+	for _, reason := range reasons {
+		list := ids[reason]
+		fmt.Fprintf(w, "  %s: %s\n", plural(len(list), "rule"), reason)
+		shown := list[:min(len(list), idsPerReason)]
+		more := ""
+		if n := len(list) - len(shown); n > 0 {
+			more = fmt.Sprintf(" … %d more (see results.json)", n)
+		}
+		fmt.Fprintf(w, "      %s%s\n", strings.Join(shown, ", "), more)
+	}
+}

@@ -172,9 +172,10 @@ func Compare(old, cur *results.Results) *Diff {
 }
 
 // noise are the parts of an observation that differ from run to run
-// without the target behaving differently: loopback ports and timings.
+// without the target behaving differently: loopback addresses and ports
+// (the harness picks its own source addresses), timings.
 var noise = []*regexp.Regexp{
-	regexp.MustCompile(`\b(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+`),
+	regexp.MustCompile(`\b127\.\d+\.\d+\.\d+(:\d+)?|\b(localhost|\[::1\]):\d+`),
 	regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|us|ms|s)\b`),
 }
 
