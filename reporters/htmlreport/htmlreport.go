@@ -136,6 +136,9 @@ func build(r *results.Results, o Options) view {
 		rc[rr.Verdict]++
 	}
 	for _, vd := range verdictOrder {
+		if vd == results.VerdictNotRun && !r.Certification && rc[vd] == 0 {
+			continue // only a certification has rules that could not run
+		}
 		v.RuleCounts = append(v.RuleCounts, count{string(vd), rc[vd]})
 	}
 

@@ -19,7 +19,7 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f7f7f7;border:1px so
 .badge{display:inline-block;padding:.05em .5em;border-radius:3px;font-size:.85em;font-weight:600;white-space:nowrap}
 .passed{background:#dff0d8;color:#2b542c}.failed{background:#f2dede;color:#843534}.not-run{background:#843534;color:#fff}
 .informational{background:#d9edf7;color:#245269}.inconclusive{background:#fcf8e3;color:#8a6d3b}
-.skipped{background:#eee;color:#555}.not-covered{background:#f5f5f5;color:#888}.out-of-scope{background:#fff;color:#888;border:1px dashed #bbb}
+.skipped,.pending{background:#eee;color:#555}.not-covered{background:#f5f5f5;color:#888}.out-of-scope{background:#fff;color:#888;border:1px dashed #bbb}
 .PASSED{background:#dff0d8;color:#2b542c}.FAILED,.BROKEN{background:#f2dede;color:#843534}
 .verdict{font-size:1.3em;padding:.2em .6em}
 .counts{display:flex;flex-wrap:wrap;gap:.4em;margin:.3em 0}
