@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conform-harness/conform/fixtures"
 	"github.com/conform-harness/conform/rules"
 	"github.com/conform-harness/conform/target"
 )
@@ -53,6 +54,9 @@ type Target struct {
 	AllowLiveTrading bool     `json:"allow_live_trading,omitempty"`
 	SharedSource     bool     `json:"shared_source,omitempty"`
 	Roles            []Role   `json:"roles"`
+	// RolesFrom says where the roles come from: the target config, or the
+	// emulator's fixture accounts when an emulator is used without keys.
+	RolesFrom string `json:"roles_from"`
 	// AccountSets is the number of further account sets for parallel runs.
 	AccountSets int `json:"account_sets,omitempty"`
 }
@@ -63,19 +67,41 @@ func DescribeTarget(cfg target.Config, cat *rules.Catalogue) Target {
 	t := Target{REST: PublicURL(cfg.REST), WS: PublicURL(cfg.WS), Embedded: cfg.REST == "", Sandbox: cfg.Sandbox,
 		AllowLiveTrading: cfg.AllowLiveTrading, SharedSource: cfg.SharedSource, AccountSets: len(cfg.AccountSets),
 		APIVersions: APIVersions(cat), Roles: []Role{}}
-	names := make([]string, 0, len(cfg.Accounts))
-	for name := range cfg.Accounts {
+	accounts, from := cfg.Accounts, "target config"
+	if len(accounts) == 0 && (cfg.REST == "" || cfg.Emulator) {
+		accounts, from = fixtureRoles(), "emulator fixture accounts (fixtures/accounts.json)"
+	}
+	t.RolesFrom = from
+	names := make([]string, 0, len(accounts))
+	for name := range accounts {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		rights := slices.Clone(cfg.Accounts[name].Rights)
+		rights := slices.Clone(accounts[name].Rights)
 		if rights == nil {
 			rights = []string{}
 		}
 		t.Roles = append(t.Roles, Role{Name: name, Rights: rights})
 	}
 	return t
+}
+
+// fixtureRoles are the roles the suite gives each process on an emulator:
+// the first fixture account's keys, and a counterparty with full rights.
+func fixtureRoles() map[string]target.Account {
+	accts, err := fixtures.Accounts()
+	if err != nil || len(accts) == 0 {
+		return nil
+	}
+	out := map[string]target.Account{}
+	for _, k := range accts[0].Keys {
+		out[k.Role] = target.Account{Rights: k.Rights}
+		if k.Role == target.RoleFull {
+			out[target.RoleCounterparty] = target.Account{Rights: k.Rights}
+		}
+	}
+	return out
 }
 
 // PublicURL drops user information, query and fragment from a URL, which

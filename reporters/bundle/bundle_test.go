@@ -45,6 +45,8 @@ func TestDescribeTargetHoldsNoSecret(t *testing.T) {
 		{"account sets", d.AccountSets == 1},
 		{"versions", slices.Contains(d.APIVersions, "3")},
 		{"embedded", !d.Embedded && DescribeTarget(target.Config{}, rules.Default()).Embedded},
+		{"roles from config", d.RolesFrom == "target config"},
+		{"fixture roles on the emulator", len(DescribeTarget(target.Config{}, rules.Default()).Roles) >= 4},
 	}
 	for _, c := range cases {
 		if !c.ok {
