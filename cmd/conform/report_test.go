@@ -154,3 +154,49 @@ func TestCmdRunCertifyWritesTheBundle(t *testing.T) {
 		t.Errorf("results in the archive: %+v, %v", res.Summary, err)
 	}
 }
+
+func TestRotatePrevious(t *testing.T) {
+	dir := t.TempDir()
+	put := func(name, body string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return "(absent)"
+		}
+		return string(b)
+	}
+	steps := []struct {
+		name    string
+		before  map[string]string
+		certify bool
+		want    map[string]string
+	}{
+		{"first run: nothing to keep", nil, false, map[string]string{"previous/results.json": "(absent)"}},
+		{"second run keeps the first", map[string]string{"results.json": "run 1", "junit.xml": "j1", "ginkgo.json": "g1"}, false,
+			map[string]string{"previous/results.json": "run 1", "previous/junit.xml": "j1", "results.json": "(absent)", "previous/ginkgo.json": "(absent)"}},
+		{"third run replaces it", map[string]string{"results.json": "run 2"}, false,
+			map[string]string{"previous/results.json": "run 2", "previous/junit.xml": "(absent)"}},
+		{"a crashed run leaves the last previous", nil, false, map[string]string{"previous/results.json": "run 2"}},
+		{"a certification keeps none", map[string]string{"results.json": "run 3"}, true, map[string]string{"previous/results.json": "(absent)", "results.json": "run 3"}},
+	}
+	for _, s := range steps {
+		for name, body := range s.before {
+			put(name, body)
+		}
+		if err := rotatePrevious(dir, s.certify); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		for name, want := range s.want {
+			if got := read(name); got != want {
+				t.Errorf("%s: %s holds %q, want %q", s.name, name, got, want)
+			}
+		}
+	}
+}

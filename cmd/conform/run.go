@@ -243,8 +243,14 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	outDir, err := prepareOutDir(o.out, append([]string{ginkgoReport, junitReport, resultsReport, htmlReport, runLog}, certifyFiles...)...)
+	outDir, err := prepareOutDir(o.out)
 	if err != nil {
+		return err
+	}
+	if err := rotatePrevious(outDir, o.certify); err != nil {
+		return harnessErrorf("output directory: %w", err)
+	}
+	if _, err := prepareOutDir(outDir, append([]string{ginkgoReport, junitReport, resultsReport, htmlReport, runLog}, certifyFiles...)...); err != nil {
 		return err
 	}
 	ctx := context.Background()
@@ -286,6 +292,7 @@ func cmdRun(args []string, e *env) error {
 		return harnessError(err)
 	}
 	fmt.Fprintf(console, "reports: %s (report.html to read)\n", outDir)
+	sincePrevious(console, outDir, res)
 	if o.certify {
 		if err := rep.bundle(ctx, res, logf, e); err != nil {
 			return harnessError(err)
