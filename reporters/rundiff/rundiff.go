@@ -179,17 +179,21 @@ var noise = []*regexp.Regexp{
 	regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|us|ms|s)\b`),
 }
 
-// sameObservations compares two rules' observations as sets, with the
+// sameObservations compares two rules' observations as sets of lines, with the
 // noise of each run taken out, so that the order parallel specs finished
 // in or a port does not count as a change.
 func sameObservations(a, b []string) bool {
 	norm := func(obs []string) []string {
-		out := make([]string, len(obs))
-		for i, o := range obs {
-			for _, re := range noise {
-				o = re.ReplaceAllString(o, "…")
+		var out []string
+		for _, o := range obs {
+			// One entry may hold several readings, one per line, in the
+			// order parallel specs recorded them.
+			for line := range strings.SplitSeq(o, "\n") {
+				for _, re := range noise {
+					line = re.ReplaceAllString(line, "…")
+				}
+				out = append(out, strings.TrimSpace(line))
 			}
-			out[i] = o
 		}
 		slices.Sort(out)
 		return slices.Compact(out)

@@ -33,7 +33,7 @@ func TestCompare(t *testing.T) {
 		rr("V3-COVERED", results.VerdictNotCovered),
 		rr("V3-LOST", results.VerdictPassed),
 		rr("V3-OBS", results.VerdictInformational, "200"),
-		rr("V3-OBS-NOISE", results.VerdictInformational, "ws://127.0.0.1:4242/ws answered 429 in 61ms: 127.0.1.45 holds 100", "b"),
+		rr("V3-OBS-NOISE", results.VerdictInformational, "ws://127.0.0.1:4242/ws answered 429 in 61ms: 127.0.1.45 holds 100", "b\nc"),
 		rr("V3-STILL-FAILS", results.VerdictFailed, "x"),
 		rr("V3-GONE", results.VerdictPassed),
 	}}
@@ -44,7 +44,7 @@ func TestCompare(t *testing.T) {
 		rr("V3-COVERED", results.VerdictPassed),
 		rr("V3-LOST", results.VerdictSkipped, "emulator-only on a foreign target"),
 		rr("V3-OBS", results.VerdictInformational, "404"),
-		rr("V3-OBS-NOISE", results.VerdictInformational, "b", "ws://127.0.0.1:5151/ws answered 429 in 1.5s: 127.0.1.43 holds 100"),
+		rr("V3-OBS-NOISE", results.VerdictInformational, "c\nb", "ws://127.0.0.1:5151/ws answered 429 in 1.5s: 127.0.1.43 holds 100"),
 		rr("V3-STILL-FAILS", results.VerdictFailed, "x"),
 		rr("V3-NEW-FAIL", results.VerdictFailed, "new rule fails"),
 		{ID: "V3-NOT-RUN", Verdict: results.VerdictNotRun, Failures: []string{"cannot run: no key"}},
