@@ -128,19 +128,8 @@ func (rr runReport) facts() [][2]string {
 // the .tar.gz.
 func (rr runReport) bundle(ctx context.Context, res *results.Results, log io.Writer, e *env) error {
 	out := io.MultiWriter(e.stdout, log)
-	if chromium, err := browser.Find(e.getenv); err != nil {
-		fmt.Fprintf(out, "certify: no screenshot of report.html: %v\n", err)
-	} else {
-		lctx, cancel := context.WithTimeout(ctx, time.Minute)
-		seen, err := browser.Look(lctx, filepath.Join(rr.outDir, htmlReport), browser.Options{Chromium: chromium, Screenshot: filepath.Join(rr.outDir, screenshotFile)})
-		cancel()
-		switch {
-		case err != nil:
-			fmt.Fprintf(out, "certify: no screenshot of report.html: %v\n", err)
-		case len(seen.Clipped) > 0:
-			fmt.Fprintf(out, "certify: report.html clips at 1280 px: %s\n", seen.Clipped[0])
-		}
-	}
+	check := rr.lookAtReport(ctx, res, e)
+	fmt.Fprintf(out, "certify: %s\n", check)
 	verdict := "PASSED"
 	switch {
 	case len(res.SuiteFailures) > 0:
@@ -149,7 +138,7 @@ func (rr runReport) bundle(ctx context.Context, res *results.Results, log io.Wri
 		verdict = "FAILED"
 	}
 	m := bundle.Manifest{Created: time.Now().UTC(), Verdict: verdict, Tool: bundle.ToolVersion(), Catalogue: bundle.CatalogueOf(rules.Default()),
-		Target: bundle.DescribeTarget(rr.cfg, rules.Default()), Command: rr.command("--certify", "--out", rr.o.out)}
+		Target: bundle.DescribeTarget(rr.cfg, rules.Default()), Command: rr.command("--certify", "--out", rr.o.out), BrowserCheck: check}
 	tgz, err := bundle.Write(rr.outDir, m)
 	if err != nil {
 		return err
@@ -160,6 +149,44 @@ func (rr runReport) bundle(ctx context.Context, res *results.Results, log io.Wri
 	}
 	fmt.Fprintf(e.stdout, "certification %s: bundle %s (%s, %d bytes)\n", verdict, rr.outDir, tgz, fi.Size())
 	return nil
+}
+
+// lookAtReport opens report.html in headless Chromium, saves the screenshot
+// and says whether the page shows what results.json holds.
+func (rr runReport) lookAtReport(ctx context.Context, res *results.Results, e *env) string {
+	chromium, err := browser.Find(e.getenv)
+	if err != nil {
+		return "report.html not checked in a browser: " + err.Error()
+	}
+	lctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	seen, err := browser.Look(lctx, filepath.Join(rr.outDir, htmlReport), browser.Options{Chromium: chromium, Screenshot: filepath.Join(rr.outDir, screenshotFile)})
+	if err != nil {
+		return "report.html not checked in a browser: " + err.Error()
+	}
+	want := map[string]int{}
+	for _, r := range res.Rules {
+		want[string(r.Verdict)]++
+	}
+	var problems []string
+	for v, n := range want {
+		if seen.RuleCounts[v] != n || seen.Rows[v] != n {
+			problems = append(problems, fmt.Sprintf("%s: the page says %d and shows %d rows, results.json has %d", v, seen.RuleCounts[v], seen.Rows[v], n))
+		}
+	}
+	if len(seen.Clipped) > 0 {
+		problems = append(problems, "clipped at 1280 px: "+seen.Clipped[0])
+	}
+	if seen.TranscriptHidden && !seen.TranscriptShown {
+		problems = append(problems, "a failed rule's transcript does not open")
+	}
+	if len(seen.Requests) > 0 {
+		problems = append(problems, "the page asks the network for "+seen.Requests[0])
+	}
+	if len(problems) > 0 {
+		return "report.html in Chromium differs from results.json: " + strings.Join(problems, "; ")
+	}
+	return "report.html checked in headless Chromium at 1280 px: counts equal results.json, nothing clipped, no network; screenshot " + screenshotFile
 }
 
 // shellQuote quotes a word for a POSIX shell when it needs it.

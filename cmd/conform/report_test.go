@@ -8,6 +8,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conform-harness/conform/reporters/browser"
 	"github.com/conform-harness/conform/reporters/results"
 	"github.com/conform-harness/conform/reporters/rundiff"
 	"github.com/conform-harness/conform/target"
@@ -144,6 +145,27 @@ func TestCmdRunCertifyWritesTheBundle(t *testing.T) {
 	}
 	if _, err := os.Stat(out + ".tar.gz"); err != nil {
 		t.Errorf("bundle archive: %v", err)
+	}
+	chromium, err := browser.Find(os.Getenv)
+	if err != nil {
+		t.Logf("report.html not checked in a browser: %v", err)
+	} else {
+		e.getenv = func(k string) string {
+			if k == "CONFORM_CHROMIUM" {
+				return chromium
+			}
+			return ""
+		}
+		stdout.Reset()
+		if code := realMain([]string{"run", "--certify", "--out", out, "--ginkgo", ginkgo}, e); code != exitFailed {
+			t.Errorf("with chromium: exit %d", code)
+		}
+		if !strings.Contains(stdout.String(), "counts equal results.json") {
+			t.Errorf("stdout lacks the browser check:\n%s", stdout)
+		}
+		if _, err := os.Stat(filepath.Join(out, screenshotFile)); err != nil {
+			t.Errorf("screenshot: %v", err)
+		}
 	}
 	args, _ := os.ReadFile(filepath.Join(dir, "args"))
 	if !strings.Contains(string(args), "--label-filter="+certifyFilter+"\n") {

@@ -206,7 +206,9 @@ type Manifest struct {
 	// Command is the command line that reproduces the run (no secrets: keys
 	// come from the environment or the config file).
 	Command string `json:"command"`
-	Files   []File `json:"files"`
+	// BrowserCheck says what headless Chromium showed of report.html.
+	BrowserCheck string `json:"browser_check,omitempty"`
+	Files        []File `json:"files"`
 }
 
 // Write completes the bundle in dir: target.json, README.md and
