@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,6 +39,8 @@ type runReport struct {
 	configPath string
 	outDir     string
 	self       string
+	// specDir holds the documents the rules come from, if given.
+	specDir string
 }
 
 // write builds results.json, junit.xml and report.html from Ginkgo's
@@ -59,6 +62,13 @@ func (rr runReport) write(reports []types.Report) (*results.Results, error) {
 		return nil, err
 	}
 	opts := htmlreport.Options{Facts: rr.facts(), SpecURL: rr.o.specURL}
+	if rr.specDir != "" {
+		docs, err := rr.documents()
+		if err != nil {
+			return nil, err
+		}
+		opts.Docs = docs
+	}
 	if rr.o.certify {
 		opts.Title = "conform certification report"
 	}
@@ -66,6 +76,37 @@ func (rr runReport) write(reports []types.Report) (*results.Results, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// documents reads the documents of the catalogue's areas from specDir and
+// copies them beside the report, where its links point (unless --spec-url
+// points elsewhere).
+func (rr runReport) documents() (*htmlreport.Documents, error) {
+	var names []string
+	for _, a := range rules.Areas() {
+		if !slices.Contains(names, a.Document) {
+			names = append(names, a.Document)
+		}
+	}
+	docs, err := htmlreport.LoadDocuments(rr.specDir, names...)
+	if err != nil {
+		return nil, err
+	}
+	if len(docs.Names()) == 0 {
+		return nil, fmt.Errorf("--spec-dir %s holds none of %s", rr.specDir, strings.Join(names, ", "))
+	}
+	if rr.o.specURL == "" {
+		for _, name := range docs.Names() {
+			b, err := os.ReadFile(filepath.Join(rr.specDir, name))
+			if err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(filepath.Join(rr.outDir, name), b, 0o644); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return docs, nil
 }
 
 // command is the conform command line for this target and config, with

@@ -53,7 +53,7 @@ type runOptions struct {
 	suite, ginkgo             string
 	timeout                   time.Duration
 	certify                   bool
-	specURL                   string
+	specURL, specDir          string
 	// set records which flags were given, so that a flag set to its zero
 	// value (--sandbox=false) still overrides the config file.
 	set map[string]bool
@@ -79,6 +79,7 @@ func runFlagSet(o *runOptions) *flag.FlagSet {
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time limit of the whole suite")
 	fs.BoolVar(&o.certify, "certify", false, "certification run: every spec that applies (slow ones too), a rule that cannot run fails, --out becomes a bundle (and a .tar.gz)")
 	fs.StringVar(&o.specURL, "spec-url", "", "base `URL` of the documents for report.html's links (default: api-v3.md beside the report)")
+	fs.StringVar(&o.specDir, "spec-dir", "", "`dir` holding the documents (api-v3.md, api-v2.md): report.html then links each rule to its sentence and quotes it, and the documents are copied beside the report (default $CONFORM_SPEC_DIR)")
 	return fs
 }
 
@@ -281,7 +282,7 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return harnessErrorf("ginkgo exited with status %d and wrote no usable report: %v", status, err)
 	}
-	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, self: e.self}
+	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR"))}
 	res, err := rep.write(reports)
 	if err != nil {
 		return harnessError(err)

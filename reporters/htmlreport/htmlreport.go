@@ -31,6 +31,10 @@ type Options struct {
 	// SpecURL + "/" + document + "#" + anchor of its section. Empty: a
 	// link relative to the report (the documents beside it).
 	SpecURL string
+	// Docs, when given, are the documents themselves: a rule then links to
+	// its section's heading as anchored there and to the sentence it was
+	// written from, which the report quotes.
+	Docs *Documents
 }
 
 // Verdicts in the order the report shows them.
@@ -60,6 +64,9 @@ type ruleView struct {
 	Link       string
 	Document   string
 	Transcript string
+	// Sentence is the document's sentence the rule was written from, when
+	// the documents were given and one matches.
+	Sentence string
 }
 
 type sectionView struct {
@@ -159,6 +166,14 @@ func build(r *results.Results, o Options) view {
 				av.Testable++
 			}
 			rv := ruleView{RuleResult: rr, Document: a.Document, Link: docLink(o.SpecURL, a.Document, rr.Section)}
+			secLink := rv.Link
+			if anchor, sentence, ok := o.Docs.Locate(a.Document, rr.Section, rr.Statement); ok {
+				secLink = joinLink(o.SpecURL, a.Document+"#"+anchor)
+				rv.Link, rv.Sentence = secLink, sentence
+				if sentence != "" {
+					rv.Link += textFragment(sentence)
+				}
+			}
 			if rr.Verdict == results.VerdictFailed || rr.Verdict == results.VerdictNotRun {
 				rv.Transcript = transcript(rr, specsOf[rr.ID])
 			}
@@ -166,7 +181,7 @@ func build(r *results.Results, o Options) view {
 			i, ok := secIdx[sec]
 			if !ok {
 				i, secIdx[sec] = len(av.Sections), len(av.Sections)
-				av.Sections = append(av.Sections, sectionView{Name: sec, Link: rv.Link})
+				av.Sections = append(av.Sections, sectionView{Name: sec, Link: secLink})
 			}
 			av.Sections[i].Rules = append(av.Sections[i].Rules, rv)
 		}
@@ -224,11 +239,16 @@ func docLink(base, document, section string) string {
 	if i := strings.Index(heading, ", "); i >= 0 {
 		heading = heading[:i]
 	}
-	link := document + "#" + Anchor(heading)
-	if base != "" {
-		link = strings.TrimRight(base, "/") + "/" + link
+	return joinLink(base, document+"#"+Anchor(heading))
+}
+
+func joinLink(base, link string) string {
+	if base == "" {
+		// "./" keeps a text directive's colons (#a:~:text=) from reading
+		// as a URL scheme.
+		return "./" + link
 	}
-	return link
+	return strings.TrimRight(base, "/") + "/" + link
 }
 
 // Anchor is the anchor GitHub gives a Markdown heading: lower case, spaces

@@ -32,6 +32,7 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f7f7f7;border:1px so
 .areahead{display:flex;flex-wrap:wrap;gap:1em;align-items:baseline}
 .rules td.id{width:17em}.rules td.v{width:8.5em}
 .why{color:#555;font-size:.92em;margin-top:.2em}
+.quote{color:#555;font-size:.9em;margin-top:.2em;padding-left:.6em;border-left:3px solid #ddd;font-style:italic}
 .replay{font-size:.85em}
 #filterbar{position:sticky;top:0;background:#fff;padding:.5em 0;border-bottom:1px solid #ddd;display:flex;flex-wrap:wrap;gap:.6em;align-items:center;z-index:1}
 #filter{flex:1;min-width:14em;padding:.3em .5em;font-size:1em}
@@ -75,6 +76,7 @@ details summary{cursor:pointer;color:#843534;font-weight:600}
 <td class="id"><a href="#{{.ID}}"><code>{{.ID}}</code></a></td>
 <td class="v"><span class="badge {{.Verdict}}">{{.Verdict}}</span></td>
 <td>{{.Statement}}{{if .Link}} <a href="{{.Link}}" title="its section of {{.Document}}">§</a>{{end}}
+{{if .Sentence}}<div class="quote">{{.Document}}: “{{.Sentence}}”</div>{{end}}
 {{if eq .Status "ambiguous"}}<div class="why">ambiguous: {{.Reason}}</div>{{end}}
 {{if eq .Status "pending"}}<div class="why">pending: {{.Reason}}</div>{{end}}
 {{if eq .Verdict "out-of-scope"}}<div class="why">out of scope: {{.Reason}}</div>{{end}}
