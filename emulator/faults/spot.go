@@ -51,4 +51,8 @@ var spotFaults = []Fault{
 	{"V3-SPOT-HISTORY-24H", "keeps orders without executions in history forever"},
 	{"V3-SPOT-LIMIT-PER-SYMBOL", "allows 2001 active orders per symbol"},
 	{"V3-SPOT-LIMIT-PER-USER", "allows 25001 active orders per user"},
+	{"V3-SPOT-TYPE-VALUES", "(api) takes an order of an undocumented type as a limit order"},
+	{"V3-SPOT-TIF-VALUES", "(api) takes an undocumented time_in_force as GTC"},
+	{"V3-SPOT-REPLACE-REQUIRED", "(api) replaces an order sent without quantity or price with the old order's quantity and price"},
+	{"V3-SPOT-RIGHTS", "(api) guards GET /spot/history/order with Place/cancel orders instead of Orderbook, History, Trading balance"},
 }

@@ -34,11 +34,23 @@ var _ = Describe("Authentication", func() {
 
 	DescribeTable("refuses a private endpoint without credentials",
 		framework.Checks("V3-AUTH-REQUIRED", "V3-ERR-401"),
-		func(ctx SpecContext, path string) {
-			ex, _ := e.Public().Get(ctx, path, nil)
-			Expect(ex).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002))
+		func(ctx SpecContext, method, path string) {
+			ex, _ := e.Public().Do(ctx, client.Request{Method: method, Path: path})
+			Expect(ex).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002), "%s %s without credentials", method, path)
 		},
-		Entry(nil, "/spot/balance"), Entry(nil, "/spot/fee"), Entry(nil, "/spot/order"),
+		Entry(nil, "GET", "/spot/balance"), Entry(nil, "GET", "/spot/fee"), Entry(nil, "GET", "/spot/order"),
+		// Every other row of the Spot and Margin tables: "every other request" needs credentials.
+		Entry(nil, "GET", "/spot/balance/BTC"), Entry(nil, "GET", "/spot/order/conformNoSuchOrder01"),
+		Entry(nil, "POST", "/spot/order"), Entry(nil, "POST", "/spot/order/list"),
+		Entry(nil, "PATCH", "/spot/order/conformNoSuchOrder01"), Entry(nil, "DELETE", "/spot/order"),
+		Entry(nil, "DELETE", "/spot/order/conformNoSuchOrder01"), Entry(nil, "GET", "/spot/fee/BTCUSDT"),
+		Entry(nil, "GET", "/spot/history/order"),
+		Entry(nil, "GET", "/margin/account"), Entry(nil, "GET", "/margin/account/isolated/BTCUSDT"),
+		Entry(nil, "GET", "/margin/account/cross/USDT"), Entry(nil, "PUT", "/margin/account/isolated/BTCUSDT"),
+		Entry(nil, "DELETE", "/margin/position"), Entry(nil, "DELETE", "/margin/position/isolated/BTCUSDT"),
+		Entry(nil, "GET", "/margin/order"), Entry(nil, "POST", "/margin/order"), Entry(nil, "POST", "/margin/order/list"),
+		Entry(nil, "PATCH", "/margin/order/conformNoSuchOrder01"), Entry(nil, "DELETE", "/margin/order"),
+		Entry(nil, "GET", "/margin/config"), Entry(nil, "GET", "/margin/history/order"), Entry(nil, "GET", "/margin/history/trade"),
 	)
 
 	DescribeTable("serves valid credentials",

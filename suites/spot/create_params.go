@@ -122,6 +122,39 @@ var _ = Describe("Create order parameters", func() {
 		})
 	})
 
+	// The documented values are those of the type and time_in_force rows;
+	// each refused value is one an independent reader would try (another
+	// case, another exchange's name, a v2-era spelling).
+	framework.ConformanceContext("V3-SPOT-TYPE-VALUES", func() {
+		DescribeTable("refuses a type outside limit, market, stopLimit, stopMarket, takeProfitLimit and takeProfitMarket",
+			func(ctx SpecContext, typ string) {
+				t.PlaceRefused(ctx, restingBuy(s, 3).With("type", typ), http.StatusBadRequest, refuse10001, "type "+typ)
+			},
+			Entry("upper case", "LIMIT"), Entry(nil, "stop"), Entry(nil, "stopLoss"), Entry(nil, "trailingStop"),
+			Entry(nil, "takeProfit"), Entry(nil, "iceberg"), Entry("snake case", "stop_limit"),
+		)
+	})
+
+	framework.ConformanceContext("V3-SPOT-TIF-VALUES", func() {
+		DescribeTable("refuses a time_in_force outside GTC, IOC, FOK, Day and GTD",
+			func(ctx SpecContext, tif string) {
+				t.PlaceRefused(ctx, restingBuy(s, 3).With("time_in_force", tif), http.StatusBadRequest, refuse10001, "time_in_force "+tif)
+			},
+			Entry("lower case", "gtc"), Entry("Day in upper case", "DAY"), Entry(nil, "GTT"), Entry(nil, "GTX"),
+			Entry(nil, "FAK"), Entry(nil, "forever"),
+		)
+		DescribeTable("accepts each documented time_in_force on a resting limit order",
+			func(ctx SpecContext, tif string) {
+				p := restingBuy(s, 3).With("time_in_force", tif)
+				if tif == "GTD" {
+					p = p.With("expire_time", trading.TargetNow(ctx).Add(30*24*time.Hour).Truncate(time.Second).Format(time.RFC3339))
+				}
+				Expect(t.PlaceOK(ctx, p)["time_in_force"]).To(Equal(tif), "an order sent with time_in_force %s", tif)
+			},
+			Entry(nil, "GTC"), Entry(nil, "Day"), Entry(nil, "GTD"),
+		)
+	})
+
 	framework.ConformanceIt("V3-SPOT-UNKNOWN-SYMBOL", func(ctx SpecContext) {
 		for _, en := range []trading.Encoding{trading.FormBody, trading.JSONBody} {
 			t.PlaceRefused(ctx, restingBuy(s, 3).With("symbol", "CONFORMNOSUCH"), http.StatusBadRequest, []int{2001}, "an order for an unlisted symbol", en)

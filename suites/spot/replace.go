@@ -78,4 +78,33 @@ var _ = Describe("Replacing orders", func() {
 			Entry("takeProfitLimit", "takeProfitLimit", func(s trading.Symbol) decimal.Decimal { return s.High().Sub(s.Tick) }),
 		)
 	})
+
+	// quantity carries no "optional" in the PATCH row and price is
+	// "required for limit, stopLimit, takeProfitLimit".
+	framework.ConformanceContext("V3-SPOT-REPLACE-REQUIRED", func() {
+		DescribeTable("refuses a replace without a required parameter and leaves the order as it was",
+			func(ctx SpecContext, typ, missing string) {
+				var old params
+				if typ == "limit" {
+					old = restingBuy(s, 3)
+				} else {
+					old = parkedStops(s)[typ]
+				}
+				before := t.PlaceOK(ctx, old)
+				p := params{"new_client_order_id": cloids.New(), "quantity": s.Qty(20).String(), "price": old["price"]}
+				if typ == "limit" {
+					p["price"] = s.Low(4).String()
+				}
+				ex := replace(ctx, t, old["client_order_id"], p.Without(missing))
+				Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "replacing a %s order without %s", typ, missing)
+				after := t.GetOK(ctx, old["client_order_id"])
+				for _, k := range []string{"id", "status", "quantity", "price"} {
+					Expect(after[k]).To(Equal(before[k]), "field %s of the %s order is unchanged by the refused replace", k, typ)
+				}
+			},
+			Entry(nil, "limit", "quantity"), Entry(nil, "limit", "price"),
+			Entry(nil, "stopLimit", "price"), Entry(nil, "takeProfitLimit", "price"),
+			Entry(nil, "stopLimit", "quantity"),
+		)
+	})
 })

@@ -169,7 +169,7 @@ func (d Deps) collateral(mode, instrument string) (string, decimal.Decimal, *api
 // marginPlaceRequest decodes POST /margin/order: the spot order's fields
 // plus reduce_only, close_position and margin_mode.
 func marginPlaceRequest(r *api.Request) (engine.PlaceRequest, *api.Error) {
-	req, err := placeRequest(r)
+	req, err := placeRequest(r, nil) // the spot-only faults stay off for margin orders
 	if err != nil {
 		return req, err
 	}

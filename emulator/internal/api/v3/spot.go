@@ -133,7 +133,7 @@ func optString(p api.Params, name string) *string {
 
 // placeRequest decodes POST /spot/order. Only types are checked here; the
 // engine applies defaults and every order rule.
-func placeRequest(r *api.Request) (engine.PlaceRequest, *api.Error) {
+func placeRequest(r *api.Request, f *faults.Set) (engine.PlaceRequest, *api.Error) {
 	p := r.Params
 	req := engine.PlaceRequest{Account: r.Principal.Account, ClientOrderID: optString(p, "client_order_id"), DisplayQuantity: optString(p, "display_quantity")}
 	req.Symbol, _ = p.String("symbol")
@@ -143,10 +143,16 @@ func placeRequest(r *api.Request) (engine.PlaceRequest, *api.Error) {
 	}
 	if v, ok := p.String("type"); ok {
 		t := engine.Type(v)
+		if f.On("V3-SPOT-TYPE-VALUES") && !contains(orderTypes, v) {
+			t = engine.Limit
+		}
 		req.Type = &t
 	}
 	if v, ok := p.String("time_in_force"); ok {
 		t := engine.TimeInForce(v)
+		if f.On("V3-SPOT-TIF-VALUES") && !contains(timesInForce, v) {
+			t = engine.GTC
+		}
 		req.TimeInForce = &t
 	}
 	var err *api.Error
@@ -186,6 +192,29 @@ func replaceRequest(r *api.Request) (engine.ReplaceRequest, *api.Error) {
 		return req, err
 	}
 	return req, nil
+}
+
+// orderTypes and timesInForce are the documented values, which only the
+// faults V3-SPOT-TYPE-VALUES and V3-SPOT-TIF-VALUES consult (the engine
+// refuses any other).
+var (
+	orderTypes   = []string{"limit", "market", "stopLimit", "stopMarket", "takeProfitLimit", "takeProfitMarket"}
+	timesInForce = []string{"GTC", "IOC", "FOK", "Day", "GTD"}
+)
+
+// keepOldTerms is the fault V3-SPOT-REPLACE-REQUIRED: a replace sent
+// without quantity or price takes the old order's.
+func keepOldTerms(eng *engine.Engine, req *engine.ReplaceRequest) {
+	old, err := eng.Get(req.Account, req.ClientOrderID)
+	if err != nil {
+		return
+	}
+	if req.Quantity == nil {
+		req.Quantity = &old.Quantity
+	}
+	if req.Price == nil {
+		req.Price = old.Price
+	}
 }
 
 var historyStatuses = []string{"suspended", "new", "partiallyFilled", "filled", "canceled", "expired", "rejected"}
@@ -247,6 +276,10 @@ func contains(xs []string, x string) bool {
 
 func spotOrderRoutes(d Deps) []api.Route {
 	eng, f := d.Engine, d.Faults
+	historyRight := auth.RightOrderbook
+	if f.On("V3-SPOT-RIGHTS") {
+		historyRight = auth.RightTrading
+	}
 	return []api.Route{
 		{Method: "GET", Path: "/spot/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
 			sym, _ := r.Params.String("symbol")
@@ -264,7 +297,7 @@ func spotOrderRoutes(d Deps) []api.Route {
 			return newFullOrderJSON(o, f, false), nil
 		}},
 		{Method: "POST", Path: "/spot/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := placeRequest(r)
+			req, perr := placeRequest(r, f)
 			if perr != nil {
 				return nil, perr
 			}
@@ -278,6 +311,9 @@ func spotOrderRoutes(d Deps) []api.Route {
 			req, perr := replaceRequest(r)
 			if perr != nil {
 				return nil, perr
+			}
+			if f.On("V3-SPOT-REPLACE-REQUIRED") {
+				keepOldTerms(eng, &req)
 			}
 			o, err := eng.Replace(req)
 			if err != nil {
@@ -300,7 +336,7 @@ func spotOrderRoutes(d Deps) []api.Route {
 			}
 			return newFullOrderJSON(o, f, false), nil
 		}},
-		{Method: "GET", Path: "/spot/history/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+		{Method: "GET", Path: "/spot/history/order", Right: historyRight, Handle: func(r *api.Request) (any, *api.Error) {
 			q, perr := historyQuery(r.Params, r.Principal.Account, true, 1000, 100000)
 			if perr != nil {
 				return nil, perr
