@@ -22,4 +22,7 @@ var conventionsRules = []Rule{
 		Statement: "Persistent HTTP connections are supported: an HTTP/1.1 connection serves several requests in turn.", Status: Testable},
 	{ID: "V3-CONV-KEEPALIVE-HTTP10", Area: "conventions", Section: secConventions,
 		Statement: "An HTTP/1.0 client that sends Connection: keep-alive gets a persistent connection.", Status: Testable},
+	{ID: "V3-CONV-PARAMS-ELSEWHERE", Area: "conventions", Section: secConventions, Status: Ambiguous,
+		Reason:    "the spec says passing parameters any other way (a POST's parameters in the query string) is unsupported, without saying whether such a request is refused (and how) or its parameters ignored",
+		Statement: "How a POST whose parameters are in the query string instead of the body is answered."},
 }

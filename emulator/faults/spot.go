@@ -55,4 +55,6 @@ var spotFaults = []Fault{
 	{"V3-SPOT-TIF-VALUES", "(api) takes an undocumented time_in_force as GTC"},
 	{"V3-SPOT-REPLACE-REQUIRED", "(api) replaces an order sent without quantity or price with the old order's quantity and price"},
 	{"V3-SPOT-RIGHTS", "(api) guards GET /spot/history/order with Place/cancel orders instead of Orderbook, History, Trading balance"},
+	{"V3-SPOT-HISTORY-VALUES", "(api) takes an undocumented statuses, sort or by value of the spot history as absent"},
+	{"V3-SPOT-REPLACE-STRICT", "(api) ignores strict_validate on PATCH /spot/order/{client_order_id}, rounding instead"},
 }

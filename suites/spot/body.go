@@ -84,4 +84,17 @@ var _ = Describe("POST bodies", func() {
 		Expect(ex).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002), "the body was changed after signing")
 		Expect(t.IsActive(ctx, signed["client_order_id"])).To(BeFalse(), "a request with a forged body creates no order")
 	})
+
+	// "Passing parameters any other way is unsupported": what the target
+	// does with a POST whose parameters are all in the query string.
+	framework.ConformanceIt("V3-CONV-PARAMS-ELSEWHERE", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t := newTrader(target.RoleFull)
+		s := restingSymbol(ctx, t)
+		p := restingBuy(s, 3)
+		t.CancelAtEnd(p["client_order_id"])
+		ex, _ := t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: "/spot/order", Query: p.Form()})
+		framework.Observe("V3-CONV-PARAMS-ELSEWHERE", "POST /spot/order with its parameters in the query string and no body was answered %s; an order was created: %v",
+			trading.Outcome(ex), t.IsActive(ctx, p["client_order_id"]))
+	})
 })

@@ -2,6 +2,7 @@ package spot
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -93,6 +94,16 @@ var _ = Describe("Create order parameters", func() {
 	framework.ConformanceIt("V3-SPOT-CLOID-DUPLICATE-CODE", func(ctx SpecContext) {
 		_, _, ex := placeDuplicate(ctx)
 		framework.Observe("V3-SPOT-CLOID-DUPLICATE-CODE", "a duplicate client_order_id was answered %s", trading.Outcome(ex))
+	})
+
+	framework.ConformanceIt("V3-SPOT-CLOID-REUSE", func(ctx SpecContext) {
+		first := restingBuy(s, 3)
+		t.Finished(ctx, first)
+		second := restingBuy(s, 4).With("client_order_id", first["client_order_id"])
+		ex := t.Place(ctx, second)
+		recs := t.History(ctx, url.Values{"client_order_id": {first["client_order_id"]}})
+		framework.Observe("V3-SPOT-CLOID-REUSE", "a new order with the client_order_id of a canceled order was answered %s; the history then holds %d records with it",
+			trading.Outcome(ex), len(recs))
 	})
 
 	framework.ConformanceContext("V3-SPOT-REQUIRED", func() {

@@ -2,6 +2,7 @@ package spot
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/conform-harness/conform/client"
@@ -106,5 +107,50 @@ var _ = Describe("Replacing orders", func() {
 			Entry(nil, "stopLimit", "price"), Entry(nil, "takeProfitLimit", "price"),
 			Entry(nil, "stopLimit", "quantity"),
 		)
+	})
+
+	framework.ConformanceContext("V3-SPOT-REPLACE-STRICT", func() {
+		DescribeTable("refuses an off-step replace under strict_validate and leaves the order as it was",
+			func(ctx SpecContext, off func(trading.Symbol, params) params) {
+				old := restingBuy(s, 3)
+				before := t.PlaceOK(ctx, old)
+				p := off(s, params{"new_client_order_id": cloids.New(), "quantity": s.Qty(20).String(), "price": s.Low(4).String(), "strict_validate": "true"})
+				ex := replace(ctx, t, old["client_order_id"], p)
+				Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "replace with strict_validate: %s", p)
+				after := t.GetOK(ctx, old["client_order_id"])
+				for _, k := range []string{"id", "status", "quantity", "price"} {
+					Expect(after[k]).To(Equal(before[k]), "field %s of the order is unchanged by the refused replace", k)
+				}
+			},
+			Entry("a price half a tick off", func(s trading.Symbol, p params) params {
+				return p.With("price", s.Low(4).Add(s.Tick.Div(decimal.NewFromInt(2))).String())
+			}),
+			Entry("a quantity half a step off", func(s trading.Symbol, p params) params {
+				return p.With("quantity", s.Qty(20).Add(s.Step.Div(decimal.NewFromInt(2))).String())
+			}),
+		)
+		It("accepts on-step values under strict_validate", func(ctx SpecContext) {
+			old := restingBuy(s, 3)
+			t.PlaceOK(ctx, old)
+			price := s.Low(4)
+			ex := replace(ctx, t, old["client_order_id"], params{"new_client_order_id": cloids.New(), "quantity": s.Qty(20).String(), "price": price.String(), "strict_validate": "true"})
+			Expect(ex).To(framework.BeOK(), "replace with on-step values and strict_validate")
+			Expect(framework.ObjectOf(ex)["price"]).To(trading.DecEqual(price), "the replacing order has the price sent")
+		})
+	})
+
+	framework.ConformanceIt("V3-SPOT-REPLACE-NEW-ID-OMITTED", func(ctx SpecContext) {
+		old := restingBuy(s, 3)
+		t.PlaceOK(ctx, old)
+		ex := replace(ctx, t, old["client_order_id"], params{"quantity": s.Qty(20).String(), "price": s.Low(4).String()})
+		got := "no order"
+		if o, ok := trading.Decoded(ex).(map[string]any); ok && ex.Status == http.StatusOK {
+			id, _ := o["client_order_id"].(string)
+			if id != "" {
+				t.CancelAtEnd(id)
+			}
+			got = fmt.Sprintf("client_order_id %q (the old one: %v), original_client_order_id %v", id, id == old["client_order_id"], o["original_client_order_id"])
+		}
+		framework.Observe("V3-SPOT-REPLACE-NEW-ID-OMITTED", "a replace without new_client_order_id was answered %s with %s", trading.Outcome(ex), got)
 	})
 })

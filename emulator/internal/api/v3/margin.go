@@ -192,7 +192,7 @@ func (d Deps) marginHistoryQuery(r *api.Request) (engine.HistoryQuery, *api.Erro
 	if d.Faults.On("V3-MARGIN-HISTORY-ORDER") {
 		maxLimit, maxOffset = 1_000_000, 1_000_000_000
 	}
-	return historyQuery(r.Params, engine.MarginKey(r.Principal.Account), false, maxLimit, maxOffset)
+	return historyQuery(r.Params, engine.MarginKey(r.Principal.Account), false, maxLimit, maxOffset, d.Faults.On("V3-MARGIN-HISTORY-VALUES"))
 }
 
 // marginTradeQuery decodes GET /margin/history/trade.

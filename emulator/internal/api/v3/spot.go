@@ -222,24 +222,35 @@ var historyStatuses = []string{"suspended", "new", "partiallyFilled", "filled", 
 // historyQuery decodes the order history parameters shared by spot and
 // margin: client_order_id, symbol, sort, by, from, till, limit (1 to
 // maxLimit, default 100) and offset (0 to maxOffset); statuses only where
-// the endpoint documents it (spot).
-func historyQuery(p api.Params, account string, withStatuses bool, maxLimit, maxOffset int64) (engine.HistoryQuery, *api.Error) {
+// the endpoint documents it (spot). lax, the faults V3-SPOT-HISTORY-VALUES
+// and V3-MARGIN-HISTORY-VALUES, takes undocumented statuses, sort and by
+// values as absent.
+func historyQuery(p api.Params, account string, withStatuses bool, maxLimit, maxOffset int64, lax bool) (engine.HistoryQuery, *api.Error) {
 	q := engine.HistoryQuery{Account: account, Symbols: p.List("symbol")}
 	q.ClientOrderID, _ = p.String("client_order_id")
 	if withStatuses {
 		for _, s := range p.List("statuses") {
 			if !contains(historyStatuses, s) {
+				if lax {
+					continue
+				}
 				return q, api.Validation("statuses: unknown status %q", s)
 			}
 			q.Statuses = append(q.Statuses, engine.Status(s))
 		}
 	}
 	sort, err := p.Enum("sort", "DESC", "ASC", "DESC")
+	if err != nil && lax {
+		sort, err = "DESC", nil
+	}
 	if err != nil {
 		return q, err
 	}
 	q.SortAsc, q.DefaultSort = sort == "ASC", !p.Has("sort")
 	by, err := p.Enum("by", "id", "id", "timestamp")
+	if err != nil && lax {
+		by, err = "id", nil
+	}
 	if err != nil {
 		return q, err
 	}
@@ -312,6 +323,9 @@ func spotOrderRoutes(d Deps) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
+			if f.On("V3-SPOT-REPLACE-STRICT") {
+				req.StrictValidate = false
+			}
 			if f.On("V3-SPOT-REPLACE-REQUIRED") {
 				keepOldTerms(eng, &req)
 			}
@@ -337,7 +351,7 @@ func spotOrderRoutes(d Deps) []api.Route {
 			return newFullOrderJSON(o, f, false), nil
 		}},
 		{Method: "GET", Path: "/spot/history/order", Right: historyRight, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := historyQuery(r.Params, r.Principal.Account, true, 1000, 100000)
+			q, perr := historyQuery(r.Params, r.Principal.Account, true, 1000, 100000, f.On("V3-SPOT-HISTORY-VALUES"))
 			if perr != nil {
 				return nil, perr
 			}
