@@ -106,6 +106,7 @@ var defaultCatalogue = mustNew(
 	streamwalletRules,
 	errorsRules,
 	limitsRules,
+	versioningRules,
 )
 
 func mustNew(rs ...[]Rule) *Catalogue {

@@ -57,4 +57,5 @@ var spotFaults = []Fault{
 	{"V3-SPOT-RIGHTS", "(api) guards GET /spot/history/order with Place/cancel orders instead of Orderbook, History, Trading balance"},
 	{"V3-SPOT-HISTORY-VALUES", "(api) takes an undocumented statuses, sort or by value of the spot history as absent"},
 	{"V3-SPOT-REPLACE-STRICT", "(api) ignores strict_validate on PATCH /spot/order/{client_order_id}, rounding instead"},
+	{"V3-ORDER-LIST-FIELDS", "(api) writes order_list_id (its client_order_id) on orders placed alone"},
 }

@@ -167,6 +167,12 @@ var _ = Describe("Authentication", func() {
 		Entry("HS256, non-numeric timestamp", func(a target.Account) string {
 			return "HS256 " + b64(fmt.Sprintf("%s:%s:%s", a.APIKey, client.Sign(a.Secret, "GET/api/3/spot/balancesoon"), "soon"))
 		}),
+		// "<window> is an optional integer string": signed over as sent, so
+		// only its form is wrong.
+		Entry("HS256, non-integer window", func(a target.Account) string {
+			ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
+			return "HS256 " + b64(fmt.Sprintf("%s:%s:%s:%s", a.APIKey, client.Sign(a.Secret, client.Message("GET", "/api/3/spot/balance", "", nil, ts, "ten")), ts, "ten"))
+		}),
 	)
 
 	// The documented rights: /spot/balance and /spot/fee need Orderbook,

@@ -1,0 +1,12 @@
+package rules
+
+// versioningRules is the versioning area of the catalogue. The version in
+// the path itself is V3-CONV-ADDRESS (conventions).
+var versioningRules = []Rule{
+	{ID: "V3-VERSION-V2-AVAILABLE", Area: "versioning", Section: secVersioning, Status: Testable,
+		Pending:   "the emulator serves /api/2 once the v2 areas are merged; then a spec reads GET /api/2/public/symbol beside /api/3/public/symbol and a fault moves the v2 prefix",
+		Statement: "Version 2 remains available beside version 3: its REST interface answers under {base_url}/api/2."},
+	{ID: "V3-OOS-CHANGELOG-ONLY", Area: "versioning", Section: secVersioning, Status: OutOfScope,
+		Reason:    "named only in the change log, with shapes marked not shown elsewhere (wallet transactions, airdrops, funding, converted candles, amount locks, price rate and balance feeds)",
+		Statement: "Change-log items without a documented shape: transaction attempt_hashes, last_activity_at, operation_type and commit risk score, amount locks, airdrops, futures open interest and funding endpoints, converted candles, price rate and balance feeds."},
+}
