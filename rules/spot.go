@@ -11,6 +11,8 @@ var spotRules = []Rule{
 		Statement: "An order's side, status, type and time_in_force take only their documented values."},
 	{ID: "V3-ORDER-LIST-FIELDS", Area: "spot", Section: secOrder, Status: Testable,
 		Statement: "order_list_id and contingency_type are only for order list requests: an order placed alone carries neither."},
+	{ID: "V3-ORDER-PRICE-AVERAGE", Area: "spot", Section: secOrder, Status: Testable,
+		Statement: "price_average is the average price of the executed quantity: an order filled at two prices shows their quantity-weighted mean."},
 	// Create order parameters.
 	{ID: "V3-SPOT-CLOID-LEN", Area: "spot", Section: secCreateOrder, Status: Testable,
 		Statement: "client_order_id is 8 to 32 characters: 7 or 33 characters are refused with 10001, 8 and 32 accepted."},

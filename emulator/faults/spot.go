@@ -58,4 +58,5 @@ var spotFaults = []Fault{
 	{"V3-SPOT-HISTORY-VALUES", "(api) takes an undocumented statuses, sort or by value of the spot history as absent"},
 	{"V3-SPOT-REPLACE-STRICT", "(api) ignores strict_validate on PATCH /spot/order/{client_order_id}, rounding instead"},
 	{"V3-ORDER-LIST-FIELDS", "(api) writes order_list_id (its client_order_id) on orders placed alone"},
+	{"V3-ORDER-PRICE-AVERAGE", "(api) writes the order's limit price as price_average once it executed"},
 }

@@ -104,6 +104,9 @@ func newOrderJSON(o engine.Order, f *faults.Set) orderJSON {
 	if f.On("V3-ORDER-ENUMS") {
 		out.TimeInForce = strings.ToLower(out.TimeInForce)
 	}
+	if f.On("V3-ORDER-PRICE-AVERAGE") && o.Price != nil && o.QuantityCumulative.IsPositive() {
+		out.PriceAverage = o.Price.String()
+	}
 	for _, t := range o.Trades {
 		var taker any = t.Taker
 		if f.On("V3-ORDER-TRADES") {
