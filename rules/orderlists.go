@@ -33,4 +33,6 @@ var orderlistsRules = []Rule{
 	{ID: "V3-LIST-FORM-BODY", Area: "orderlists", Section: secConventions, Status: Ambiguous,
 		Reason:    "Conventions say order lists are sent as JSON with a JSON content type while bodies in general may be form-encoded; the spec does not say whether a form-encoded list is refused",
 		Statement: "How an order list sent form-encoded is answered."},
+	{ID: "V3-HISTORY-LIST-FIELDS", Area: "orderlists", Section: secHistory, Status: Testable,
+		Statement: "A history record (spot or margin) of an order placed in a list carries the list's order_list_id and contingency_type."},
 }

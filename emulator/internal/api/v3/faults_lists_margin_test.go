@@ -141,6 +141,13 @@ var listMarginFaultCases = []struct {
 	{"V3-MARGIN-HISTORY-ORDER", func(v *tradingEnv) string {
 		return code(v.send("GET", "/margin/history/order", full1, params{"limit": "1001"}))
 	}, "10001", "200"},
+	{"V3-MARGIN-HISTORY-VALUES", func(v *tradingEnv) string {
+		return code(v.send("GET", "/margin/history/order", full1, params{"sort": "SIDEWAYS"}))
+	}, "10001", "200"},
+	{"V3-HISTORY-LIST-FIELDS", func(v *tradingEnv) string {
+		os := objs(v.ok(v.send("POST", "/spot/order/list", full1, list("oneCancelOther", takeProfit, stopLoss))))
+		return str(objs(v.ok(v.send("GET", "/spot/history/order", full1, params{"client_order_id": str(os[0], "client_order_id")})))[0], "contingency_type")
+	}, "oneCancelOther", ""},
 	{"V3-MARGIN-HISTORY-TRADE", func(v *tradingEnv) string {
 		openLong(v)
 		return fmt.Sprintf("%T", objs(v.ok(v.send("GET", "/margin/history/trade", full1, nil)))[0]["id"])

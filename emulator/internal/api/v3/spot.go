@@ -362,7 +362,13 @@ func spotOrderRoutes(d Deps) []api.Route {
 			if err != nil {
 				return nil, engineError(err)
 			}
-			return fullOrdersJSON(os, f, false), nil
+			out := fullOrdersJSON(os, f, false)
+			if f.On("V3-HISTORY-LIST-FIELDS") {
+				for i := range out {
+					out[i].OrderListID, out[i].ContingencyType = "", ""
+				}
+			}
+			return out, nil
 		}},
 		// Spot trade history: its shape is not shown in the spec; the
 		// emulator serves the engine's trade records and no spec asserts them.
