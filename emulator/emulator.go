@@ -31,6 +31,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/control"
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/feed"
+	"github.com/conform-harness/conform/emulator/internal/jsonrpc"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/limits"
 	"github.com/conform-harness/conform/emulator/internal/margin"
@@ -79,6 +80,8 @@ type Emulator struct {
 	engine  *engine.Engine
 	// feed fans the engine's events out to the streams.
 	feed *feed.Hub
+	// v2streams serves the JSON-RPC streams of API v2 under /api/2/ws.
+	v2streams *jsonrpc.Server
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -141,15 +144,18 @@ func New(opts Options) (*Emulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emulator: provider fixtures: %w", err)
 	}
+	store := auth.NewStore(keys, fs)
 	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock,
 		MarginConfig: mcfg.Records(), Directory: v3.Directory{SubAccounts: subs, Providers: providers}}),
-		auth.NewStore(keys, fs), fs, opts.Logger)
+		store, fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill
 	// the budgets of specs running meanwhile.
 	guard := limits.NewGuard(limits.Options{Clock: opts.Clock, Faults: fs, Off: opts.NoLimits})
 	v3Router.SetLimiter(guard)
 	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger})
+	e.v2streams = jsonrpc.New(jsonrpc.Options{Market: mkt, Engine: e.engine, Ledger: e.ledger, Keys: store, Hub: e.feed,
+		Faults: fs, Clock: e.clock, PingInterval: opts.PingInterval, Logger: opts.Logger})
 	var ctl http.Handler
 	if opts.ControlPlane {
 		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs}
@@ -161,6 +167,8 @@ func New(opts Options) (*Emulator, error) {
 		switch p := r.URL.Path; {
 		case strings.HasPrefix(p, v3.Prefix+"/ws/"): // streams stay at /api/3 even under V3-CONV-ADDRESS
 			e.streams.ServeHTTP(w, r)
+		case p == jsonrpc.Prefix || strings.HasPrefix(p, jsonrpc.Prefix+"/"):
+			e.v2streams.ServeHTTP(w, r)
 		case strings.HasPrefix(p, prefix+"/"):
 			v3Router.ServeHTTP(w, r)
 		case ctl != nil && strings.HasPrefix(p, control.Prefix+"/"):
@@ -237,6 +245,7 @@ func (e *Emulator) URL() string {
 
 // Close stops serving, ending every stream connection.
 func (e *Emulator) Close() error {
+	_ = e.v2streams.Close()
 	_ = e.streams.Close() // Shutdown does not close hijacked (WebSocket) connections
 	e.mu.Lock()
 	srv := e.server
