@@ -88,8 +88,11 @@ func candlesOf(trades []engine.PublicTrade, period string, limit int, until time
 func (st *state) ticker(symbol string) v2shape.Ticker {
 	ss := st.syms[symbol]
 	now := st.srv.opts.Clock.Now()
-	t := v2shape.Ticker{Volume: "0", VolumeQuote: "0", Timestamp: v2shape.Time(now), Symbol: symbol}
 	str := func(d decimal.Decimal) *string { s := d.String(); return &s }
+	// last, open, low and high are numbers in the document (only ask and
+	// bid may be null): 0 until there is a trade.
+	t := v2shape.Ticker{Last: str(decimal.Zero), Open: str(decimal.Zero), Low: str(decimal.Zero), High: str(decimal.Zero),
+		Volume: "0", VolumeQuote: "0", Timestamp: v2shape.Time(now), Symbol: symbol}
 	if len(ss.bids) > 0 {
 		t.Bid = str(best(ss.bids, true))
 	}
