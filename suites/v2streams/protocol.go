@@ -96,16 +96,17 @@ var _ = Describe("v2 streams: JSON-RPC 2.0", func() {
 			sym := restingSymbol(ctx, t)
 			s := open(ctx, pathPublic)
 			s.send(frame{"method": "subscribeOrderbook", "params": frame{"symbol": sym.Code}, "id": 42})
+			got := s.frames(ctx, "snapshotOrderbook", func(f frame) bool { return f["method"] == "snapshotOrderbook" })
+			Expect(got).To(HaveLen(2), "the result, then the snapshot: %v", got)
+			Expect(got[0]).To(HaveKeyWithValue("id", json.Number("42")), "the result comes first")
 			price := restingPrice()
 			t.PlaceOK(ctx, sym.RestingBuy(cloids.New(), price))
-			got := s.frames(ctx, "the update of the new level", hasLevel("bid", sym.Low(price).String()))
+			got = s.frames(ctx, "the update of the new level", hasLevel("bid", sym.Low(price).String()))
 			methods := []any{}
 			for _, f := range got {
 				methods = append(methods, f["method"])
 			}
-			Expect(got[0]).To(HaveKeyWithValue("id", json.Number("42")), "the result comes first")
-			Expect(methods[1]).To(Equal("snapshotOrderbook"), "then the snapshot: %v", methods)
-			Expect(methods[len(methods)-1]).To(Equal("updateOrderbook"), "then updates: %v", methods)
+			Expect(methods).To(HaveEach("updateOrderbook"), "after the snapshot come updates: %v", methods)
 		})
 	})
 

@@ -85,7 +85,7 @@ func candlesOf(trades []engine.PublicTrade, period string, limit int, until time
 
 // ticker is the symbol's Ticker: best bid and ask now, trades of the last
 // 24 hours.
-func (st *state) ticker(symbol string) v2shape.Ticker {
+func (st *state) ticker(symbol string) any {
 	ss := st.syms[symbol]
 	now := st.srv.opts.Clock.Now()
 	str := func(d decimal.Decimal) *string { s := d.String(); return &s }
@@ -119,6 +119,9 @@ func (st *state) ticker(symbol string) v2shape.Ticker {
 		t.Open, t.Low, t.High = str(open), str(lo), str(hi)
 	}
 	t.Volume, t.VolumeQuote = v.String(), q.String()
+	if st.srv.opts.Faults.On("V2-WS-TICKER") {
+		return without(t, "volumeQuote")
+	}
 	return t
 }
 
