@@ -68,7 +68,7 @@ func (st *state) order(ev engine.Event) {
 func (s *Server) user(c *conn, right string) (*api.Principal, *api.Error) {
 	u := c.principal()
 	if u == nil {
-		return nil, api.AuthRequired()
+		return nil, loginRequired()
 	}
 	if !u.Rights[right] {
 		return nil, api.Forbidden(right)
@@ -85,7 +85,7 @@ func (s *Server) subscribeReports(c *conn, req *request, _ api.Params) (any, *ap
 	case u == nil && f.On("V2-WS-LOGIN-REQUIRED"):
 		u = &api.Principal{Account: "__nobody__"}
 	case u == nil:
-		return nil, api.AuthRequired()
+		return nil, loginRequired()
 	case !u.Rights[auth.RightOrderbook] && !f.On("V2-WS-REPORTS-RIGHTS"):
 		return nil, api.Forbidden(auth.RightOrderbook)
 	}
@@ -244,4 +244,9 @@ func (s *Server) getTradingBalance(c *conn, _ *request, _ api.Params) (any, *api
 		out = append(out, v2shape.NewBalance(b))
 	}
 	return out, nil
+}
+
+// loginRequired is 1001 Authorization required, said for a stream.
+func loginRequired() *api.Error {
+	return &api.Error{Status: 401, Code: 1001, Message: "Authorization required", Description: "log in first (method login)"}
 }
