@@ -21,6 +21,9 @@ type rpc struct {
 	ws   *websocket.Conn
 	msgs chan map[string]any
 	id   int
+	// backlog keeps what an await passed over (a report may come before
+	// the answer to the newOrder that caused it).
+	backlog []map[string]any
 }
 
 func dialV2(t *testing.T, emu *emulator.Emulator, path string) *rpc {
@@ -68,6 +71,12 @@ func (r *rpc) notification(method string, ok func(params any) bool) any {
 
 func (r *rpc) await(what string, ok func(map[string]any) bool) map[string]any {
 	r.t.Helper()
+	for i, m := range r.backlog {
+		if ok(m) {
+			r.backlog = append(r.backlog[:i:i], r.backlog[i+1:]...)
+			return m
+		}
+	}
 	deadline := time.After(3 * time.Second)
 	for {
 		select {
@@ -78,6 +87,7 @@ func (r *rpc) await(what string, ok func(map[string]any) bool) map[string]any {
 			if ok(m) {
 				return m
 			}
+			r.backlog = append(r.backlog, m)
 		case <-deadline:
 			r.t.Fatalf("%s: nothing came", what)
 		}

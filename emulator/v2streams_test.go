@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/emulator"
@@ -186,5 +187,46 @@ func TestV2StreamReset(t *testing.T) {
 	upd := pub.notification("updateOrderbook", nil).(map[string]any)
 	if l := upd["bid"].([]any)[0].(map[string]any); l["size"] != "0" || l["price"] != "0.001" {
 		t.Fatalf("after a reset: %v", upd)
+	}
+}
+
+// TestV2StreamBookBeforeConnect: the streams follow books only while a
+// connection is open, so a book built before is read from the engine; the
+// sequence still joins the snapshot to the updates.
+func TestV2StreamBookBeforeConnect(t *testing.T) {
+	emu := startV2(t, emulator.Options{})
+	full := keyOf(t, 0, "full")
+	rest, err := client.New(emu.URL(), client.WithAuth(client.Basic{Key: full.APIKey, Secret: full.Secret}), client.WithGuard(client.PermitTrading()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	place := func(id, price string) {
+		t.Helper()
+		if ex, _ := rest.Do(context.Background(), client.Request{Method: "POST", Path: "/spot/order", Form: url.Values{"client_order_id": {id},
+			"symbol": {"ETHBTC"}, "side": {"buy"}, "quantity": {"0.01"}, "price": {price}}}); ex == nil || ex.Status != 200 {
+			t.Fatalf("v3 order: %v", ex)
+		}
+	}
+	for round := 0; round < 2; round++ { // the second round after every connection closed
+		id := "beforeconnect0000" + string(rune('a'+round))
+		place(id, "0.00"+string(rune('2'+round)))
+		pub := dialV2(t, emu, "/api/2/ws/public")
+		mustResult(t, "subscribeOrderbook", pub.call("subscribeOrderbook", map[string]any{"symbol": "ETHBTC"}))
+		snap := pub.notification("snapshotOrderbook", nil).(map[string]any)
+		if bids := snap["bid"].([]any); len(bids) != 2*round+1 {
+			t.Fatalf("round %d: the snapshot shows the book placed before: %v", round, snap)
+		}
+		place(id+"x", "0.0011")
+		if upd := pub.notification("updateOrderbook", nil).(map[string]any); upd["sequence"] != snap["sequence"] {
+			t.Fatalf("round %d: update %v after snapshot %v", round, upd, snap)
+		}
+		pub.ws.Close()
+		// Wait until the emulator has seen the close: the next dial's state
+		// is what this test is about.
+		for deadline := time.Now().Add(3 * time.Second); emu.V2Conns() > 0; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the emulator still counts a closed v2 connection")
+			}
+		}
 	}
 }

@@ -133,6 +133,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.conns[c] = struct{}{}
 	s.wg.Add(3)
 	s.mu.Unlock()
+	s.state.connected()
 	go c.read()
 	go c.write()
 	go c.ping(s.opts.PingInterval)
@@ -220,6 +221,7 @@ func (c *conn) read() {
 	defer func() {
 		c.close()
 		c.srv.state.drop(c)
+		c.srv.state.disconnected()
 		c.srv.mu.Lock()
 		delete(c.srv.conns, c)
 		c.srv.mu.Unlock()
@@ -347,4 +349,11 @@ func idOf(req *request) json.RawMessage {
 // notify sends a notification {jsonrpc, method, params}.
 func (c *conn) notify(method string, params any) {
 	c.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+// Conns is the number of open connections (for tests).
+func (s *Server) Conns() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
 }

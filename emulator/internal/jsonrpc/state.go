@@ -44,6 +44,11 @@ type symState struct {
 // state is the market data of every symbol and who listens to what. One
 // mutex orders everything: an answer, its snapshot and the updates after it
 // are queued to a connection under it, so they reach it in that order.
+//
+// Public trades are followed all the time (they are few, and getTrades,
+// trade snapshots and candles show past ones). Book and order events come
+// with every order, so they are followed only while a v2 connection is
+// open: the books are read from the engine when the first one opens.
 type state struct {
 	srv  *Server
 	mu   sync.Mutex
@@ -51,9 +56,20 @@ type state struct {
 	subs map[channel]map[string]map[*conn]subParams
 	// reports are the connections subscribed to order reports, by account.
 	reports map[*conn]string
-	sub     *feed.Sub
-	quit    chan struct{}
+	trades  *feed.Sub // trades and resets, always
+	// live follows book and order events while conns > 0; gen tells its
+	// events from those of an earlier one still draining.
+	conns int
+	live  *feed.Sub
+	gen   int
+	quit  chan struct{}
 }
+
+const (
+	tradeKinds = engine.TradeEvent | engine.ResetEvent
+	liveKinds  = engine.BookEvent | engine.OrderEvent | engine.ResetEvent
+	queueLen   = 1 << 16
+)
 
 func newState(s *Server) *state {
 	st := &state{srv: s, syms: map[string]*symState{}, subs: map[channel]map[string]map[*conn]subParams{},
@@ -61,81 +77,125 @@ func newState(s *Server) *state {
 	for _, code := range s.spotSymbols() {
 		st.syms[code] = &symState{bids: map[string]engine.Level{}, asks: map[string]engine.Level{}, seq: firstSequence}
 	}
-	st.sub = s.opts.Hub.Subscribe(engine.OrderEvent|engine.TradeEvent|engine.BookEvent|engine.ResetEvent, 1<<16)
+	st.trades = s.opts.Hub.Subscribe(tradeKinds, queueLen)
 	return st
 }
 
 func (st *state) stop() {
 	close(st.quit)
-	st.sub.Close()
+	st.trades.Close()
+	st.mu.Lock()
+	if st.live != nil {
+		st.live.Close()
+	}
+	st.mu.Unlock()
 }
 
-// follow applies the engine's events until stop. A subscription the hub
-// dropped (the follower fell behind) is renewed and the books are read
-// afresh from the engine.
+// follow applies trades and resets until stop; a subscription the hub
+// dropped (the follower fell behind) is renewed.
 func (st *state) follow() {
 	defer st.srv.wg.Done()
 	for {
 		select {
 		case <-st.quit:
 			return
-		case ev, ok := <-st.sub.Events():
+		case ev, ok := <-st.trades.Events():
 			if ok {
-				st.apply(ev)
+				st.mu.Lock()
+				st.apply(ev, false)
+				st.mu.Unlock()
 				continue
 			}
 			select {
 			case <-st.quit:
 				return
 			default:
+				st.trades = st.srv.opts.Hub.Subscribe(tradeKinds, queueLen)
 			}
-			st.resync()
 		}
 	}
 }
 
-func (st *state) resync() {
-	st.sub = st.srv.opts.Hub.Subscribe(engine.OrderEvent|engine.TradeEvent|engine.BookEvent|engine.ResetEvent, 1<<16)
-	for code := range st.syms {
-		bids, asks, _, ok := st.srv.opts.Engine.Depth(code, 0)
+// connected counts a new connection, starting to follow the books and
+// orders for the first.
+func (st *state) connected() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.conns++
+	if st.conns == 1 {
+		st.goLive()
+	}
+}
+
+func (st *state) disconnected() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.conns--
+	if st.conns == 0 && st.live != nil {
+		st.live.Close()
+		st.live = nil
+	}
+}
+
+// goLive subscribes to book and order events and reads every book from the
+// engine, skipping the events the reading already shows. Called under mu.
+func (st *state) goLive() {
+	st.gen++
+	sub := st.srv.opts.Hub.Subscribe(liveKinds, queueLen)
+	st.live = sub
+	seen := map[string]uint64{}
+	for code, ss := range st.syms {
+		bids, asks, seq, ok := st.srv.opts.Engine.Depth(code, 0)
 		if !ok {
 			continue
 		}
+		seen[code] = seq
+		// Nobody listens while no connection is open; the sequence moves
+		// on, so that it never repeats.
+		ss.bids, ss.asks = levelMap(bids), levelMap(asks)
+		ss.seq++
+	}
+	st.srv.wg.Add(1)
+	go st.followLive(sub, st.gen, seen)
+}
+
+func levelMap(ls []engine.Level) map[string]engine.Level {
+	m := make(map[string]engine.Level, len(ls))
+	for _, l := range ls {
+		m[l.Price.String()] = l
+	}
+	return m
+}
+
+// followLive applies book and order events of one live subscription until
+// it ends; one the hub dropped is renewed while connections are open.
+func (st *state) followLive(sub *feed.Sub, gen int, seen map[string]uint64) {
+	defer st.srv.wg.Done()
+	for ev := range sub.Events() {
 		st.mu.Lock()
-		ss := st.syms[code]
-		for _, side := range []struct {
-			s    engine.Side
-			want []engine.Level
-			have map[string]engine.Level
-		}{{engine.Buy, bids, ss.bids}, {engine.Sell, asks, ss.asks}} {
-			want := map[string]engine.Level{}
-			for _, l := range side.want {
-				want[l.Price.String()] = l
-			}
-			for k, l := range side.have {
-				if _, ok := want[k]; !ok {
-					st.level(code, engine.BookLevel{Symbol: code, Side: side.s, Price: l.Price})
-				}
-			}
-			for _, l := range side.want {
-				st.level(code, engine.BookLevel{Symbol: code, Side: side.s, Price: l.Price, Size: l.Size})
-			}
+		if st.gen == gen && !(ev.Kind == engine.BookEvent && ev.Seq <= seen[ev.Level.Symbol]) {
+			st.apply(ev, true)
 		}
 		st.mu.Unlock()
 	}
-}
-
-func (st *state) apply(ev engine.Event) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	switch ev.Kind {
-	case engine.BookEvent:
+	if sub.Dropped() && st.gen == gen && st.conns > 0 {
+		st.goLive()
+	}
+}
+
+// apply applies one event under mu: live events (books, orders, resets of
+// the books) or trade events (trades, resets of the trades).
+func (st *state) apply(ev engine.Event, live bool) {
+	switch {
+	case ev.Kind == engine.BookEvent:
 		st.level(ev.Level.Symbol, ev.Level)
-	case engine.TradeEvent:
+	case ev.Kind == engine.TradeEvent:
 		st.trade(ev.Print)
-	case engine.OrderEvent:
+	case ev.Kind == engine.OrderEvent:
 		st.order(ev)
-	case engine.ResetEvent:
+	case ev.Kind == engine.ResetEvent && live:
 		for code, ss := range st.syms {
 			for _, l := range ss.bids {
 				st.level(code, engine.BookLevel{Symbol: code, Side: engine.Buy, Price: l.Price})
@@ -143,6 +203,9 @@ func (st *state) apply(ev engine.Event) {
 			for _, l := range ss.asks {
 				st.level(code, engine.BookLevel{Symbol: code, Side: engine.Sell, Price: l.Price})
 			}
+		}
+	case ev.Kind == engine.ResetEvent:
+		for _, ss := range st.syms {
 			ss.trades = nil
 		}
 	}
