@@ -81,5 +81,7 @@ func hasLevelParams(side, price string) func(any) bool {
 
 // hasLevel matches an updateOrderbook message that names the level.
 func hasLevel(side, price string) func(frame) bool {
-	return func(f frame) bool { return f["method"] == "updateOrderbook" && levelAt(f["params"], side, price) != nil }
+	return func(f frame) bool {
+		return f["method"] == "updateOrderbook" && levelAt(f["params"], side, price) != nil
+	}
 }
