@@ -43,7 +43,7 @@ func wrong(secret string) string {
 func refused(a frame, why string) map[string]any {
 	GinkgoHelper()
 	e := errorOf(a, why)
-	Expect(a["id"]).NotTo(BeNil(), "%s: the error carries the request's id", why)
+	Expect(a["id"]).NotTo(BeNil(), "the error answering %s carries the request's id", why)
 	return e
 }
 

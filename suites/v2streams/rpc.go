@@ -148,8 +148,8 @@ func (s *stream) login(ctx context.Context, acct target.Account) {
 // errorOf returns the error member of an answer, failing when it has none.
 func errorOf(a frame, why string) map[string]any {
 	GinkgoHelper()
-	Expect(a).To(HaveKey("error"), "%s: the answer must be an error: %v", why, a)
-	Expect(a).NotTo(HaveKey("result"), "%s: an error answer carries no result: %v", why, a)
+	Expect(a).To(HaveKey("error"), "the answer to %s must be an error, got %v", why, a)
+	Expect(a).NotTo(HaveKey("result"), "the error answering %s carries no result, got %v", why, a)
 	return object(a["error"], "error")
 }
 
