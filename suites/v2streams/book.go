@@ -15,10 +15,13 @@ import (
 var (
 	bookSchema = framework.Schema{"ask": {Kind: framework.Array}, "bid": {Kind: framework.Array}, "symbol": {Kind: framework.String},
 		"sequence": {Kind: framework.Number}, "timestamp": {Kind: framework.DateTime}}
-	levelSchema  = framework.Schema{"price": {Kind: framework.Decimal}, "size": {Kind: framework.Decimal}}
+	levelSchema = framework.Schema{"price": {Kind: framework.Decimal}, "size": {Kind: framework.Decimal}}
+	// ask and bid may be null without data; last, open, low and high are held
+	// to the same reading, as the v2 REST suite does (what a target sends
+	// without trades is recorded there).
 	tickerSchema = framework.Schema{"ask": {Kind: framework.Decimal, Nullable: true}, "bid": {Kind: framework.Decimal, Nullable: true},
-		"last": {Kind: framework.Decimal}, "open": {Kind: framework.Decimal}, "low": {Kind: framework.Decimal},
-		"high": {Kind: framework.Decimal}, "volume": {Kind: framework.Decimal}, "volumeQuote": {Kind: framework.Decimal},
+		"last": {Kind: framework.Decimal, Nullable: true}, "open": {Kind: framework.Decimal, Nullable: true}, "low": {Kind: framework.Decimal, Nullable: true},
+		"high": {Kind: framework.Decimal, Nullable: true}, "volume": {Kind: framework.Decimal}, "volumeQuote": {Kind: framework.Decimal},
 		"timestamp": {Kind: framework.DateTime}, "symbol": {Kind: framework.String}}
 )
 

@@ -89,10 +89,9 @@ func (st *state) ticker(symbol string) any {
 	ss := st.syms[symbol]
 	now := st.srv.opts.Clock.Now()
 	str := func(d decimal.Decimal) *string { s := d.String(); return &s }
-	// last, open, low and high are numbers in the document (only ask and
-	// bid may be null): 0 until there is a trade.
-	t := v2shape.Ticker{Last: str(decimal.Zero), Open: str(decimal.Zero), Low: str(decimal.Zero), High: str(decimal.Zero),
-		Volume: "0", VolumeQuote: "0", Timestamp: v2shape.Time(now), Symbol: symbol}
+	// Like ask and bid, last, open, low and high are null without data (as
+	// the v2 REST ticker answers).
+	t := v2shape.Ticker{Volume: "0", VolumeQuote: "0", Timestamp: v2shape.Time(now), Symbol: symbol}
 	if len(ss.bids) > 0 {
 		t.Bid = str(best(ss.bids, true))
 	}

@@ -2,7 +2,6 @@ package jsonrpc
 
 import (
 	"github.com/conform-harness/conform/emulator/internal/api"
-	v3 "github.com/conform-harness/conform/emulator/internal/api/v3"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/v2shape"
@@ -98,7 +97,7 @@ func (s *Server) subscribeReports(c *conn, req *request, _ api.Params) (any, *ap
 	os, err := s.opts.Engine.Active(u.Account, "")
 	if err != nil {
 		delete(st.reports, c)
-		return nil, v3.EngineError(err)
+		return nil, api.EngineError(err)
 	}
 	if f.On("V2-WS-ACTIVE-ORDERS") && len(os) > 0 {
 		os = os[:len(os)-1]
@@ -160,7 +159,7 @@ func (s *Server) newOrder(c *conn, _ *request, p api.Params) (any, *api.Error) {
 	}
 	o, perr := s.opts.Engine.Place(req)
 	if perr != nil {
-		return nil, v3.EngineError(perr)
+		return nil, api.EngineError(perr)
 	}
 	return s.report(o, "new", nil), nil
 }
@@ -184,7 +183,7 @@ func (s *Server) cancelOrder(c *conn, _ *request, p api.Params) (any, *api.Error
 	}
 	o, cerr := s.opts.Engine.Cancel(u.Account, id)
 	if cerr != nil {
-		return nil, v3.EngineError(cerr)
+		return nil, api.EngineError(cerr)
 	}
 	return s.report(o, "canceled", nil), nil
 }
@@ -216,7 +215,7 @@ func (s *Server) cancelReplaceOrder(c *conn, _ *request, p api.Params) (any, *ap
 	}
 	o, rerr := s.opts.Engine.Replace(req)
 	if rerr != nil {
-		return nil, v3.EngineError(rerr)
+		return nil, api.EngineError(rerr)
 	}
 	return s.report(o, "replaced", nil), nil
 }
@@ -228,7 +227,7 @@ func (s *Server) getOrders(c *conn, _ *request, _ api.Params) (any, *api.Error) 
 	}
 	os, aerr := s.opts.Engine.Active(u.Account, "")
 	if aerr != nil {
-		return nil, v3.EngineError(aerr)
+		return nil, api.EngineError(aerr)
 	}
 	return s.reports(os), nil
 }

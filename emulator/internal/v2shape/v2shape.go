@@ -19,23 +19,23 @@ func Time(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z"
 // Currency is the v2 Currency resource; the Extended part is what the
 // streams add when asked for extended records.
 type Currency struct {
-	ID                  string  `json:"id"`
-	FullName            string  `json:"fullName"`
-	Crypto              bool    `json:"crypto"`
-	PayinEnabled        bool    `json:"payinEnabled"`
-	PayinPaymentID      bool    `json:"payinPaymentId"`
-	PayinConfirmations  int64   `json:"payinConfirmations"`
-	PayoutEnabled       bool    `json:"payoutEnabled"`
-	PayoutIsPaymentID   bool    `json:"payoutIsPaymentId"`
-	TransferEnabled     bool    `json:"transferEnabled"`
-	Delisted            bool    `json:"delisted"`
-	PayoutFee           string  `json:"payoutFee"`
-	PayoutMinimalAmount string  `json:"payoutMinimalAmount"`
-	PrecisionPayout     int32   `json:"precisionPayout"`
-	PrecisionTransfer   int32   `json:"precisionTransfer"`
-	LowProcessingTime   *string `json:"lowProcessingTime,omitempty"`
-	HighProcessingTime  *string `json:"highProcessingTime,omitempty"`
-	AvgProcessingTime   *string `json:"avgProcessingTime,omitempty"`
+	ID                  string   `json:"id"`
+	FullName            string   `json:"fullName"`
+	Crypto              bool     `json:"crypto"`
+	PayinEnabled        bool     `json:"payinEnabled"`
+	PayinPaymentID      bool     `json:"payinPaymentId"`
+	PayinConfirmations  int64    `json:"payinConfirmations"`
+	PayoutEnabled       bool     `json:"payoutEnabled"`
+	PayoutIsPaymentID   bool     `json:"payoutIsPaymentId"`
+	TransferEnabled     bool     `json:"transferEnabled"`
+	Delisted            bool     `json:"delisted"`
+	PayoutFee           string   `json:"payoutFee"`
+	PayoutMinimalAmount string   `json:"payoutMinimalAmount"`
+	PrecisionPayout     int32    `json:"precisionPayout"`
+	PrecisionTransfer   int32    `json:"precisionTransfer"`
+	LowProcessingTime   *float64 `json:"lowProcessingTime,omitempty"`
+	HighProcessingTime  *float64 `json:"highProcessingTime,omitempty"`
+	AvgProcessingTime   *float64 `json:"avgProcessingTime,omitempty"`
 	*Extended
 }
 
@@ -66,17 +66,10 @@ func deref(p *string) string {
 	return *p
 }
 
-func seconds(f *float64) *string {
-	if f == nil {
-		return nil
-	}
-	s := decimal.NewFromFloat(*f).String()
-	return &s
-}
-
 // NewCurrency renders the v3 currency record c of code in the v2 shape.
 // v2 has one network per currency: the default one of v3 (else the first)
-// gives the payin and payout fields.
+// gives the payin and payout fields; the minimal payout is the payout fee
+// (less would pay nothing). The processing times keep v3's JSON numbers.
 func NewCurrency(code string, c market.Currency, extended bool) Currency {
 	out := Currency{ID: code, FullName: c.FullName, Crypto: c.Crypto, PayinEnabled: c.PayinEnabled,
 		PayoutEnabled: c.PayoutEnabled, TransferEnabled: c.TransferEnabled, Delisted: c.Delisted,
@@ -90,11 +83,10 @@ func NewCurrency(code string, c market.Currency, extended bool) Currency {
 	if net != nil {
 		out.PayinPaymentID, out.PayinConfirmations, out.PayoutIsPaymentID = net.PayinPaymentID, net.PayinConfirmations, net.PayoutIsPaymentID
 		out.PrecisionPayout = digits(net.PrecisionPayout)
-		out.PayoutMinimalAmount = net.PrecisionPayout
 		if net.PayoutFee != nil {
-			out.PayoutFee = *net.PayoutFee
+			out.PayoutFee, out.PayoutMinimalAmount = *net.PayoutFee, *net.PayoutFee
 		}
-		out.LowProcessingTime, out.HighProcessingTime, out.AvgProcessingTime = seconds(net.LowProcessingTime), seconds(net.HighProcessingTime), seconds(net.AvgProcessingTime)
+		out.LowProcessingTime, out.HighProcessingTime, out.AvgProcessingTime = net.LowProcessingTime, net.HighProcessingTime, net.AvgProcessingTime
 	}
 	if extended {
 		x := &Extended{Sign: c.Sign, CryptoPaymentIDName: deref(c.CryptoPaymentIDName), QRPrefix: deref(c.QRPrefix),
