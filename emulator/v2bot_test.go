@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/conform-harness/conform/emulator"
-	"github.com/conform-harness/conform/emulator/internal/jsonrpc"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/gorilla/websocket"
 )
@@ -208,5 +207,5 @@ func TestV2Bot(t *testing.T) {
 		t.Fatalf("login with a bad jwt: %v", res)
 	}
 	mustResult(t, "login BEARER", acc.call("login", map[string]any{"algo": "BEARER", "pKey": maker.APIKey,
-		"jwt": jsonrpc.BearerToken(maker.APIKey, maker.Secret, time.Now().Add(time.Hour))}))
+		"jwt": emulator.BearerToken(maker.APIKey, maker.Secret, time.Now().Add(time.Hour))}))
 }

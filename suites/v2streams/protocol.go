@@ -121,6 +121,7 @@ var _ = Describe("v2 streams: JSON-RPC 2.0", func() {
 			s.notification(ctx, "snapshotOrderbook", nil)
 		}
 		left.call(ctx, "unsubscribeOrderbook", frame{"symbol": sym.Code})
+		left.pending() // updates sent before the answer are the subscription's own
 		price := restingPrice()
 		t.PlaceOK(ctx, sym.RestingBuy(cloids.New(), price))
 		stays.notification(ctx, "updateOrderbook", hasLevelParams("bid", sym.Low(price).String()))
