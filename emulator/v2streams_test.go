@@ -104,6 +104,19 @@ func TestV2StreamProtocol(t *testing.T) {
 	if errCode(bad) != float64(10001) || bad["id"] != nil {
 		t.Fatalf("unreadable frame: %v (an answer to the notification came first?)", bad)
 	}
+	// Malformed frames are refused with 10001 and the connection stays.
+	for i, f := range []string{`[]`, `{"method":"getSymbol","params":[1],"id":1}`, `{"method":"getSymbol","params":"x","id":2}`,
+		`{"method":"getTrades","params":{"symbol":"ETHBTC","limit":"ten"},"id":3}`, `{"method":"subscribeCandles","params":{"symbol":"ETHBTC","limit":-1},"id":4}`,
+		`{"method":"login","params":{"algo":"HS256","pKey":{"a":1}},"id":5}`, `{"method":"newOrder","params":{"quantity":"1e999999"},"id":6}`,
+		`{"method":"getSymbol","id":{"x":1}}`, `{"method":7,"id":8}`} {
+		if err := c.ws.WriteMessage(1, []byte(f)); err != nil {
+			t.Fatal(err)
+		}
+		m := c.await(f, func(map[string]any) bool { return true })
+		if m["error"] == nil || errCode(m) == float64(500) {
+			t.Errorf("frame %d %s: %v", i, f, m)
+		}
+	}
 	if err := c.ws.WriteJSON(map[string]any{"method": "getSymbol", "params": map[string]any{"symbol": "ETHBTC"}, "id": "abc"}); err != nil {
 		t.Fatal(err)
 	}

@@ -269,9 +269,16 @@ func (c *conn) ping(every time.Duration) {
 	}
 }
 
-// handle answers one message.
+// handle answers one message. A bug of the emulator is answered as an
+// internal error rather than taking the process down.
 func (c *conn) handle(data []byte) {
 	var req request
+	defer func() {
+		if r := recover(); r != nil {
+			c.srv.opts.Logger.Error("jsonrpc panic", "method", req.Method, "panic", r)
+			c.fail(&request{ID: req.ID, broken: true}, api.Internal("the emulator failed on %s: %v", req.Method, r))
+		}
+	}()
 	if err := json.Unmarshal(data, &req); err != nil || req.Method == "" {
 		// Without a readable id there is nobody to answer but the
 		// connection: answer with id null.
