@@ -40,7 +40,7 @@ func keyOf(t *testing.T, acct int, role string) fixtures.Key {
 	return fixtures.Key{}
 }
 
-func errCode(m map[string]any) any {
+func rpcErrCode(m map[string]any) any {
 	e, _ := m["error"].(map[string]any)
 	return e["code"]
 }
@@ -82,7 +82,7 @@ func TestV2StreamErrors(t *testing.T) {
 				mustResult(t, "login", c.call("login", map[string]any{"algo": "BASIC", "pKey": tc.login.APIKey, "sKey": tc.login.Secret}))
 			}
 			got := c.call(tc.method, tc.params)
-			if errCode(got) != tc.code || got["id"] == nil || got["jsonrpc"] != "2.0" {
+			if rpcErrCode(got) != tc.code || got["id"] == nil || got["jsonrpc"] != "2.0" {
 				t.Fatalf("%s: want error %v with the id, got %v", tc.method, tc.code, got)
 			}
 		})
@@ -101,7 +101,7 @@ func TestV2StreamProtocol(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := c.await("the answer to an unreadable frame", func(map[string]any) bool { return true })
-	if errCode(bad) != float64(10001) || bad["id"] != nil {
+	if rpcErrCode(bad) != float64(10001) || bad["id"] != nil {
 		t.Fatalf("unreadable frame: %v (an answer to the notification came first?)", bad)
 	}
 	// Malformed frames are refused with 10001 and the connection stays.
@@ -113,7 +113,7 @@ func TestV2StreamProtocol(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := c.await(f, func(map[string]any) bool { return true })
-		if m["error"] == nil || errCode(m) == float64(500) {
+		if m["error"] == nil || rpcErrCode(m) == float64(500) {
 			t.Errorf("frame %d %s: %v", i, f, m)
 		}
 	}
