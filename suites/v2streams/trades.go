@@ -47,6 +47,27 @@ func (f *fillScene) trade(ctx context.Context, k int64) (decimal.Decimal, decima
 	return f.m.At(k), f.m.Q
 }
 
+// awaitTrades waits until getTrades shows the newest trades of the market
+// at prices, newest first: a trade may reach market data a moment after the
+// order that made it was answered.
+func (f *fillScene) awaitTrades(ctx context.Context, s *stream, prices ...decimal.Decimal) {
+	GinkgoHelper()
+	var want []string
+	for _, p := range prices {
+		want = append(want, p.String())
+	}
+	Eventually(ctx, func(ctx context.Context) []string {
+		var got []string
+		r := s.ok(ctx, "getTrades", frame{"symbol": f.m.Sym.Code, "limit": len(prices)})
+		for _, t := range data(r, tradeSchema, "getTrades") {
+			p, _ := trading.AsDecimal(t["price"])
+			got = append(got, p.String())
+		}
+		return got
+	}).WithTimeout(framework.Timeouts.Eventually).WithPolling(framework.Timeouts.Poll).
+		Should(Equal(want), "getTrades shows the trades just made, newest first")
+}
+
 // data is the data array of trade or candle params, each checked against
 // schema.
 func data(params any, schema framework.Schema, what string) []map[string]any {
@@ -110,9 +131,10 @@ var _ = Describe("v2 streams: trades and candles", func() {
 
 		framework.ConformanceIt("V2-WS-TRADES-SNAPSHOT", func(ctx SpecContext) {
 			f := newFillScene(ctx)
-			f.trade(ctx, 1)
-			f.trade(ctx, 2)
+			p1, _ := f.trade(ctx, 1)
+			p2, _ := f.trade(ctx, 2)
 			s := open(ctx, pathPublic)
+			f.awaitTrades(ctx, s, p2, p1)
 			Expect(s.ok(ctx, "subscribeTrades", frame{"symbol": f.m.Sym.Code, "limit": 1})).To(Equal(true), "subscribeTrades")
 			snap := object(s.notification(ctx, "snapshotTrades", nil), "snapshotTrades")
 			Expect(snap).To(HaveKeyWithValue("symbol", f.m.Sym.Code), "snapshotTrades names the symbol")
@@ -121,10 +143,13 @@ var _ = Describe("v2 streams: trades and candles", func() {
 
 		framework.ConformanceIt("V2-WS-GETTRADES-PAGING", func(ctx SpecContext) {
 			f := newFillScene(ctx)
+			var prices []decimal.Decimal
 			for k := int64(1); k <= 3; k++ {
-				f.trade(ctx, k)
+				p, _ := f.trade(ctx, k)
+				prices = append([]decimal.Decimal{p}, prices...)
 			}
 			s := open(ctx, pathPublic)
+			f.awaitTrades(ctx, s, prices...)
 			ids := func(p frame) []any {
 				GinkgoHelper()
 				p["symbol"] = f.m.Sym.Code
