@@ -137,6 +137,10 @@ func TestV2Bot(t *testing.T) {
 	pub.notification("snapshotTrades", nil)
 	mustResult(t, "subscribeCandles", pub.call("subscribeCandles", map[string]any{"symbol": "ETHBTC", "period": "M1"}))
 	pub.notification("snapshotCandles", nil)
+	mustResult(t, "subscribeTicker", pub.call("subscribeTicker", map[string]any{"symbol": "ETHBTC"}))
+	if tk := pub.notification("ticker", nil).(map[string]any); tk["last"] != nil || tk["bid"] != nil {
+		t.Fatalf("ticker of an empty market: %v", tk)
+	}
 
 	trd := dialV2(t, emu, "/api/2/ws/trading")
 	if res := trd.call("login", map[string]any{"algo": "BASIC", "pKey": maker.APIKey, "sKey": "wrong"}); res["error"] == nil {
@@ -187,6 +191,10 @@ func TestV2Bot(t *testing.T) {
 	if candle["close"] != "0.05" || candle["volume"] != "0.01" {
 		t.Fatalf("updateCandles: %v", candle)
 	}
+	pub.notification("ticker", func(p any) bool {
+		tk := p.(map[string]any)
+		return tk["last"] == "0.05" && tk["volume"] == "0.01" && tk["ask"] == "0.05"
+	})
 	got := mustResult(t, "getTrades", pub.call("getTrades", map[string]any{"symbol": "ETHBTC"})).(map[string]any)
 	if len(got["data"].([]any)) != 1 {
 		t.Fatalf("getTrades: %v", got)

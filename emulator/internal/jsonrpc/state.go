@@ -230,7 +230,13 @@ func (st *state) level(symbol string, l engine.BookLevel) {
 	if !existed && l.Size.IsZero() {
 		return // nothing changed
 	}
-	bestBid, bestAsk := best(ss.bids, true), best(ss.asks, false)
+	// The best prices matter only to ticker listeners; finding them walks
+	// the side, so it is skipped when nobody listens.
+	ticking := len(st.listeners(chanTicker, symbol)) > 0
+	var bestBid, bestAsk decimal.Decimal
+	if ticking {
+		bestBid, bestAsk = best(ss.bids, true), best(ss.asks, false)
+	}
 	if l.Size.IsZero() {
 		delete(side, key)
 	} else {
@@ -260,7 +266,7 @@ func (st *state) level(symbol string, l engine.BookLevel) {
 	for c := range st.listeners(chanBook, symbol) {
 		c.notify("updateOrderbook", upd)
 	}
-	if !best(ss.bids, true).Equal(bestBid) || !best(ss.asks, false).Equal(bestAsk) {
+	if ticking && (!best(ss.bids, true).Equal(bestBid) || !best(ss.asks, false).Equal(bestAsk)) {
 		st.tickers(symbol)
 	}
 }
