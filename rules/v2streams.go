@@ -69,7 +69,7 @@ var v2streamsRules = []Rule{
 	{ID: "V2-WS-GETTRADES", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
 		Statement: "getTrades replies with a data array of {id, price, quantity, side, timestamp} and the symbol."},
 	{ID: "V2-WS-GETTRADES-PAGING", Area: "v2streams", Section: secWSStreaming, Status: Testable,
-		Statement: "getTrades honours sort, limit and offset (the pagination parameters of the document)."},
+		Statement: "getTrades honours sort, limit, offset, and from and till by id (the pagination parameters of the document)."},
 	{ID: "V2-WS-CANDLES", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
 		Statement: "subscribeCandles is followed by snapshotCandles: data array of {timestamp, open, close, min, max, volume, volumeQuote}, symbol and period."},
 	{ID: "V2-WS-CANDLES-UPDATE", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,

@@ -165,6 +165,8 @@ var _ = Describe("v2 streams: trades and candles", func() {
 			Expect(len(asc)).To(BeNumerically(">=", 3), "sort ASC lists the trades")
 			Expect(asc[len(asc)-3:]).To(Equal([]any{desc[2], desc[1], desc[0]}), "ASC is DESC (the default) reversed")
 			Expect(ids(frame{"limit": 1, "offset": 1})).To(Equal([]any{desc[1]}), "offset 1 skips the newest trade")
+			Expect(ids(frame{"by": "id", "from": desc[2], "till": desc[1]})).To(Equal([]any{desc[1], desc[2]}),
+				"by id, from and till bound the trades by id")
 		})
 
 		framework.ConformanceIt("V2-WS-CANDLES-UPDATE", func(ctx SpecContext) {
