@@ -7,8 +7,9 @@
 //	defer emu.Close()
 //	client := myexchange.New(emu.URL())
 //
-// It serves version 3 under /api/3 and, when ControlPlane is set, a control
-// plane under /_conform (reset, fund, clock) for emulator-only specs.
+// It serves version 3 under /api/3, the version 2 JSON-RPC streams under
+// /api/2/ws and, when ControlPlane is set, a control plane under /_conform
+// (reset, fund, clock) for emulator-only specs.
 package emulator
 
 import (
