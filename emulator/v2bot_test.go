@@ -156,6 +156,10 @@ func TestV2Bot(t *testing.T) {
 	if placed["status"] != "new" || placed["reportType"] != "new" {
 		t.Fatalf("newOrder: %v", placed)
 	}
+	// As the real service does, the report comes before the answer.
+	if len(trd.backlog) == 0 || trd.backlog[len(trd.backlog)-1]["method"] != "report" {
+		t.Fatalf("the report of a new order comes before the answer: %v", trd.backlog)
+	}
 	trd.notification("report", func(p any) bool { return p.(map[string]any)["status"] == "new" })
 	upd := pub.notification("updateOrderbook", nil).(map[string]any)
 	if upd["sequence"] != snap["sequence"] {
@@ -177,7 +181,10 @@ func TestV2Bot(t *testing.T) {
 		t.Fatalf("login with a wrong signature: %v", res)
 	}
 	mustResult(t, "login HS256", all.call("login", map[string]any{"algo": "HS256", "pKey": taker.APIKey, "nonce": "n1", "signature": hs256(taker.Secret, "n1")}))
-	mustResult(t, "newOrder (taker)", all.call("newOrder", map[string]any{"symbol": "ETHBTC", "side": "buy", "type": "limit",
+	if res := all.call("newOrder", map[string]any{"symbol": "ETHBTC", "side": "buy", "quantity": "0.0100", "price": "0.050000"}); rpcErrCode(res) != float64(10001) {
+		t.Fatalf("newOrder without clientOrderId: %v", res)
+	}
+	mustResult(t, "newOrder (taker)", all.call("newOrder", map[string]any{"clientOrderId": "botbuy00000000001", "symbol": "ETHBTC", "side": "buy", "type": "limit",
 		"quantity": "0.0100", "price": "0.050000", "timeInForce": "IOC"}))
 	tr := trd.notification("report", func(p any) bool { return p.(map[string]any)["reportType"] == "trade" }).(map[string]any)
 	if tr["tradeQuantity"] != "0.01" || tr["status"] != "partiallyFilled" || tr["tradeFee"] == nil {

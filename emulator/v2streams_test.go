@@ -67,10 +67,12 @@ func TestV2StreamErrors(t *testing.T) {
 		{"no market data on the trading stream", "/api/2/ws/trading", nil, "getSymbol", map[string]any{"symbol": "ETHBTC"}, -32601},
 		{"unknown algo", "/api/2/ws/trading", nil, "login", map[string]any{"algo": "RSA", "pKey": full.APIKey}, 10001},
 		{"newOrder before login", "/api/2/ws/trading", nil, "newOrder", map[string]any{"symbol": "ETHBTC"}, 1001},
-		{"newOrder without the trading right", "/api/2/ws/trading", &readOnly, "newOrder", map[string]any{"symbol": "ETHBTC", "side": "buy", "quantity": "0.01", "price": "0.001"}, 1003},
-		{"newOrder unknown symbol", "/api/2/ws/trading", &full, "newOrder", map[string]any{"symbol": "NOPE", "side": "buy", "quantity": "0.01", "price": "0.001"}, 2001},
-		{"newOrder off the increment, strict", "/api/2/ws/trading", &full, "newOrder", map[string]any{"symbol": "ETHBTC", "side": "buy", "quantity": "0.00011", "price": "0.001", "strictValidate": true}, 10001},
-		{"newOrder without funds", "/api/2/ws/trading", &full, "newOrder", map[string]any{"symbol": "ETHBTC", "side": "buy", "quantity": "100000", "price": "0.5"}, 20001},
+		{"newOrder without clientOrderId", "/api/2/ws/trading", &full, "newOrder", map[string]any{"symbol": "ETHBTC", "side": "buy", "quantity": "0.01", "price": "0.001"}, 10001},
+		{"cancelReplaceOrder without requestClientId", "/api/2/ws/trading", &full, "cancelReplaceOrder", map[string]any{"clientOrderId": "nosuchorder000001", "quantity": "0.01", "price": "0.001"}, 10001},
+		{"newOrder without the trading right", "/api/2/ws/trading", &readOnly, "newOrder", map[string]any{"clientOrderId": "errcase0000000001", "symbol": "ETHBTC", "side": "buy", "quantity": "0.01", "price": "0.001"}, 1003},
+		{"newOrder unknown symbol", "/api/2/ws/trading", &full, "newOrder", map[string]any{"clientOrderId": "errcase0000000002", "symbol": "NOPE", "side": "buy", "quantity": "0.01", "price": "0.001"}, 2001},
+		{"newOrder off the increment, strict", "/api/2/ws/trading", &full, "newOrder", map[string]any{"clientOrderId": "errcase0000000003", "symbol": "ETHBTC", "side": "buy", "quantity": "0.00011", "price": "0.001", "strictValidate": true}, 10001},
+		{"newOrder without funds", "/api/2/ws/trading", &full, "newOrder", map[string]any{"clientOrderId": "errcase0000000004", "symbol": "ETHBTC", "side": "buy", "quantity": "100000", "price": "0.5"}, 20001},
 		{"cancelOrder unknown", "/api/2/ws/trading", &full, "cancelOrder", map[string]any{"clientOrderId": "nosuchorder000001"}, 20002},
 		{"cancelReplaceOrder unknown", "/api/2/ws/trading", &full, "cancelReplaceOrder", map[string]any{"clientOrderId": "nosuchorder000001", "requestClientId": "nosuchorder000002", "quantity": "0.01", "price": "0.001"}, 20002},
 		{"getTradingBalance before login", "/api/2/ws/account", nil, "getTradingBalance", map[string]any{}, -32601},
@@ -192,7 +194,7 @@ func TestV2StreamReset(t *testing.T) {
 	pub.notification("snapshotOrderbook", nil)
 	trd := dialV2(t, emu, "/api/2/ws/trading")
 	mustResult(t, "login", trd.call("login", map[string]any{"algo": "BASIC", "pKey": full.APIKey, "sKey": full.Secret}))
-	mustResult(t, "newOrder", trd.call("newOrder", map[string]any{"symbol": "ETHBTC", "side": "buy", "quantity": "0.0100", "price": "0.001000"}))
+	mustResult(t, "newOrder", trd.call("newOrder", map[string]any{"clientOrderId": "resetorder0000001", "symbol": "ETHBTC", "side": "buy", "quantity": "0.0100", "price": "0.001000"}))
 	pub.notification("updateOrderbook", nil)
 	if err := emu.Reset(); err != nil {
 		t.Fatal(err)

@@ -56,6 +56,9 @@ type state struct {
 	subs map[channel]map[string]map[*conn]subParams
 	// reports are the connections subscribed to order reports, by account.
 	reports map[*conn]string
+	// awaited are the trading requests waiting for their order's report to
+	// be sent before their answer (see awaitReport).
+	awaited map[orderKey][]chan struct{}
 	trades  *feed.Sub // trades and resets, always
 	// live follows book and order events while conns > 0; gen tells its
 	// events from those of an earlier one still draining.
@@ -73,7 +76,7 @@ const (
 
 func newState(s *Server) *state {
 	st := &state{srv: s, syms: map[string]*symState{}, subs: map[channel]map[string]map[*conn]subParams{},
-		reports: map[*conn]string{}, quit: make(chan struct{})}
+		reports: map[*conn]string{}, awaited: map[orderKey][]chan struct{}{}, quit: make(chan struct{})}
 	for _, code := range s.spotSymbols() {
 		st.syms[code] = &symState{bids: map[string]engine.Level{}, asks: map[string]engine.Level{}, seq: firstSequence}
 	}

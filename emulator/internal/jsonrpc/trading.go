@@ -1,6 +1,8 @@
 package jsonrpc
 
 import (
+	"time"
+
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/engine"
@@ -60,6 +62,52 @@ func (st *state) order(ev engine.Event) {
 			r = st.srv.report(ev.Order, reportTypes[ev.Report], ev.Trade)
 		}
 		c.notify("report", r)
+	}
+	key := orderKey{ev.Account, ev.Order.ClientOrderID}
+	for _, done := range st.awaited[key] {
+		close(done)
+	}
+	delete(st.awaited, key)
+}
+
+// orderKey names an order by account and client order id.
+type orderKey struct{ account, cloid string }
+
+// reportWait bounds how long an answer waits for its order's report (which
+// comes within microseconds unless the follower was just renewed).
+const reportWait = time.Second
+
+// awaitReport registers a wait for the next event of the order key; the
+// returned function waits for it (or gives up) and forgets the wait. The
+// real service sends an order's report before the answer to the request
+// that changed it ("Notification report will arrive before request
+// result"), so the trading methods answer only after it.
+func (st *state) awaitReport(key orderKey) (wait func(ok bool)) {
+	done := make(chan struct{})
+	st.mu.Lock()
+	st.awaited[key] = append(st.awaited[key], done)
+	st.mu.Unlock()
+	return func(ok bool) {
+		if ok {
+			t := time.NewTimer(reportWait)
+			select {
+			case <-done:
+			case <-t.C:
+			}
+			t.Stop()
+		}
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		ws := st.awaited[key]
+		for i, w := range ws {
+			if w == done {
+				st.awaited[key] = append(ws[:i:i], ws[i+1:]...)
+				break
+			}
+		}
+		if len(st.awaited[key]) == 0 {
+			delete(st.awaited, key)
+		}
 	}
 }
 
@@ -125,9 +173,13 @@ func (s *Server) newOrder(c *conn, _ *request, p api.Params) (any, *api.Error) {
 		return nil, err
 	}
 	req := engine.PlaceRequest{Account: u.Account}
-	if v, ok := p.String("clientOrderId"); ok {
-		req.ClientOrderID = &v
+	// Required by the real service ("Uniqueness must be guaranteed within a
+	// single trading day"); its rules are the engine's.
+	cloid, ok := p.String("clientOrderId")
+	if !ok || cloid == "" {
+		return nil, api.Validation("clientOrderId is required")
 	}
+	req.ClientOrderID = &cloid
 	req.Symbol, _ = p.String("symbol")
 	if v, ok := p.String("side"); ok {
 		sd := engine.Side(v)
@@ -157,7 +209,9 @@ func (s *Server) newOrder(c *conn, _ *request, p api.Params) (any, *api.Error) {
 	if req.PostOnly, err = p.Bool("postOnly", false); err != nil {
 		return nil, err
 	}
+	wait := s.state.awaitReport(orderKey{u.Account, cloid})
 	o, perr := s.opts.Engine.Place(req)
+	wait(perr == nil)
 	if perr != nil {
 		return nil, api.EngineError(perr)
 	}
@@ -181,7 +235,9 @@ func (s *Server) cancelOrder(c *conn, _ *request, p api.Params) (any, *api.Error
 	if id == "" {
 		return nil, api.Validation("clientOrderId is required")
 	}
+	wait := s.state.awaitReport(orderKey{u.Account, id})
 	o, cerr := s.opts.Engine.Cancel(u.Account, id)
+	wait(cerr == nil)
 	if cerr != nil {
 		return nil, api.EngineError(cerr)
 	}
@@ -198,9 +254,11 @@ func (s *Server) cancelReplaceOrder(c *conn, _ *request, p api.Params) (any, *ap
 	if req.ClientOrderID == "" {
 		return nil, api.Validation("clientOrderId is required")
 	}
-	if v, ok := p.String("requestClientId"); ok {
-		req.NewClientOrderID = &v
+	newID, _ := p.String("requestClientId")
+	if newID == "" {
+		return nil, api.Validation("requestClientId is required")
 	}
+	req.NewClientOrderID = &newID
 	if req.Quantity, err = optDecimal(p, "quantity"); err != nil {
 		return nil, err
 	}
@@ -213,7 +271,9 @@ func (s *Server) cancelReplaceOrder(c *conn, _ *request, p api.Params) (any, *ap
 	if req.StrictValidate, err = p.Bool("strictValidate", false); err != nil {
 		return nil, err
 	}
+	wait := s.state.awaitReport(orderKey{u.Account, newID})
 	o, rerr := s.opts.Engine.Replace(req)
+	wait(rerr == nil)
 	if rerr != nil {
 		return nil, api.EngineError(rerr)
 	}
