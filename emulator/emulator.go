@@ -145,17 +145,21 @@ func New(opts Options) (*Emulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emulator: provider fixtures: %w", err)
 	}
-	store := auth.NewStore(keys, fs)
+	keyStore := auth.NewStore(keys, fs)
 	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock,
 		MarginConfig: mcfg.Records(), Directory: v3.Directory{SubAccounts: subs, Providers: providers}}),
-		store, fs, opts.Logger)
+		keyStore, fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill
 	// the budgets of specs running meanwhile.
 	guard := limits.NewGuard(limits.Options{Clock: opts.Clock, Faults: fs, Off: opts.NoLimits})
 	v3Router.SetLimiter(guard)
-	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger})
-	e.v2streams = jsonrpc.New(jsonrpc.Options{Market: mkt, Engine: e.engine, Ledger: e.ledger, Keys: store, Hub: e.feed,
+	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.ledger.Balances,
+		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
+		Updates: stream.HubUpdates{Hub: e.feed}}
+	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
+		Accounts: accounts})
+	e.v2streams = jsonrpc.New(jsonrpc.Options{Market: mkt, Engine: e.engine, Ledger: e.ledger, Keys: keyStore, Hub: e.feed,
 		Faults: fs, Clock: e.clock, PingInterval: opts.PingInterval, Logger: opts.Logger})
 	var ctl http.Handler
 	if opts.ControlPlane {
