@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/emulator"
 	"github.com/conform-harness/conform/fixtures"
+	"github.com/gorilla/websocket"
 )
 
 func startV2(t *testing.T, opts emulator.Options) *emulator.Emulator {
@@ -243,5 +245,36 @@ func TestV2StreamBookBeforeConnect(t *testing.T) {
 				t.Fatal("the emulator still counts a closed v2 connection")
 			}
 		}
+	}
+}
+
+// TestV2StreamPing: v2 connections are pinged like the v3 streams (the v2
+// document shows no limits or pings for them).
+func TestV2StreamPing(t *testing.T) {
+	emu := startV2(t, emulator.Options{PingInterval: 10 * time.Millisecond})
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(emu.URL(), "http")+"/api/2/ws/public", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	pinged := make(chan struct{}, 1)
+	ws.SetPingHandler(func(string) error {
+		select {
+		case pinged <- struct{}{}:
+		default:
+		}
+		return nil
+	})
+	go func() { // control frames are handled while reading
+		for {
+			if _, _, err := ws.ReadMessage(); err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case <-pinged:
+	case <-time.After(3 * time.Second):
+		t.Fatal("no ping within 3s at a 10ms interval")
 	}
 }
