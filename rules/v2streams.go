@@ -94,6 +94,8 @@ var v2streamsRules = []Rule{
 		Statement: "activeOrders requires the Orderbook, History, Trading balance right: a key without it is refused subscribeReports."},
 	{ID: "V2-WS-ACTIVE-ORDERS", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
 		Statement: "After subscribeReports, activeOrders lists exactly the user's currently active orders."},
+	{ID: "V2-WS-REPORT-ONE", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
+		Statement: "report is one order report per order update: an order placed and canceled yields exactly two reports, new then canceled."},
 	{ID: "V2-WS-REPORT-FIELDS", Area: "v2streams", Section: secWSReport, Status: Testable,
 		Statement: "An order report carries id, clientOrderId, symbol, side, status, type, timeInForce, quantity, price, cumQuantity, postOnly, createdAt, updatedAt and reportType."},
 	{ID: "V2-WS-REPORT-NEW", Area: "v2streams", Section: secWSReport, Status: Testable,

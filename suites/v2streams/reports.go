@@ -124,6 +124,25 @@ var _ = Describe("v2 streams: order reports", func() {
 		framework.Observe("V2-WS-REPORT-TYPES", "a cancel is reported with reportType %v", rep["reportType"])
 	})
 
+	framework.ConformanceIt("V2-WS-REPORT-ONE", func(ctx SpecContext) {
+		t, sym := reportingTrader(ctx)
+		r := follow(ctx, t)
+		id := cloids.New()
+		t.PlaceOK(ctx, sym.RestingBuy(id, restingPrice()))
+		t.CancelOK(ctx, id)
+		r.report(ctx, id, withStatus("canceled"))
+		// The server answers in order: what it queued before this answer has
+		// been read when the answer comes.
+		r.s.login(ctx, t.Acct)
+		var statuses []any
+		for _, f := range append(r.s.seen, r.s.pending()...) {
+			if p, ok := f["params"].(map[string]any); ok && f["method"] == "report" && p["clientOrderId"] == id {
+				statuses = append(statuses, p["status"])
+			}
+		}
+		Expect(statuses).To(Equal([]any{"new", "canceled"}), "one report per update of order %s", id)
+	})
+
 	framework.ConformanceIt("V2-WS-REPORT-EXPIRED", func(ctx SpecContext) {
 		t, sym := reportingTrader(ctx)
 		r := follow(ctx, t)

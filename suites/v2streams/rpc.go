@@ -43,6 +43,8 @@ type stream struct {
 	c    *client.WSConn
 	path string
 	n    int
+	// seen are the messages frames has read, in order.
+	seen []frame
 }
 
 // open connects to a v2 stream location.
@@ -102,6 +104,7 @@ func (s *stream) frames(ctx context.Context, what string, until func(frame) bool
 		case m := <-s.c.Notifications():
 			f := decode(m)
 			got = append(got, f)
+			s.seen = append(s.seen, f)
 			if until(f) {
 				return got
 			}

@@ -62,6 +62,9 @@ func (st *state) order(ev engine.Event) {
 			r = st.srv.report(ev.Order, reportTypes[ev.Report], ev.Trade)
 		}
 		c.notify("report", r)
+		if st.srv.opts.Faults.On("V2-WS-REPORT-ONE") {
+			c.notify("report", r)
+		}
 	}
 	key := orderKey{ev.Account, ev.Order.ClientOrderID}
 	for _, done := range st.awaited[key] {
