@@ -190,7 +190,9 @@ type conn struct {
 func (c *conn) close() {
 	c.once.Do(func() {
 		close(c.done)
-		_ = c.ws.Close()
+		if c.ws != nil { // nil only in tests that drive handle directly
+			_ = c.ws.Close()
+		}
 	})
 }
 
