@@ -86,12 +86,12 @@ func newState(s *Server) *state {
 
 func (st *state) stop() {
 	close(st.quit)
-	st.trades.Close()
 	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.trades.Close()
 	if st.live != nil {
 		st.live.Close()
 	}
-	st.mu.Unlock()
 }
 
 // follow applies trades and resets until stop; a subscription the hub
@@ -113,7 +113,9 @@ func (st *state) follow() {
 			case <-st.quit:
 				return
 			default:
+				st.mu.Lock()
 				st.trades = st.srv.opts.Hub.Subscribe(tradeKinds, queueLen)
+				st.mu.Unlock()
 			}
 		}
 	}
