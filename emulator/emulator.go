@@ -38,6 +38,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/stream"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/shopspring/decimal"
 )
@@ -83,6 +84,8 @@ type Emulator struct {
 	feed *feed.Hub
 	// v2streams serves the JSON-RPC streams of API v2 under /api/2/ws.
 	v2streams *jsonrpc.Server
+	// tape records the public trades and candles the engine makes.
+	tape *tape.Tape
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -129,6 +132,8 @@ func New(opts Options) (*Emulator, error) {
 		return nil, fmt.Errorf("emulator: margin fixtures: %w", err)
 	}
 	e.feed = feed.New()
+	e.tape = tape.New(tapePairs(syms))
+	e.feed.Tap(tape.Kinds, e.tape.Observe)
 	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Observer: e.feed})
 	if err := e.Reset(); err != nil {
 		return nil, err
@@ -147,7 +152,7 @@ func New(opts Options) (*Emulator, error) {
 	}
 	keyStore := auth.NewStore(keys, fs)
 	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock,
-		MarginConfig: mcfg.Records(), Directory: v3.Directory{SubAccounts: subs, Providers: providers}}),
+		MarginConfig: mcfg.Records(), Directory: v3.Directory{SubAccounts: subs, Providers: providers}, Tape: e.tape}),
 		keyStore, fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill
@@ -158,7 +163,8 @@ func New(opts Options) (*Emulator, error) {
 		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
 		Updates: stream.HubUpdates{Hub: e.feed}}
 	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
-		Accounts: accounts})
+		Accounts: accounts,
+		Market:   &stream.Market{Tape: e.tape, Depth: e.engine.Depth, Feed: e.feed, Clock: e.clock, Currency: mkt.HasCurrency}})
 	e.v2streams = jsonrpc.New(jsonrpc.Options{Market: mkt, Engine: e.engine, Ledger: e.ledger, Keys: keyStore, Hub: e.feed,
 		Faults: fs, Clock: e.clock, PingInterval: opts.PingInterval, Logger: opts.Logger})
 	var ctl http.Handler
@@ -261,4 +267,13 @@ func (e *Emulator) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	return srv.Shutdown(ctx)
+}
+
+// tapePairs are the spot symbols as the market tape knows them.
+func tapePairs(syms []engine.Symbol) []tape.Pair {
+	out := make([]tape.Pair, 0, len(syms))
+	for _, s := range syms {
+		out = append(out, tape.Pair{Code: s.Code, Base: s.Base, Quote: s.Quote})
+	}
+	return out
 }

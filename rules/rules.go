@@ -94,8 +94,20 @@ func knownArea(name string) bool {
 // Default returns the catalogue of everything declared in this package.
 func Default() *Catalogue { return defaultCatalogue }
 
-var defaultCatalogue = mustNew(conventionsRules, marketdataRules, authRules, spotRules, orderlistsRules, marginRules, errorsRules, limitsRules,
-	streamtradingRules, streamwalletRules, v2streamsRules)
+var defaultCatalogue = mustNew(
+	conventionsRules,
+	marketdataRules,
+	authRules,
+	spotRules,
+	orderlistsRules,
+	marginRules,
+	streampublicRules,
+	streamtradingRules,
+	streamwalletRules,
+	errorsRules,
+	limitsRules,
+	v2streamsRules,
+)
 
 func mustNew(rs ...[]Rule) *Catalogue {
 	c, err := New(rs...)
