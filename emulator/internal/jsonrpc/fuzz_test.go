@@ -10,6 +10,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/feed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/shopspring/decimal"
 )
 
@@ -33,9 +34,15 @@ func newTestServer(t testing.TB) *Server {
 		}
 	}
 	hub := feed.New()
+	pairs := make([]tape.Pair, 0, len(syms))
+	for _, sy := range syms {
+		pairs = append(pairs, tape.Pair{Code: sy.Code, Base: sy.Base, Quote: sy.Quote})
+	}
+	tp := tape.New(pairs)
+	hub.Tap(tape.Kinds, tp.Observe)
 	eng := engine.New(syms, led, nil, fs, engine.Options{Observer: hub})
 	keys := auth.NewStore([]auth.Key{{APIKey: "k", Secret: "s", Account: "A", Rights: []string{"orderbook", "trading"}}}, fs)
-	s := New(Options{Market: mkt, Engine: eng, Ledger: led, Keys: keys, Hub: hub, Faults: fs})
+	s := New(Options{Market: mkt, Engine: eng, Ledger: led, Keys: keys, Hub: hub, Tape: tp, Faults: fs})
 	t.Cleanup(func() { _ = s.Close() })
 	return s
 }

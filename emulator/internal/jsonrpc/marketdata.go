@@ -3,19 +3,13 @@ package jsonrpc
 import (
 	"sort"
 	"strconv"
-	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/api"
-	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/conform-harness/conform/emulator/internal/v2shape"
 	"github.com/shopspring/decimal"
 )
-
-// Candle periods of v2 and their lengths (1M is a calendar month).
-var periods = map[string]time.Duration{
-	"M1": time.Minute, "M3": 3 * time.Minute, "M5": 5 * time.Minute, "M15": 15 * time.Minute, "M30": 30 * time.Minute,
-	"H1": time.Hour, "H4": 4 * time.Hour, "D1": 24 * time.Hour, "D7": 7 * 24 * time.Hour, "1M": 0,
-}
 
 // Defaults where the document gives none (V2-WS-CANDLE-DEFAULTS): the
 // period of its example and the v2 pagination default.
@@ -25,14 +19,6 @@ const (
 	maxLimit      = 1000
 	maxOffset     = 100_000
 )
-
-func bucketOf(period string, t time.Time) time.Time {
-	t = t.UTC()
-	if d := periods[period]; d > 0 {
-		return t.Truncate(d)
-	}
-	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
-}
 
 // candle is one v2 candle.
 type candle struct {
@@ -45,42 +31,9 @@ type candle struct {
 	VolumeQuote string `json:"volumeQuote"`
 }
 
-func emptyCandle(at time.Time) candle {
-	return candle{Timestamp: v2shape.Time(at), Open: "0", Close: "0", Min: "0", Max: "0", Volume: "0", VolumeQuote: "0"}
-}
-
-// candlesOf builds the candles of period from trades (oldest first): the
-// last limit buckets that have trades (all when limit <= 0), oldest first;
-// only buckets up to until when until is not zero.
-func candlesOf(trades []engine.PublicTrade, period string, limit int, until time.Time) []candle {
-	type acc struct {
-		at                        time.Time
-		open, close, lo, hi, v, q decimal.Decimal
-	}
-	var out []acc
-	for _, t := range trades {
-		b := bucketOf(period, t.Timestamp)
-		if !until.IsZero() && b.After(until) {
-			break
-		}
-		if n := len(out); n == 0 || !out[n-1].at.Equal(b) {
-			out = append(out, acc{at: b, open: t.Price, lo: t.Price, hi: t.Price})
-		}
-		a := &out[len(out)-1]
-		a.close = t.Price
-		a.lo, a.hi = decimal.Min(a.lo, t.Price), decimal.Max(a.hi, t.Price)
-		a.v = a.v.Add(t.Quantity)
-		a.q = a.q.Add(t.Quantity.Mul(t.Price))
-	}
-	if limit > 0 && len(out) > limit {
-		out = out[len(out)-limit:]
-	}
-	cs := make([]candle, len(out))
-	for i, a := range out {
-		cs[i] = candle{Timestamp: v2shape.Time(a.at), Open: a.open.String(), Close: a.close.String(), Min: a.lo.String(),
-			Max: a.hi.String(), Volume: a.v.String(), VolumeQuote: a.q.String()}
-	}
-	return cs
+func wireCandle(c tape.Candle) candle {
+	return candle{Timestamp: v2shape.Time(c.Start), Open: c.Open.String(), Close: c.Close.String(), Min: c.Low.String(),
+		Max: c.High.String(), Volume: c.Volume.String(), VolumeQuote: c.VolumeQuote.String()}
 }
 
 // ticker is the symbol's Ticker: best bid and ask now, trades of the last
@@ -98,26 +51,14 @@ func (st *state) ticker(symbol string) any {
 	if len(ss.asks) > 0 {
 		t.Ask = str(best(ss.asks, false))
 	}
-	if n := len(ss.trades); n > 0 {
-		t.Last = str(ss.trades[n-1].Price)
+	stats := st.srv.opts.Tape.Stats(symbol, now)
+	if stats.HasLast {
+		t.Last = str(stats.Last)
 	}
-	since := now.Add(-24 * time.Hour)
-	var open, lo, hi, v, q decimal.Decimal
-	seen := false
-	for _, tr := range ss.trades {
-		if tr.Timestamp.Before(since) {
-			continue
-		}
-		if !seen {
-			open, lo, hi, seen = tr.Price, tr.Price, tr.Price, true
-		}
-		lo, hi = decimal.Min(lo, tr.Price), decimal.Max(hi, tr.Price)
-		v, q = v.Add(tr.Quantity), q.Add(tr.Quantity.Mul(tr.Price))
+	if stats.Traded {
+		t.Open, t.Low, t.High = str(stats.Open), str(stats.Low), str(stats.High)
 	}
-	if seen {
-		t.Open, t.Low, t.High = str(open), str(lo), str(hi)
-	}
-	t.Volume, t.VolumeQuote = v.String(), q.String()
+	t.Volume, t.VolumeQuote = stats.Volume.String(), stats.VolumeQuote.String()
 	if st.srv.opts.Faults.On("V2-WS-TICKER") {
 		return without(t, "volumeQuote")
 	}
@@ -155,8 +96,8 @@ func (s *Server) subscribe(ch channel) func(c *conn, req *request, p api.Params)
 		if st.subs[ch][symbol] == nil {
 			st.subs[ch][symbol] = map[*conn]subParams{}
 		}
+		method, snap, sp := st.snapshot(ch, symbol, sp)
 		st.subs[ch][symbol][c] = sp
-		method, snap := st.snapshot(ch, symbol, sp)
 		var ok any = true
 		if s.opts.Faults.On("V2-WS-SUB-TRUE") {
 			ok = "subscribed"
@@ -172,31 +113,39 @@ func (s *Server) subscribe(ch channel) func(c *conn, req *request, p api.Params)
 	}
 }
 
-// snapshot is the notification that follows a subscription.
-func (st *state) snapshot(ch channel, symbol string, sp subParams) (string, any) {
-	ss := st.syms[symbol]
+// snapshot is the notification that follows a subscription, and the
+// subscription with the tape sequence the snapshot holds.
+func (st *state) snapshot(ch channel, symbol string, sp subParams) (string, any, subParams) {
 	f := st.srv.opts.Faults
 	switch ch {
 	case chanBook:
-		return "snapshotOrderbook", st.bookSnapshot(symbol)
+		return "snapshotOrderbook", st.bookSnapshot(symbol), sp
 	case chanTrades:
-		trades := ss.trades
-		if sp.limit < len(trades) && !f.On("V2-WS-TRADES-SNAPSHOT") {
-			trades = trades[len(trades)-sp.limit:]
+		limit := sp.limit
+		if f.On("V2-WS-TRADES-SNAPSHOT") {
+			limit = tape.Keep
 		}
-		data := make([]any, len(trades))
-		for i, t := range trades {
-			data[i] = wireTrade(t)
+		snap := st.srv.opts.Tape.SnapshotTrades([]string{symbol}, limit)
+		sp.seq = snap.Seq
+		data := make([]any, 0, len(snap.Trades[symbol]))
+		for _, t := range snap.Trades[symbol] {
+			data = append(data, wireTrade(t))
 		}
-		return "snapshotTrades", map[string]any{"data": data, "symbol": symbol}
+		return "snapshotTrades", map[string]any{"data": data, "symbol": symbol}, sp
 	case chanCandles:
-		snap := map[string]any{"data": candlesOf(ss.trades, sp.period, sp.limit, time.Time{}), "symbol": symbol, "period": sp.period}
-		if f.On("V2-WS-CANDLES") {
-			delete(snap, "period")
+		snap := st.srv.opts.Tape.SnapshotCandles([]string{symbol}, market.Period(sp.period), sp.limit)
+		sp.seq = snap.Seq
+		data := make([]candle, 0, len(snap.Candles[symbol]))
+		for _, c := range snap.Candles[symbol] {
+			data = append(data, wireCandle(c))
 		}
-		return "snapshotCandles", snap
+		msg := map[string]any{"data": data, "symbol": symbol, "period": sp.period}
+		if f.On("V2-WS-CANDLES") {
+			delete(msg, "period")
+		}
+		return "snapshotCandles", msg, sp
 	default:
-		return "ticker", st.ticker(symbol)
+		return "ticker", st.ticker(symbol), sp
 	}
 }
 
@@ -245,10 +194,8 @@ func (s *Server) getTrades(_ *conn, _ *request, p api.Params) (any, *api.Error) 
 	if err != nil {
 		return nil, err
 	}
-	s.state.mu.Lock()
-	all := append([]engine.PublicTrade(nil), s.state.syms[symbol].trades...)
-	s.state.mu.Unlock()
-	var sel []engine.PublicTrade
+	all := s.opts.Tape.Trades(symbol, tape.Keep)
+	var sel []tape.Trade
 	for _, t := range all {
 		if keep(t) {
 			sel = append(sel, t)
@@ -281,7 +228,7 @@ func (s *Server) getTrades(_ *conn, _ *request, p api.Params) (any, *api.Error) 
 
 // tradeFilter reads from and till: trade ids when by is id, DateTimes when
 // by is timestamp; both bounds inclusive.
-func tradeFilter(p api.Params, by string) (func(engine.PublicTrade) bool, *api.Error) {
+func tradeFilter(p api.Params, by string) (func(tape.Trade) bool, *api.Error) {
 	if by == "timestamp" {
 		from, hasFrom, err := p.Time("from")
 		if err != nil {
@@ -291,8 +238,8 @@ func tradeFilter(p api.Params, by string) (func(engine.PublicTrade) bool, *api.E
 		if err != nil {
 			return nil, err
 		}
-		return func(t engine.PublicTrade) bool {
-			return (!hasFrom || !t.Timestamp.Before(from)) && (!hasTill || !t.Timestamp.After(till))
+		return func(t tape.Trade) bool {
+			return (!hasFrom || !t.At.Before(from)) && (!hasTill || !t.At.After(till))
 		}, nil
 	}
 	bound := func(name string) (int64, bool, *api.Error) {
@@ -314,7 +261,7 @@ func tradeFilter(p api.Params, by string) (func(engine.PublicTrade) bool, *api.E
 	if err != nil {
 		return nil, err
 	}
-	return func(t engine.PublicTrade) bool {
+	return func(t tape.Trade) bool {
 		return (!hasFrom || t.ID >= from) && (!hasTill || t.ID <= till)
 	}, nil
 }

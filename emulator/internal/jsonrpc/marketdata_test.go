@@ -6,8 +6,7 @@ import (
 
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
-	"github.com/conform-harness/conform/emulator/internal/engine"
-	"github.com/shopspring/decimal"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 )
 
 func at(s string) time.Time {
@@ -18,46 +17,8 @@ func at(s string) time.Time {
 	return t
 }
 
-func TestBucketOf(t *testing.T) {
-	for _, tc := range []struct{ period, at, want string }{
-		{"M1", "2026-03-02T12:34:56Z", "2026-03-02T12:34:00Z"},
-		{"M30", "2026-03-02T12:34:56Z", "2026-03-02T12:30:00Z"},
-		{"H4", "2026-03-02T13:34:56Z", "2026-03-02T12:00:00Z"},
-		{"D1", "2026-03-02T13:34:56Z", "2026-03-02T00:00:00Z"},
-		{"1M", "2026-03-02T13:34:56Z", "2026-03-01T00:00:00Z"},
-	} {
-		if got := bucketOf(tc.period, at(tc.at)); !got.Equal(at(tc.want)) {
-			t.Errorf("%s of %s: %s, want %s", tc.period, tc.at, got, tc.want)
-		}
-	}
-}
-
-func TestCandlesOf(t *testing.T) {
-	d := decimal.RequireFromString
-	trades := []engine.PublicTrade{
-		{ID: 1, Price: d("10"), Quantity: d("1"), Timestamp: at("2026-03-02T12:00:10Z")},
-		{ID: 2, Price: d("12"), Quantity: d("2"), Timestamp: at("2026-03-02T12:00:20Z")},
-		{ID: 3, Price: d("9"), Quantity: d("1"), Timestamp: at("2026-03-02T12:00:30Z")},
-		{ID: 4, Price: d("11"), Quantity: d("3"), Timestamp: at("2026-03-02T12:02:00Z")},
-	}
-	cs := candlesOf(trades, "M1", 0, time.Time{})
-	want := []candle{
-		{Timestamp: "2026-03-02T12:00:00.000Z", Open: "10", Close: "9", Min: "9", Max: "12", Volume: "4", VolumeQuote: "43"},
-		{Timestamp: "2026-03-02T12:02:00.000Z", Open: "11", Close: "11", Min: "11", Max: "11", Volume: "3", VolumeQuote: "33"},
-	}
-	if len(cs) != len(want) || cs[0] != want[0] || cs[1] != want[1] {
-		t.Fatalf("candles %+v, want %+v", cs, want)
-	}
-	if cs := candlesOf(trades, "M1", 1, time.Time{}); len(cs) != 1 || cs[0] != want[1] {
-		t.Fatalf("limit 1: %+v", cs)
-	}
-	if cs := candlesOf(trades, "M1", 0, at("2026-03-02T12:00:00Z")); len(cs) != 1 || cs[0] != want[0] {
-		t.Fatalf("until the first bucket: %+v", cs)
-	}
-}
-
 func TestTradeFilter(t *testing.T) {
-	tr := engine.PublicTrade{ID: 5, Timestamp: at("2026-03-02T12:00:00Z")}
+	tr := tape.Trade{ID: 5, At: at("2026-03-02T12:00:00Z")}
 	for _, tc := range []struct {
 		params string
 		by     string

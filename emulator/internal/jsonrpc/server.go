@@ -32,6 +32,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/feed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/gorilla/websocket"
 )
 
@@ -47,14 +48,17 @@ const (
 	DefaultPingInterval = 30 * time.Second
 )
 
-// Options configure a Server. Market, Engine, Ledger, Keys and Hub are
-// required.
+// Options configure a Server. Market, Engine, Ledger, Keys, Hub and Tape
+// are required.
 type Options struct {
 	Market *market.Catalogue
 	Engine *engine.Engine
 	Ledger *ledger.Ledger
 	Keys   *auth.Store
 	Hub    *feed.Hub
+	// Tape is the record of public trades and candles (kept current by a
+	// tap on Hub).
+	Tape   *tape.Tape
 	Faults *faults.Set
 	Clock  clock.Clock
 	// PingInterval is the time between pings (default DefaultPingInterval).

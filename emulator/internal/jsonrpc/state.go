@@ -6,6 +6,8 @@ import (
 
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/feed"
+	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/conform-harness/conform/emulator/internal/v2shape"
 	"github.com/shopspring/decimal"
 )
@@ -20,17 +22,15 @@ const (
 	chanCandles
 )
 
-// maxTrades bounds the public trades kept per symbol (for snapshots,
-// candles and getTrades); older ones are dropped first.
-const maxTrades = 10_000
-
 // firstSequence is where every symbol's order book sequence starts.
 const firstSequence = 1
 
-// subParams are what a subscription asked for.
+// subParams are what a subscription asked for, and the tape sequence of
+// its snapshot (the trades and candles updates it already holds).
 type subParams struct {
 	period string
 	limit  int
+	seq    uint64
 }
 
 // symState is one symbol's market as the streams show it, built from the
@@ -38,17 +38,17 @@ type subParams struct {
 type symState struct {
 	bids, asks map[string]engine.Level // by price
 	seq        int64                   // the sequence of the next update
-	trades     []engine.PublicTrade    // oldest first
 }
 
 // state is the market data of every symbol and who listens to what. One
 // mutex orders everything: an answer, its snapshot and the updates after it
 // are queued to a connection under it, so they reach it in that order.
 //
-// Public trades are followed all the time (they are few, and getTrades,
-// trade snapshots and candles show past ones). Book and order events come
-// with every order, so they are followed only while a v2 connection is
-// open: the books are read from the engine when the first one opens.
+// Public trades and candles are the tape's (emulator/internal/tape, shared
+// with the v3 market data); its updates are followed all the time. Book and
+// order events come with every order, so they are followed only while a v2
+// connection is open: the books are read from the engine when the first one
+// opens.
 type state struct {
 	srv  *Server
 	mu   sync.Mutex
@@ -59,7 +59,7 @@ type state struct {
 	// awaited are the trading requests waiting for their order's report to
 	// be sent before their answer (see awaitReport).
 	awaited map[orderKey][]chan struct{}
-	trades  *feed.Sub // trades and resets, always
+	tape    *tape.Listener // trade updates, always
 	// live follows book and order events while conns > 0; gen tells its
 	// events from those of an earlier one still draining.
 	conns int
@@ -69,9 +69,8 @@ type state struct {
 }
 
 const (
-	tradeKinds = engine.TradeEvent | engine.ResetEvent
-	liveKinds  = engine.BookEvent | engine.OrderEvent | engine.ResetEvent
-	queueLen   = 1 << 16
+	liveKinds = engine.BookEvent | engine.OrderEvent | engine.ResetEvent
+	queueLen  = 1 << 16
 )
 
 func newState(s *Server) *state {
@@ -80,7 +79,7 @@ func newState(s *Server) *state {
 	for _, code := range s.spotSymbols() {
 		st.syms[code] = &symState{bids: map[string]engine.Level{}, asks: map[string]engine.Level{}, seq: firstSequence}
 	}
-	st.trades = s.opts.Hub.Subscribe(tradeKinds, queueLen)
+	st.tape = s.opts.Tape.Listen()
 	return st
 }
 
@@ -88,25 +87,30 @@ func (st *state) stop() {
 	close(st.quit)
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.trades.Close()
+	st.tape.Close()
 	if st.live != nil {
 		st.live.Close()
 	}
 }
 
-// follow applies trades and resets until stop; a subscription the hub
+// follow sends the tape's trade updates until stop; a listener the tape
 // dropped (the follower fell behind) is renewed.
 func (st *state) follow() {
 	defer st.srv.wg.Done()
 	for {
+		st.mu.Lock()
+		l := st.tape
+		st.mu.Unlock()
 		select {
 		case <-st.quit:
 			return
-		case ev, ok := <-st.trades.Events():
+		case u, ok := <-l.C():
 			if ok {
-				st.mu.Lock()
-				st.apply(ev, false)
-				st.mu.Unlock()
+				if !u.Reset {
+					st.mu.Lock()
+					st.trade(u)
+					st.mu.Unlock()
+				}
 				continue
 			}
 			select {
@@ -114,7 +118,7 @@ func (st *state) follow() {
 				return
 			default:
 				st.mu.Lock()
-				st.trades = st.srv.opts.Hub.Subscribe(tradeKinds, queueLen)
+				st.tape = st.srv.opts.Tape.Listen()
 				st.mu.Unlock()
 			}
 		}
@@ -179,7 +183,7 @@ func (st *state) followLive(sub *feed.Sub, gen int, seen map[string]uint64) {
 	for ev := range sub.Events() {
 		st.mu.Lock()
 		if st.gen == gen && !(ev.Kind == engine.BookEvent && ev.Seq <= seen[ev.Level.Symbol]) {
-			st.apply(ev, true)
+			st.apply(ev)
 		}
 		st.mu.Unlock()
 	}
@@ -190,17 +194,15 @@ func (st *state) followLive(sub *feed.Sub, gen int, seen map[string]uint64) {
 	}
 }
 
-// apply applies one event under mu: live events (books, orders, resets of
-// the books) or trade events (trades, resets of the trades).
-func (st *state) apply(ev engine.Event, live bool) {
-	switch {
-	case ev.Kind == engine.BookEvent:
+// apply applies one book or order event (or a reset of the books) under
+// mu.
+func (st *state) apply(ev engine.Event) {
+	switch ev.Kind {
+	case engine.BookEvent:
 		st.level(ev.Level.Symbol, ev.Level)
-	case ev.Kind == engine.TradeEvent:
-		st.trade(ev.Print)
-	case ev.Kind == engine.OrderEvent:
+	case engine.OrderEvent:
 		st.order(ev)
-	case ev.Kind == engine.ResetEvent && live:
+	case engine.ResetEvent:
 		for code, ss := range st.syms {
 			for _, l := range ss.bids {
 				st.level(code, engine.BookLevel{Symbol: code, Side: engine.Buy, Price: l.Price})
@@ -208,10 +210,6 @@ func (st *state) apply(ev engine.Event, live bool) {
 			for _, l := range ss.asks {
 				st.level(code, engine.BookLevel{Symbol: code, Side: engine.Sell, Price: l.Price})
 			}
-		}
-	case ev.Kind == engine.ResetEvent:
-		for _, ss := range st.syms {
-			ss.trades = nil
 		}
 	}
 }
@@ -322,45 +320,41 @@ func (st *state) bookSnapshot(symbol string) map[string]any {
 		"sequence": seq, "timestamp": v2shape.Time(st.srv.opts.Clock.Now())}
 }
 
-// trade records a public trade and sends the trade, candle and ticker
-// updates.
-func (st *state) trade(t engine.PublicTrade) {
-	ss := st.syms[t.Symbol]
-	if ss == nil {
+// trade sends the trade, candle and ticker updates of a new trade to the
+// subscriptions whose snapshot came before it.
+func (st *state) trade(u tape.Update) {
+	if st.syms[u.Symbol] == nil {
 		return
 	}
-	ss.trades = append(ss.trades, t)
-	if len(ss.trades) > maxTrades {
-		ss.trades = append(ss.trades[:0:0], ss.trades[len(ss.trades)-maxTrades:]...)
-	}
 	f := st.srv.opts.Faults
-	wt := wireTrade(t)
+	wt := wireTrade(u.Trade)
 	if f.On("V2-WS-TRADES-UPDATE") {
-		wt["quantity"] = t.Quantity.Add(t.Quantity).String()
+		wt["quantity"] = u.Trade.Quantity.Add(u.Trade.Quantity).String()
 	}
-	for c := range st.listeners(chanTrades, t.Symbol) {
-		c.notify("updateTrades", map[string]any{"data": []any{wt}, "symbol": t.Symbol})
+	for c, sp := range st.listeners(chanTrades, u.Symbol) {
+		if u.Seq > sp.seq {
+			c.notify("updateTrades", map[string]any{"data": []any{wt}, "symbol": u.Symbol})
+		}
 	}
-	for c, sp := range st.listeners(chanCandles, t.Symbol) {
-		trades := ss.trades
+	for c, sp := range st.listeners(chanCandles, u.Symbol) {
+		if u.Seq <= sp.seq {
+			continue
+		}
+		cd, ok := st.srv.opts.Tape.CandleOf(u.Symbol, market.Period(sp.period), u.Trade.At)
+		if !ok {
+			continue
+		}
 		if f.On("V2-WS-CANDLES-UPDATE") {
-			trades = trades[:len(trades)-1]
+			cd.Volume = cd.Volume.Sub(u.Trade.Quantity)
 		}
-		cs := candlesOf(trades, sp.period, 0, bucketOf(sp.period, t.Timestamp))
-		data := []any{}
-		if len(cs) > 0 {
-			data = append(data, cs[len(cs)-1])
-		} else {
-			data = append(data, emptyCandle(bucketOf(sp.period, t.Timestamp)))
-		}
-		c.notify("updateCandles", map[string]any{"data": data, "symbol": t.Symbol, "period": sp.period})
+		c.notify("updateCandles", map[string]any{"data": []any{wireCandle(cd)}, "symbol": u.Symbol, "period": sp.period})
 	}
-	st.tickers(t.Symbol)
+	st.tickers(u.Symbol)
 }
 
-func wireTrade(t engine.PublicTrade) map[string]any {
+func wireTrade(t tape.Trade) map[string]any {
 	return map[string]any{"id": t.ID, "price": t.Price.String(), "quantity": t.Quantity.String(),
-		"side": string(t.TakerSide), "timestamp": v2shape.Time(t.Timestamp)}
+		"side": string(t.Side), "timestamp": v2shape.Time(t.At)}
 }
 
 // tickers sends the symbol's ticker to its subscribers.
