@@ -107,6 +107,7 @@ var defaultCatalogue = mustNew(
 	errorsRules,
 	limitsRules,
 	versioningRules,
+	v2streamsRules,
 )
 
 func mustNew(rs ...[]Rule) *Catalogue {
