@@ -25,6 +25,9 @@ var conventionsRules = []Rule{
 	{ID: "V3-CONV-PARAMS-ELSEWHERE", Area: "conventions", Section: secConventions, Status: Ambiguous,
 		Reason:    "the spec says passing parameters any other way (a POST's parameters in the query string) is unsupported, without saying whether such a request is refused (and how) or its parameters ignored",
 		Statement: "How a POST whose parameters are in the query string instead of the body is answered."},
+	{ID: "V3-CONV-OTHER-METHODS", Area: "conventions", Section: secConventions, Status: Ambiguous,
+		Reason:    "the spec places the parameters of GET requests in the query string and those of POST requests in the body, but says nothing of PUT, PATCH and DELETE, which the endpoint tables use with parameters (margin_balance, quantity and price, symbol)",
+		Statement: "Where the parameters of PUT, PATCH and DELETE requests go: the query string, the body, or either."},
 	// What the document marks not shown outside any other area's section.
 	{ID: "V3-OOS-FUTURES-ENDPOINTS", Area: "conventions", Section: secOtherFamily, Status: OutOfScope, Reason: notShown,
 		Statement: "Futures trading and futures history endpoints (account, isolated account, positions history): parameters and responses beyond the path names."},

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/conform-harness/conform/client"
@@ -197,6 +198,19 @@ var _ = Describe("Authentication", func() {
 		Entry(nil, framework.Checks("V3-AUTH-RIGHTS"), target.RoleReadOnly, "/spot/fee", true),
 		Entry(nil, framework.Checks("V3-AUTH-RIGHTS"), target.RoleTradeOnly, "/spot/fee/{symbol}", true),
 	)
+
+	framework.ConformanceIt("V3-AUTH-HS256-HEX-CASE", func(ctx SpecContext) {
+		a := e.Account(target.RoleFull)
+		ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
+		sig := strings.ToUpper(client.Sign(a.Secret, client.Message("GET", "/api/3/spot/balance", "", nil, ts, "")))
+		h := client.HS256Header(a.APIKey, sig, ts, "")
+		ex, _ := e.Public().Do(ctx, client.Request{Path: "/spot/balance", Header: http.Header{"Authorization": {h}}})
+		outcome := fmt.Sprintf("HTTP %d", ex.Status)
+		if ae, ok := ex.APIError(); ok {
+			outcome = fmt.Sprintf("HTTP %d code %d", ae.Status, ae.Code)
+		}
+		framework.Observe("V3-AUTH-HS256-HEX-CASE", "an HS256 signature in upper-case hex was answered %s", outcome)
+	})
 
 	framework.ConformanceIt("V3-AUTH-CODE-CHOICE", func(ctx SpecContext) {
 		missing, _ := e.Public().Get(ctx, "/spot/balance", nil)
