@@ -140,6 +140,8 @@ var spotRules = []Rule{
 		Statement: "A user's active and suspended orders cannot exceed 2000 per symbol; further new orders are rejected."},
 	{ID: "V3-SPOT-LIMIT-PER-USER", Area: "spot", Section: secLimitsOther, Status: Testable,
 		Statement: "A user's active and suspended orders cannot exceed 25000 across symbols; further new orders are rejected."},
+	{ID: "V3-SPOT-CLOID-LEN-OTHER", Area: "spot", Section: secLimitsOther, Status: Testable,
+		Statement: "The client_order_id length of 8 to 32 holds wherever one is given: a replace's new_client_order_id and a list order's client_order_id of 7 or 33 characters are refused with 10001."},
 	{ID: "V3-SPOT-LIMIT-CODE", Area: "spot", Section: secLimitsOther, Status: Ambiguous,
 		Reason:    "the spec says orders over the limit are rejected but gives no error code or HTTP status",
 		Statement: "The error code and HTTP status of an order over the active-order limits."},

@@ -27,7 +27,9 @@ var _ = Describe("Authentication", func() {
 
 	framework.ConformanceIt("V3-AUTH-PUBLIC", func(ctx SpecContext) {
 		c := e.Public()
-		for _, path := range []string{"/public/currency", "/public/symbol", "/public/futures/candles/open_interest", "/public/futures/candles/premium_index"} {
+		fut := e.AnySymbol(ctx, "futures")
+		for _, path := range []string{"/public/currency", "/public/symbol", "/public/futures/candles/open_interest", "/public/futures/candles/premium_index",
+			"/public/symbol/" + e.AnySymbol(ctx, "spot"), "/public/currency/" + e.AnyCurrency(ctx), "/public/futures/candles/open_interest/" + fut, "/public/futures/candles/premium_index/" + fut} {
 			ex, _ := c.Get(ctx, path, nil)
 			Expect(ex).To(framework.BeOK(), "public %s without credentials", path)
 		}

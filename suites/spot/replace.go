@@ -153,4 +153,20 @@ var _ = Describe("Replacing orders", func() {
 		}
 		framework.Observe("V3-SPOT-REPLACE-NEW-ID-OMITTED", "a replace without new_client_order_id was answered %s with %s", trading.Outcome(ex), got)
 	})
+
+	framework.ConformanceContext("V3-SPOT-CLOID-LEN-OTHER", func() {
+		DescribeTable("refuses a new_client_order_id outside 8 to 32 characters and leaves the order as it was",
+			func(ctx SpecContext, n int) {
+				old := restingBuy(s, 3)
+				before := t.PlaceOK(ctx, old)
+				ex := replace(ctx, t, old["client_order_id"], params{"new_client_order_id": cloids.OfLen(n), "quantity": s.Qty(20).String(), "price": s.Low(4).String()})
+				Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a new_client_order_id of %d characters", n)
+				after := t.GetOK(ctx, old["client_order_id"])
+				for _, k := range []string{"id", "status", "quantity", "price"} {
+					Expect(after[k]).To(Equal(before[k]), "field %s of the order is unchanged by the refused replace", k)
+				}
+			},
+			Entry("7 characters", 7), Entry("33 characters", 33),
+		)
+	})
 })
