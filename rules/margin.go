@@ -40,6 +40,8 @@ var marginRules = []Rule{
 	{ID: "V3-MARGIN-PATH-MODE", Area: "margin", Section: secMargin, Status: Ambiguous,
 		Reason:    "margin_mode in the path of PUT /margin/account/{margin_mode}/{instrument} is isolated or cross, but the spec does not say how another value is answered (10001, or 404 for a path that does not exist)",
 		Statement: "How a margin path naming a margin_mode other than isolated or cross is answered."},
+	{ID: "V3-MARGIN-NOT-FOUND", Area: "margin", Section: secErrors, Status: Testable,
+		Statement: "Looking up or canceling an unknown margin order (GET or DELETE /margin/order/{client_order_id}) yields 20002 Order not found."},
 	{ID: "V3-MARGIN-RIGHTS", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "Margin reads need Orderbook, History, Trading balance and margin changes need Place/cancel orders; a key lacking the right gets 1003 with HTTP 403."},
 	{ID: "V3-OOS-MARGIN-POSITION-HISTORY", Area: "margin", Section: secMarginAcct, Status: OutOfScope, Reason: notShown,

@@ -141,6 +141,9 @@ var listMarginFaultCases = []struct {
 	{"V3-MARGIN-HISTORY-ORDER", func(v *tradingEnv) string {
 		return code(v.send("GET", "/margin/history/order", full1, params{"limit": "1001"}))
 	}, "10001", "200"},
+	{"V3-MARGIN-NOT-FOUND", func(v *tradingEnv) string {
+		return code(v.send("GET", "/margin/order/no-such-order-01", full1, nil))
+	}, "20002", "10001"},
 	{"V3-MARGIN-HISTORY-VALUES", func(v *tradingEnv) string {
 		return code(v.send("GET", "/margin/history/order", full1, params{"sort": "SIDEWAYS"}))
 	}, "10001", "200"},

@@ -285,7 +285,11 @@ func marginRoutes(d Deps) []api.Route {
 	}
 	one := func(o engine.Order, err error) (any, *api.Error) {
 		if err != nil {
-			return nil, engineError(err)
+			e := engineError(err)
+			if e.Code == 20002 && f.On("V3-MARGIN-NOT-FOUND") {
+				e = api.Validation("%s", e.Description)
+			}
+			return nil, e
 		}
 		return newFullOrderJSON(o, f, true), nil
 	}
