@@ -33,6 +33,8 @@ var marginRules = []Rule{
 		Statement: "GET /margin/config answers {config: [records]} with symbol, margin_call_leverage_mul, liquidation_leverage_mul, max_initial_leverage, margin_mode, force_close_fee, enabled and active, and limit_base, limit_power and unlimited_threshold only when a risk limit exists."},
 	{ID: "V3-MARGIN-HISTORY-ORDER", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "GET /margin/history/order answers order history records, with client_order_id, sort, by, symbol, from, till, limit (default 100, max 1000) and offset (default 0, max 100000)."},
+	{ID: "V3-MARGIN-HISTORY-TRADE-PAGING", Area: "margin", Section: secMargin, Status: Testable,
+		Statement: "On GET /margin/history/trade, sort ASC lists trades oldest first and DESC newest first, limit caps the number of records and offset skips that many."},
 	{ID: "V3-MARGIN-HISTORY-VALUES", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "The margin history parameters take their documented values (sort ASC or DESC, by id or timestamp, numeric limit and offset); any other value is refused with 10001."},
 	{ID: "V3-MARGIN-HISTORY-TRADE", Area: "margin", Section: secMarginTrade, Status: Testable,

@@ -144,6 +144,10 @@ var listMarginFaultCases = []struct {
 	{"V3-MARGIN-NOT-FOUND", func(v *tradingEnv) string {
 		return code(v.send("GET", "/margin/order/no-such-order-01", full1, nil))
 	}, "20002", "10001"},
+	{"V3-MARGIN-HISTORY-TRADE-PAGING", func(v *tradingEnv) string {
+		openLong(v)
+		return fmt.Sprint(len(objs(v.ok(v.send("GET", "/margin/history/trade", full1, params{"offset": "1"})))))
+	}, "0", "1"},
 	{"V3-MARGIN-HISTORY-VALUES", func(v *tradingEnv) string {
 		return code(v.send("GET", "/margin/history/order", full1, params{"sort": "SIDEWAYS"}))
 	}, "10001", "200"},

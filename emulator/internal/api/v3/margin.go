@@ -196,7 +196,8 @@ func (d Deps) marginHistoryQuery(r *api.Request) (engine.HistoryQuery, *api.Erro
 }
 
 // marginTradeQuery decodes GET /margin/history/trade.
-func marginTradeQuery(r *api.Request) (engine.MarginTradeQuery, *api.Error) {
+// faulty is the fault V3-MARGIN-HISTORY-TRADE-PAGING: offset is ignored.
+func marginTradeQuery(r *api.Request, faulty bool) (engine.MarginTradeQuery, *api.Error) {
 	p := r.Params
 	q := engine.MarginTradeQuery{Account: r.Principal.Account, Symbols: p.List("symbol")}
 	if v, ok := p.String("order_id"); ok {
@@ -247,6 +248,9 @@ func marginTradeQuery(r *api.Request) (engine.MarginTradeQuery, *api.Error) {
 		return q, err
 	}
 	q.Limit, q.Offset = int(limit), int(offset)
+	if faulty {
+		q.Offset = 0
+	}
 	return q, nil
 }
 
@@ -418,7 +422,7 @@ func marginRoutes(d Deps) []api.Route {
 			return orders(eng.History(q))
 		}},
 		{Method: "GET", Path: "/margin/history/trade", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := marginTradeQuery(r)
+			q, perr := marginTradeQuery(r, f.On("V3-MARGIN-HISTORY-TRADE-PAGING"))
 			if perr != nil {
 				return nil, perr
 			}
