@@ -18,6 +18,8 @@ var marginRules = []Rule{
 		Statement: "Creating a margin order requires a margin account for the order's symbol; without one it is refused."},
 	{ID: "V3-MARGIN-ORDER-MODE", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "margin_mode of a margin order is isolated or cross and defaults to isolated."},
+	{ID: "V3-MARGIN-ORDER-PARAMS", Area: "margin", Section: secMargin, Status: Testable,
+		Statement: "POST /margin/order takes the spot create parameters with their rules: symbol, side and quantity required, side, type and time_in_force from their documented values, client_order_id of 8 to 32 allowed characters; a margin order breaking one is refused with 10001 and nothing is created."},
 	{ID: "V3-MARGIN-ORDERS", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "Margin orders are created, listed, read, replaced and canceled at /margin/order like spot orders, and carry reduce_only and margin_mode."},
 	{ID: "V3-MARGIN-CLOSE-POSITION", Area: "margin", Section: secMargin, Status: Testable,

@@ -21,4 +21,5 @@ var marginFaults = []Fault{
 	{"V3-MARGIN-HISTORY-VALUES", "takes an undocumented sort or by value of the margin order history as absent"},
 	{"V3-MARGIN-NOT-FOUND", "answers an unknown margin order with 10001 instead of 20002"},
 	{"V3-MARGIN-HISTORY-TRADE-PAGING", "ignores offset on the margin trade history"},
+	{"V3-MARGIN-ORDER-PARAMS", "takes a margin order of an undocumented type as a limit order"},
 }

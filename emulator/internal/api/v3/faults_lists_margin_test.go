@@ -148,6 +148,10 @@ var listMarginFaultCases = []struct {
 		openLong(v)
 		return fmt.Sprint(len(objs(v.ok(v.send("GET", "/margin/history/trade", full1, params{"offset": "1"})))))
 	}, "0", "1"},
+	{"V3-MARGIN-ORDER-PARAMS", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		return code(v.send("POST", "/margin/order", full1, params{"symbol": "BTCUSDT", "side": "buy", "type": "stop", "quantity": "0.001", "price": "100"}))
+	}, "10001", "200"},
 	{"V3-MARGIN-HISTORY-VALUES", func(v *tradingEnv) string {
 		return code(v.send("GET", "/margin/history/order", full1, params{"sort": "SIDEWAYS"}))
 	}, "10001", "200"},

@@ -383,6 +383,10 @@ func marginRoutes(d Deps) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
+			if f.On("V3-MARGIN-ORDER-PARAMS") && req.Type != nil && !contains(orderTypes, string(*req.Type)) {
+				t := engine.Limit
+				req.Type = &t
+			}
 			return one(eng.Place(req))
 		}},
 		{Method: "POST", Path: "/margin/order/list", Right: trade, Handle: func(r *api.Request) (any, *api.Error) {
