@@ -138,9 +138,12 @@ func New(opts Options) (*Emulator, error) {
 	if err := e.Reset(); err != nil {
 		return nil, err
 	}
-	prefix := v3.Prefix
+	prefix, wsPrefix := v3.Prefix, v3.Prefix
 	if fs.On("V3-CONV-ADDRESS") {
 		prefix = "/api/v3"
+	}
+	if fs.On("V3-VERSION-WS-PATHS") {
+		wsPrefix = "/api/v3"
 	}
 	subs, err := fixtures.SubAccounts()
 	if err != nil {
@@ -162,7 +165,7 @@ func New(opts Options) (*Emulator, error) {
 	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.ledger.Balances,
 		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
 		Updates: stream.HubUpdates{Hub: e.feed}}
-	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
+	e.streams = stream.New(stream.Options{Prefix: wsPrefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
 		Accounts: accounts,
 		Market:   &stream.Market{Tape: e.tape, Depth: e.engine.Depth, Feed: e.feed, Clock: e.clock, Currency: mkt.HasCurrency}})
 	e.v2streams = jsonrpc.New(jsonrpc.Options{Market: mkt, Engine: e.engine, Ledger: e.ledger, Keys: keyStore, Hub: e.feed,
@@ -176,7 +179,7 @@ func New(opts Options) (*Emulator, error) {
 	// redirect that has no JSON body.
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
-		case strings.HasPrefix(p, v3.Prefix+"/ws/"): // streams stay at /api/3 even under V3-CONV-ADDRESS
+		case strings.HasPrefix(p, wsPrefix+"/ws/"): // streams stay at /api/3 even under V3-CONV-ADDRESS
 			e.streams.ServeHTTP(w, r)
 		case p == jsonrpc.Prefix || strings.HasPrefix(p, jsonrpc.Prefix+"/"):
 			e.v2streams.ServeHTTP(w, r)

@@ -6,6 +6,8 @@ var versioningRules = []Rule{
 	{ID: "V3-VERSION-V2-AVAILABLE", Area: "versioning", Section: secVersioning, Status: Testable,
 		Pending:   "the emulator serves /api/2 once the v2 areas are merged; then a spec reads GET /api/2/public/symbol beside /api/3/public/symbol and a fault moves the v2 prefix",
 		Statement: "Version 2 remains available beside version 3: its REST interface answers under {base_url}/api/2."},
+	{ID: "V3-VERSION-WS-PATHS", Area: "versioning", Section: secVersioning, Status: Testable,
+		Statement: "The streaming interfaces carry the version in their path too: {ws_url}/api/3/ws/public, /api/3/ws/trading and /api/3/ws/wallet accept WebSocket connections."},
 	{ID: "V3-OOS-CHANGELOG-ONLY", Area: "versioning", Section: secVersioning, Status: OutOfScope,
 		Reason:    "named only in the change log, with shapes marked not shown elsewhere (wallet transactions, airdrops, funding, converted candles, amount locks, price rate and balance feeds)",
 		Statement: "Change-log items without a documented shape: transaction attempt_hashes, last_activity_at, operation_type and commit risk score, amount locks, airdrops, futures open interest and funding endpoints, converted candles, price rate and balance feeds."},

@@ -23,6 +23,7 @@ import (
 	_ "github.com/conform-harness/conform/suites/streamtrading"
 	_ "github.com/conform-harness/conform/suites/streamwallet"
 	_ "github.com/conform-harness/conform/suites/v2streams"
+	_ "github.com/conform-harness/conform/suites/versioning"
 )
 
 var flags = framework.RegisterFlags(flag.CommandLine)
