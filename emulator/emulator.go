@@ -17,13 +17,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/api"
+	v2 "github.com/conform-harness/conform/emulator/internal/api/v2"
 	v3 "github.com/conform-harness/conform/emulator/internal/api/v3"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/clock"
@@ -35,6 +38,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/stream"
+	"github.com/conform-harness/conform/emulator/internal/wallet"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/shopspring/decimal"
 )
@@ -76,6 +80,7 @@ type Emulator struct {
 	faults  *faults.Set
 	streams *stream.Server
 	engine  *engine.Engine
+	wallet  *wallet.Wallet
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -122,6 +127,11 @@ func New(opts Options) (*Emulator, error) {
 		return nil, fmt.Errorf("emulator: margin fixtures: %w", err)
 	}
 	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params()})
+	var ids []wallet.Identity
+	for _, a := range accts {
+		ids = append(ids, wallet.Identity{Account: a.ID, Username: a.Username(), Email: a.Email()})
+	}
+	e.wallet = wallet.New(e.clock, e.ledger, mkt, fs, ids)
 	if err := e.Reset(); err != nil {
 		return nil, err
 	}
@@ -145,6 +155,9 @@ func New(opts Options) (*Emulator, error) {
 	// the budgets of specs running meanwhile.
 	guard := limits.NewGuard(limits.Options{Clock: opts.Clock, Faults: fs, Off: opts.NoLimits})
 	v3Router.SetLimiter(guard)
+	v2Router := api.NewRouter(v2.Prefix, v2.Routes(v2.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Wallet: e.wallet, Faults: fs, Clock: e.clock}),
+		auth.NewStore(keys, fs), fs, opts.Logger)
+	v2Router.SetLimiter(guard.V2())
 	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger})
 	var ctl http.Handler
 	if opts.ControlPlane {
@@ -159,6 +172,8 @@ func New(opts Options) (*Emulator, error) {
 			e.streams.ServeHTTP(w, r)
 		case strings.HasPrefix(p, prefix+"/"):
 			v3Router.ServeHTTP(w, r)
+		case strings.HasPrefix(p, v2.Prefix+"/"):
+			v2Router.ServeHTTP(w, r)
 		case ctl != nil && strings.HasPrefix(p, control.Prefix+"/"):
 			ctl.ServeHTTP(w, r)
 		default:
@@ -174,17 +189,24 @@ func (e *Emulator) Reset() error {
 	return e.engine.ResetWith(e.refund)
 }
 
-// refund puts the fixture balances back on an empty ledger.
+// refund puts the fixture balances back on an empty ledger: each account's
+// trading balance, and the same amounts on its wallet (main) balance, where
+// they arrive as settled payins.
 func (e *Emulator) refund() error {
 	e.ledger.Reset()
+	e.wallet.Reset()
 	for _, a := range e.accts {
-		for cur, amt := range a.Balances {
+		for _, cur := range slices.Sorted(maps.Keys(a.Balances)) {
+			amt := a.Balances[cur]
 			d, err := decimal.NewFromString(amt)
 			if err != nil {
 				return fmt.Errorf("emulator: fixture balance %s %s: %w", a.ID, cur, err)
 			}
 			if err := e.ledger.Credit(a.ID, cur, d); err != nil {
 				return fmt.Errorf("emulator: fixture balance: %w", err)
+			}
+			if err := e.wallet.Payin(a.ID, cur, d); err != nil {
+				return fmt.Errorf("emulator: fixture wallet balance: %w", err)
 			}
 		}
 	}

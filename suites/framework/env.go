@@ -79,6 +79,9 @@ type Env struct {
 	// guard refuses authenticated mutating requests unless the target may
 	// trade; every client and load offer of the suite carries it.
 	guard *client.Guard
+	// v2budget keeps the process's authenticated v2 requests within the
+	// per-user rates of the v2 Limits section (its account is its own).
+	v2budget *client.Budget
 	// redactor knows every configured secret (and on the emulator every
 	// fixture secret); failures and transcripts pass through it.
 	redactor *client.Redactor
@@ -277,7 +280,7 @@ func Setup(data []byte) error {
 	// target behind one gets paced clients.
 	forward := cfg.SharedSource && cfg.Emulator && cfg.IsLoopback()
 	env = &Env{Config: cfg, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
-		guard: tradingGuard(cfg), redactor: newRedactor(cfg)}
+		guard: tradingGuard(cfg), redactor: newRedactor(cfg), v2budget: client.NewBudget(client.V2PerUser)}
 	env.pacer = client.NewPacer(client.V3PerIP, 1/float64(n))
 	return nil
 }

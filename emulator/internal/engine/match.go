@@ -180,6 +180,7 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64) Trade {
 	t.acct.addTrade(tr)
 	m.acct.addTrade(mr)
 	bk.noteTrade(ticks)
+	bk.addPrint(print{id: id, ticks: ticks, lots: lots, side: t.side, at: now})
 	// The maker first: it was there first, so when a list order meets its
 	// own sibling, the resting one's execution cancels the newcomer.
 	if m.list != nil {

@@ -1,0 +1,78 @@
+package client
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// V2PerUser is the per-user table of the v2 Limits section (paths
+// relative to /api/2): trading 300 requests per second, every other
+// authenticated request 10; market data is counted per IP only (Rate 0:
+// not counted here). Version 2 names no burst.
+var V2PerUser = []PathClass{
+	{Prefixes: []string{"/"}, Rate: 10},
+	{Prefixes: []string{"/order", "/trading/"}, Rate: 300},
+	{Prefixes: []string{"/public/"}, Rate: 0},
+}
+
+// Budget keeps a client's requests within a per-second count per path class
+// as a sliding window: up to the rate at once, then as slots free up.
+// Unlike Pacer it does not space requests evenly, so a spec that sends a
+// few requests pays nothing; one that sends many waits only as long as the
+// limit requires. Share one per account whose budget is counted together.
+// It is safe for concurrent use.
+type Budget struct {
+	pacer  *Pacer // for classOf
+	margin time.Duration
+	mu     sync.Mutex
+	sent   map[int][]time.Time // class -> send times within the last window
+	now    func() time.Time
+}
+
+// NewBudget returns a budget over classes, keeping one request below each
+// rate and a margin over the one-second window.
+func NewBudget(classes []PathClass) *Budget {
+	return &Budget{pacer: NewPacer(classes, 1), margin: 100 * time.Millisecond, sent: map[int][]time.Time{}, now: time.Now}
+}
+
+// Wait blocks until a request to path fits its class's budget, and counts it.
+func (b *Budget) Wait(ctx context.Context, path string) error {
+	i := b.pacer.classOf(path)
+	rate := b.pacer.classes[i].Rate
+	if rate <= 0 {
+		return nil
+	}
+	keep := max(rate-1, 1)
+	window := time.Second + b.margin
+	for {
+		b.mu.Lock()
+		now := b.now()
+		ts := b.sent[i]
+		for len(ts) > 0 && now.Sub(ts[0]) >= window {
+			ts = ts[1:]
+		}
+		if len(ts) < keep {
+			b.sent[i] = append(ts, now)
+			b.mu.Unlock()
+			return nil
+		}
+		wait := window - now.Sub(ts[0])
+		b.sent[i] = ts
+		b.mu.Unlock()
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+	}
+}
+
+// WithBudget keeps requests within b (see Budget).
+func WithBudget(b *Budget) Option { return func(c *Client) { c.budget = b } }
+
+// WithPrefix sets the API version prefix of relative paths (default
+// "/api/3"; "/api/2" for version 2).
+func WithPrefix(prefix string) Option { return func(c *Client) { c.prefix = prefix } }

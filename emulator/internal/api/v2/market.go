@@ -1,0 +1,224 @@
+package v2
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/conform-harness/conform/emulator/internal/market"
+)
+
+// currencyJSON is the v2 Currency resource, fields in the document's order.
+type currencyJSON struct {
+	ID                 string  `json:"id"`
+	FullName           string  `json:"fullName"`
+	Crypto             bool    `json:"crypto"`
+	PayinEnabled       bool    `json:"payinEnabled"`
+	PayinPaymentID     bool    `json:"payinPaymentId"`
+	PayinConfirmations int64   `json:"payinConfirmations"`
+	PayoutEnabled      bool    `json:"payoutEnabled"`
+	PayoutIsPaymentID  bool    `json:"payoutIsPaymentId"`
+	TransferEnabled    bool    `json:"transferEnabled"`
+	Delisted           *bool   `json:"delisted,omitempty"`
+	PayoutFee          string  `json:"payoutFee"`
+	PayoutMinimalAmt   string  `json:"payoutMinimalAmount"`
+	PrecisionPayout    any     `json:"precisionPayout"`
+	PrecisionTransfer  int     `json:"precisionTransfer"`
+	LowProcessingTime  *string `json:"lowProcessingTime,omitempty"`
+	HighProcessingTime *string `json:"highProcessingTime,omitempty"`
+	AvgProcessingTime  *string `json:"avgProcessingTime,omitempty"`
+}
+
+// digits is the number of places after the point of a precision such as
+// "0.00000001".
+func digits(precision string) int {
+	_, frac, ok := strings.Cut(precision, ".")
+	if !ok {
+		return 0
+	}
+	return len(frac)
+}
+
+func seconds(v *float64) *string {
+	if v == nil {
+		return nil
+	}
+	s := strconvFloat(*v)
+	return &s
+}
+
+// newCurrency builds the v2 record from the v3 one: per-network values come
+// from the currency's default network.
+func newCurrency(code string, c market.Currency, d Deps) currencyJSON {
+	out := currencyJSON{ID: code, FullName: c.FullName, Crypto: c.Crypto, PayinEnabled: c.PayinEnabled, PayoutEnabled: c.PayoutEnabled,
+		TransferEnabled: c.TransferEnabled, PayoutFee: "0", PayoutMinimalAmt: "0", PrecisionTransfer: digits(c.PrecisionTransfer)}
+	delisted := c.Delisted
+	if !d.Faults.On("V2-CURRENCY-FIELDS") {
+		out.Delisted = &delisted
+	}
+	out.PrecisionPayout = digits(c.PrecisionTransfer)
+	for _, n := range c.Networks {
+		if !n.Default {
+			continue
+		}
+		out.PayinPaymentID, out.PayinConfirmations, out.PayoutIsPaymentID = n.PayinPaymentID, n.PayinConfirmations, n.PayoutIsPaymentID
+		if n.PayoutFee != nil {
+			// The minimal payout is the fee itself: less would pay nothing.
+			out.PayoutFee, out.PayoutMinimalAmt = *n.PayoutFee, *n.PayoutFee
+		}
+		out.PrecisionPayout = digits(n.PrecisionPayout)
+		out.LowProcessingTime, out.HighProcessingTime, out.AvgProcessingTime = seconds(n.LowProcessingTime), seconds(n.HighProcessingTime), seconds(n.AvgProcessingTime)
+	}
+	if d.Faults.On("V2-CURRENCY-TYPES") {
+		out.PrecisionPayout = strconvInt(out.PrecisionPayout.(int))
+	}
+	return out
+}
+
+// symbolJSON is the v2 Symbol resource.
+type symbolJSON struct {
+	ID                   string  `json:"id"`
+	BaseCurrency         string  `json:"baseCurrency"`
+	QuoteCurrency        string  `json:"quoteCurrency"`
+	QuantityIncrement    string  `json:"quantityIncrement"`
+	TickSize             string  `json:"tickSize"`
+	TakeLiquidityRate    string  `json:"takeLiquidityRate"`
+	ProvideLiquidityRate string  `json:"provideLiquidityRate"`
+	FeeCurrency          string  `json:"feeCurrency"`
+	MarginTrading        *bool   `json:"marginTrading,omitempty"`
+	MaxInitialLeverage   *string `json:"maxInitialLeverage,omitempty"`
+}
+
+func newSymbol(code string, s market.Symbol, d Deps) symbolJSON {
+	out := symbolJSON{ID: code, QuoteCurrency: s.QuoteCurrency, QuantityIncrement: s.QuantityIncrement, TickSize: s.TickSize,
+		TakeLiquidityRate: s.TakeRate, ProvideLiquidityRate: s.MakeRate, FeeCurrency: s.FeeCurrency, MaxInitialLeverage: s.MaxInitialLeverage}
+	if s.BaseCurrency != nil {
+		out.BaseCurrency = *s.BaseCurrency
+	}
+	mt := s.MarginTrading
+	out.MarginTrading = &mt
+	if d.Faults.On("V2-SYMBOL-FIELDS") {
+		out.TakeLiquidityRate, out.ProvideLiquidityRate = s.MakeRate, s.TakeRate
+	}
+	return out
+}
+
+// spotCodes lists the spot symbols: version 2 has no futures.
+func spotCodes(m *market.Catalogue) []string {
+	return slices.DeleteFunc(m.SymbolCodes(), m.IsFutures)
+}
+
+// filter keeps the codes a comma-separated parameter names (absent or
+// empty: all; unknown codes are left out).
+func filter(p api.Params, name string, all []string, broken bool) []string {
+	want := p.List(name)
+	if len(want) == 0 || broken {
+		return all
+	}
+	return slices.DeleteFunc(all, func(c string) bool { return !slices.Contains(want, c) })
+}
+
+// tickerJSON is the v2 Ticker resource.
+type tickerJSON struct {
+	Ask         *string `json:"ask"`
+	Bid         *string `json:"bid"`
+	Last        *string `json:"last"`
+	Open        *string `json:"open"`
+	Low         *string `json:"low"`
+	High        *string `json:"high"`
+	Volume      string  `json:"volume"`
+	VolumeQuote string  `json:"volumeQuote"`
+	Timestamp   string  `json:"timestamp"`
+	Symbol      string  `json:"symbol"`
+}
+
+func newTicker(t engine.Ticker, d Deps) tickerJSON {
+	str := func(v interface{ String() string }, ok bool) *string {
+		if !ok {
+			return nil
+		}
+		s := v.String()
+		return &s
+	}
+	out := tickerJSON{Symbol: t.Symbol, Volume: t.Volume.String(), VolumeQuote: t.VolumeQuote.String(), Timestamp: wireTime(t.Timestamp)}
+	if t.Ask != nil {
+		out.Ask = str(t.Ask, true)
+	}
+	if t.Bid != nil {
+		out.Bid = str(t.Bid, true)
+	}
+	if d.Faults.On("V2-TICKER-FIELDS") {
+		out.Ask, out.Bid = out.Bid, out.Ask
+	}
+	if t.Last != nil {
+		out.Last = str(t.Last, true)
+	}
+	if t.Open != nil {
+		out.Open, out.Low, out.High = str(t.Open, true), str(t.Low, true), str(t.High, true)
+	}
+	return out
+}
+
+func marketRoutes(d Deps) []api.Route {
+	return []api.Route{
+		{Method: "GET", Path: "/public/currency", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
+			out := []currencyJSON{}
+			for _, code := range filter(r.Params, "currencies", d.Market.CurrencyCodes(), d.Faults.On("V2-CURRENCY-FILTER")) {
+				c, _ := d.Market.Currency(code)
+				out = append(out, newCurrency(code, c, d))
+			}
+			return out, nil
+		}},
+		{Method: "GET", Path: "/public/currency/{currency}", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
+			code := r.PathValue("currency")
+			c, ok := d.Market.Currency(code)
+			if !ok {
+				if d.Faults.On("V2-ERR-2002") {
+					return nil, api.SymbolNotFound(code)
+				}
+				return nil, api.CurrencyNotFound(code)
+			}
+			return newCurrency(code, c, d), nil
+		}},
+		{Method: "GET", Path: "/public/symbol", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
+			out := []symbolJSON{}
+			for _, code := range filter(r.Params, "symbols", spotCodes(d.Market), d.Faults.On("V2-SYMBOL-FILTER")) {
+				s, _ := d.Market.Symbol(code)
+				out = append(out, newSymbol(code, s, d))
+			}
+			return out, nil
+		}},
+		{Method: "GET", Path: "/public/symbol/{symbol}", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
+			code := r.PathValue("symbol")
+			s, ok := d.Market.Symbol(code)
+			if !ok || d.Market.IsFutures(code) {
+				return nil, symbolNotFound(code, d)
+			}
+			return newSymbol(code, s, d), nil
+		}},
+		{Method: "GET", Path: "/public/ticker", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
+			syms := r.Params.List("symbols")
+			if d.Faults.On("V2-TICKER-FILTER") {
+				syms = nil
+			}
+			if len(syms) == 0 {
+				syms = spotCodes(d.Market)
+			}
+			out := []tickerJSON{}
+			for _, t := range d.Engine.Tickers(syms) {
+				out = append(out, newTicker(t, d))
+			}
+			return out, nil
+		}},
+	}
+}
+
+// symbolNotFound is 2001 (the V2-ERR-2001 fault answers HTTP 404 instead).
+func symbolNotFound(code string, d Deps) *api.Error {
+	e := api.SymbolNotFound(code)
+	if d.Faults.On("V2-ERR-2001") {
+		e.Status = 404
+	}
+	return e
+}

@@ -1,0 +1,68 @@
+// Package v2 is the emulator's API version 2: its route table and
+// handlers, over the same engine, ledger, wallet and market catalogue as
+// version 3, so that both versions show one state.
+package v2
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/clock"
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/conform-harness/conform/emulator/internal/ledger"
+	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/wallet"
+)
+
+// Prefix is where version 2 is served ({base_url}/api/2).
+const Prefix = "/api/2"
+
+// Deps are what the handlers work on.
+type Deps struct {
+	Market *market.Catalogue
+	Ledger *ledger.Ledger
+	Engine *engine.Engine
+	Wallet *wallet.Wallet
+	Faults *faults.Set
+	Clock  clock.Clock
+}
+
+// routeSets are the route tables of the v2 families, one function per file;
+// a new family adds its function here.
+var routeSets = []func(Deps) []api.Route{
+	marketRoutes,      // market.go: documented public market data
+	marketExtraRoutes, // marketextra.go: order book, trades, candles (beyond the contract)
+	historyRoutes,     // history.go
+	accountRoutes,     // account.go
+	transferRoutes,    // transfers.go
+	tradingRoutes,     // trading.go: orders and trading balance (beyond the contract)
+}
+
+// Routes is the v2 route table.
+func Routes(d Deps) []api.Route {
+	var out []api.Route
+	for _, set := range routeSets {
+		out = append(out, set(d)...)
+	}
+	return out
+}
+
+// wireTime is how the emulator writes DateTime fields.
+func wireTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// walletError maps a wallet refusal to the v2 error table.
+func walletError(err *wallet.Error) *api.Error {
+	switch err.Kind {
+	case wallet.Currency:
+		return api.CurrencyNotFound(err.Msg)
+	case wallet.Insufficient:
+		return &api.Error{Status: http.StatusBadRequest, Code: 20001, Message: "Insufficient funds", Description: err.Msg}
+	case wallet.NotAllowed:
+		return &api.Error{Status: http.StatusBadRequest, Code: 600, Message: "Action is not allowed", Description: err.Msg}
+	case wallet.NotFound:
+		return &api.Error{Status: http.StatusBadRequest, Code: api.CodeOrderNotFound, Message: "Not found", Description: err.Msg}
+	}
+	return api.Validation("%s", err.Msg)
+}
