@@ -155,8 +155,15 @@ func New(opts Options) (*Emulator, error) {
 	// the budgets of specs running meanwhile.
 	guard := limits.NewGuard(limits.Options{Clock: opts.Clock, Faults: fs, Off: opts.NoLimits})
 	v3Router.SetLimiter(guard)
-	v2Router := api.NewRouter(v2.Prefix, v2.Routes(v2.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Wallet: e.wallet, Faults: fs, Clock: e.clock}),
-		auth.NewStore(keys, fs), fs, opts.Logger)
+	// The v2 router shares the v3 router's writer and credentials; the v2
+	// rules they enforce switch on the same code through aliases.
+	v2fs := fs.Alias(v2.SharedFaults)
+	v2Prefix := v2.Prefix
+	if fs.On("V2-CONV-ADDRESS") {
+		v2Prefix = "/api/v2"
+	}
+	v2Router := api.NewRouter(v2Prefix, v2.Routes(v2.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Wallet: e.wallet, Faults: fs, Clock: e.clock}),
+		auth.NewStore(keys, v2fs), v2fs, opts.Logger)
 	v2Router.SetLimiter(guard.V2())
 	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger})
 	var ctl http.Handler
@@ -172,7 +179,7 @@ func New(opts Options) (*Emulator, error) {
 			e.streams.ServeHTTP(w, r)
 		case strings.HasPrefix(p, prefix+"/"):
 			v3Router.ServeHTTP(w, r)
-		case strings.HasPrefix(p, v2.Prefix+"/"):
+		case strings.HasPrefix(p, v2Prefix+"/"):
 			v2Router.ServeHTTP(w, r)
 		case ctl != nil && strings.HasPrefix(p, control.Prefix+"/"):
 			ctl.ServeHTTP(w, r)

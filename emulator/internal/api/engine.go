@@ -39,6 +39,3 @@ func EngineError(err error) *Error {
 	}
 	return Internal("engine: unknown refusal %d: %s", e.Kind, e.Msg)
 }
-
-
-

@@ -336,8 +336,9 @@ func (w *Wallet) Commit(account, id string) (bool, *Error) {
 	}
 	if !t.committed {
 		t.committed, t.commitAt, t.UpdatedAt = true, now, now
+		return true, nil
 	}
-	return true, nil
+	return !w.faults.On("V2-ACCOUNT-WITHDRAW-COMMIT"), nil
 }
 
 // Rollback rolls back a withdrawal created with autoCommit false, releasing
@@ -425,7 +426,11 @@ func (w *Wallet) Internal(account, currency string, amount decimal.Decimal, by, 
 	if to == account {
 		return "", refuse(NotAllowed, "an internal transfer goes to another user")
 	}
-	if err := w.move(Key(account), Key(to), currency, amount); err != nil {
+	dest := Key(to)
+	if w.faults.On("V2-ACCOUNT-INTERNAL") {
+		dest = Key("__void__") // the fault: the recipient is never credited
+	}
+	if err := w.move(Key(account), dest, currency, amount); err != nil {
 		return "", err
 	}
 	out := &Transaction{Account: account, Currency: currency, Amount: amount, Fee: decimal.Zero, Status: StatusSuccess, Type: TypeWithdraw, SubType: "offchain", CreatedAt: now, UpdatedAt: now}

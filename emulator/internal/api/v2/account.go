@@ -11,7 +11,7 @@ import (
 type balanceJSON struct {
 	Currency  string `json:"currency"`
 	Available string `json:"available"`
-	Reserved  string `json:"reserved"`
+	Reserved  string `json:"reserved,omitempty"`
 }
 
 func balances(bs []ledger.Balance) []balanceJSON {
@@ -72,7 +72,7 @@ func accountRoutes(d Deps) []api.Route {
 			net, _ := r.Params.String("networkCode")
 			a, werr := get(r.Principal.Account, c, net)
 			if werr != nil {
-				return nil, walletError(werr)
+				return nil, walletError(werr, d)
 			}
 			return newAddress(a), nil
 		}
@@ -86,19 +86,27 @@ func accountRoutes(d Deps) []api.Route {
 			net, _ := r.Params.String("networkCode")
 			as, werr := get(r.Principal.Account, c, net)
 			if werr != nil {
-				return nil, walletError(werr)
+				return nil, walletError(werr, d)
 			}
 			return addresses(as), nil
 		}
 	}
 	return []api.Route{
 		{Method: "GET", Path: "/account/balance", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			if d.Faults.On("V2-ACCOUNT-BALANCE") {
-				return balances(d.Ledger.Balances(r.Principal.Account)), nil
+			out := balances(w.Balances(r.Principal.Account))
+			if d.Faults.On("V2-BALANCE-FIELDS") {
+				for i := range out {
+					out[i].Reserved = ""
+				}
 			}
-			return balances(w.Balances(r.Principal.Account)), nil
+			return out, nil
 		}},
-		{Method: "GET", Path: "/account/crypto/address/{currency}", Right: payment, Handle: address(w.CurrentAddress)},
+		{Method: "GET", Path: "/account/crypto/address/{currency}", Right: payment, Handle: address(func(acct, c, net string) (wallet.Address, *wallet.Error) {
+			if d.Faults.On("V2-ACCOUNT-ADDRESS-CURRENT") {
+				return w.NewAddress(acct, c, net)
+			}
+			return w.CurrentAddress(acct, c, net)
+		})},
 		{Method: "POST", Path: "/account/crypto/address/{currency}", Right: payment, Handle: address(func(acct, c, net string) (wallet.Address, *wallet.Error) {
 			if d.Faults.On("V2-ACCOUNT-ADDRESS-NEW") {
 				return w.CurrentAddress(acct, c, net)
@@ -106,7 +114,13 @@ func accountRoutes(d Deps) []api.Route {
 			return w.NewAddress(acct, c, net)
 		})},
 		{Method: "GET", Path: "/account/crypto/addresses/{currency}", Right: payment, Handle: list(w.Addresses)},
-		{Method: "GET", Path: "/account/crypto/used-addresses/{currency}", Right: payment, Handle: list(w.UsedAddresses)},
+		{Method: "GET", Path: "/account/crypto/used-addresses/{currency}", Right: payment, Handle: list(func(acct, c, net string) ([]wallet.Address, *wallet.Error) {
+			as, err := w.UsedAddresses(acct, c, net)
+			if d.Faults.On("V2-ACCOUNT-USED-ADDRESSES") && len(as) > 0 {
+				as = as[1:] // forgets the latest
+			}
+			return as, err
+		})},
 		{Method: "GET", Path: "/account/crypto/is-mine/{address}", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
 			return map[string]bool{"result": w.IsMine(r.Principal.Account, r.PathValue("address"))}, nil
 		}},
@@ -117,7 +131,7 @@ func accountRoutes(d Deps) []api.Route {
 			}
 			fee, werr := w.EstimateFee(c, net, amt)
 			if werr != nil {
-				return nil, walletError(werr)
+				return nil, walletError(werr, d)
 			}
 			return map[string]string{"fee": fee.String()}, nil
 		}},
@@ -128,7 +142,7 @@ func accountRoutes(d Deps) []api.Route {
 			}
 			ls, werr := w.Levels(c, net, amt)
 			if werr != nil {
-				return nil, walletError(werr)
+				return nil, walletError(werr, d)
 			}
 			out := make([]feeLevelJSON, 0, len(ls))
 			for _, l := range ls {
@@ -146,14 +160,14 @@ func accountRoutes(d Deps) []api.Route {
 			}
 			id, werr := w.Withdraw(req)
 			if werr != nil {
-				return nil, walletError(werr)
+				return nil, walletError(werr, d)
 			}
 			return map[string]string{"id": id}, nil
 		}},
 		{Method: "PUT", Path: "/account/crypto/withdraw/{id}", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
 			ok, werr := w.Commit(r.Principal.Account, r.PathValue("id"))
 			if werr != nil {
-				return nil, walletError(werr)
+				return nil, walletError(werr, d)
 			}
 			return map[string]bool{"result": ok}, nil
 		}},
@@ -163,7 +177,7 @@ func accountRoutes(d Deps) []api.Route {
 			}
 			ok, werr := w.Rollback(r.Principal.Account, r.PathValue("id"))
 			if werr != nil {
-				return nil, walletError(werr)
+				return nil, walletError(werr, d)
 			}
 			return map[string]bool{"result": ok}, nil
 		}},
@@ -180,6 +194,9 @@ func currencyAmount(r *api.Request, d Deps) (string, decimalT, string, *api.Erro
 		return "", decimalT{}, "", api.CurrencyNotFound(c)
 	}
 	amt, err := requiredDecimal(r.Params, "amount")
+	if err != nil && d.Faults.On("V2-ERR-10001") && !r.Params.Has("amount") {
+		amt, err = decimalT{}.Add(one), nil // the fault: a missing amount reads as 1
+	}
 	if err != nil {
 		return "", decimalT{}, "", err
 	}
@@ -204,9 +221,6 @@ func withdrawRequest(r *api.Request, d Deps) (wallet.WithdrawRequest, *api.Error
 	}
 	if req.AutoCommit, err = p.Bool("autoCommit", true); err != nil {
 		return req, err
-	}
-	if d.Faults.On("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT") && !p.Has("autoCommit") {
-		req.AutoCommit = false
 	}
 	return req, nil
 }

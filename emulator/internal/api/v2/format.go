@@ -73,3 +73,5 @@ func requiredDecimal(p api.Params, name string) (decimal.Decimal, *api.Error) {
 
 // decimalT names the decimal type in signatures.
 type decimalT = decimal.Decimal
+
+var one = decimal.NewFromInt(1)

@@ -41,7 +41,7 @@ func newUserTrade(t engine.MarginTrade, d Deps) userTradeJSON {
 	if d.Faults.On("V2-TRADE-FIELDS") {
 		out.Taker = nil
 	}
-	if d.Faults.On("V2-HISTORY-V3-SAME") {
+	if d.Faults.On("V2-V3-TRADE-SAME") {
 		out.Fee = t.Fee.Neg().String()
 	}
 	return out
@@ -79,7 +79,7 @@ func tradeQuery(r *api.Request, d Deps) (engine.MarginTradeQuery, string, *api.E
 			return q, "", err
 		}
 	}
-	limit, offset, err := paging(p, d)
+	limit, offset, err := paging(p, d, historyFaults)
 	if err != nil {
 		return q, "", err
 	}
@@ -88,7 +88,7 @@ func tradeQuery(r *api.Request, d Deps) (engine.MarginTradeQuery, string, *api.E
 	if err != nil {
 		return q, "", err
 	}
-	if d.Faults.On("V2-HISTORY-MARGIN") && margin == engine.MarginIgnore {
+	if d.Faults.On("V2-HISTORY-MARGIN") && margin == engine.MarginOnly {
 		margin = engine.MarginInclude
 	}
 	return q, margin, nil
@@ -107,27 +107,36 @@ func idBound(p api.Params, name string) (*int64, *api.Error) {
 	return &n, nil
 }
 
+// pagingFaults names the faults of one endpoint's paging rules.
+type pagingFaults struct{ limit, offset, def string }
+
+var (
+	historyFaults = pagingFaults{"V2-HISTORY-LIMIT", "V2-HISTORY-OFFSET", "V2-HISTORY-LIMIT-DEFAULT"}
+	txFaults      = pagingFaults{"V2-TX-PAGING", "V2-TX-PAGING", ""}
+)
+
 // paging reads limit (0 to 1000, default 100) and offset (0 to 100000).
-// A limit of 0 answers nothing: the document's range starts at 0.
-func paging(p api.Params, d Deps) (limit, offset int, err *api.Error) {
-	maxLimit, maxOffset := int64(maxHistoryLimit), int64(maxHistoryOffset)
-	if d.Faults.On("V2-LIMIT-HISTORY-MAX") {
-		maxLimit, maxOffset = maxLimit+1, maxOffset+1
-	}
+// A limit of 0 answers nothing: the document's range starts at 0. A value
+// beyond the range is refused with 10001 (the document gives the maxima,
+// not what exceeding them does).
+func paging(p api.Params, d Deps, f pagingFaults) (limit, offset int, err *api.Error) {
 	def := int64(defaultLimit)
-	if d.Faults.On("V2-HISTORY-LIMIT-DEFAULT") {
+	if d.Faults.On(f.def) {
 		def = 50
 	}
-	l, err := p.Int("limit", def, 0, maxLimit)
+	l, err := p.Int("limit", def, 0, maxHistoryLimit)
 	if err != nil {
 		return 0, 0, err
 	}
-	o, err := p.Int("offset", 0, 0, maxOffset)
+	o, err := p.Int("offset", 0, 0, maxHistoryOffset)
 	if err != nil {
 		return 0, 0, err
 	}
-	if d.Faults.On("V2-HISTORY-PAGING") {
+	if d.Faults.On(f.offset) {
 		o = 0
+	}
+	if d.Faults.On(f.limit) && l > 0 {
+		l++
 	}
 	if l == 0 {
 		l = -1 // engine: <= 0 means the default; -1 selects nothing below

@@ -23,11 +23,11 @@ type currencyJSON struct {
 	Delisted           *bool   `json:"delisted,omitempty"`
 	PayoutFee          string  `json:"payoutFee"`
 	PayoutMinimalAmt   string  `json:"payoutMinimalAmount"`
-	PrecisionPayout    any     `json:"precisionPayout"`
+	PrecisionPayout    int     `json:"precisionPayout"`
 	PrecisionTransfer  int     `json:"precisionTransfer"`
-	LowProcessingTime  *string `json:"lowProcessingTime,omitempty"`
-	HighProcessingTime *string `json:"highProcessingTime,omitempty"`
-	AvgProcessingTime  *string `json:"avgProcessingTime,omitempty"`
+	LowProcessingTime  *float64 `json:"lowProcessingTime,omitempty"`
+	HighProcessingTime *float64 `json:"highProcessingTime,omitempty"`
+	AvgProcessingTime  *float64 `json:"avgProcessingTime,omitempty"`
 }
 
 // digits is the number of places after the point of a precision such as
@@ -38,14 +38,6 @@ func digits(precision string) int {
 		return 0
 	}
 	return len(frac)
-}
-
-func seconds(v *float64) *string {
-	if v == nil {
-		return nil
-	}
-	s := strconvFloat(*v)
-	return &s
 }
 
 // newCurrency builds the v2 record from the v3 one: per-network values come
@@ -68,10 +60,10 @@ func newCurrency(code string, c market.Currency, d Deps) currencyJSON {
 			out.PayoutFee, out.PayoutMinimalAmt = *n.PayoutFee, *n.PayoutFee
 		}
 		out.PrecisionPayout = digits(n.PrecisionPayout)
-		out.LowProcessingTime, out.HighProcessingTime, out.AvgProcessingTime = seconds(n.LowProcessingTime), seconds(n.HighProcessingTime), seconds(n.AvgProcessingTime)
+		out.LowProcessingTime, out.HighProcessingTime, out.AvgProcessingTime = n.LowProcessingTime, n.HighProcessingTime, n.AvgProcessingTime
 	}
-	if d.Faults.On("V2-CURRENCY-TYPES") {
-		out.PrecisionPayout = strconvInt(out.PrecisionPayout.(int))
+	if d.Faults.On("V2-V3-CURRENCY-SAME") {
+		out.FullName += " (v2)"
 	}
 	return out
 }
@@ -85,7 +77,7 @@ type symbolJSON struct {
 	TickSize             string  `json:"tickSize"`
 	TakeLiquidityRate    string  `json:"takeLiquidityRate"`
 	ProvideLiquidityRate string  `json:"provideLiquidityRate"`
-	FeeCurrency          string  `json:"feeCurrency"`
+	FeeCurrency          string  `json:"feeCurrency,omitempty"`
 	MarginTrading        *bool   `json:"marginTrading,omitempty"`
 	MaxInitialLeverage   *string `json:"maxInitialLeverage,omitempty"`
 }
@@ -98,8 +90,11 @@ func newSymbol(code string, s market.Symbol, d Deps) symbolJSON {
 	}
 	mt := s.MarginTrading
 	out.MarginTrading = &mt
-	if d.Faults.On("V2-SYMBOL-FIELDS") {
+	if d.Faults.On("V2-V3-SYMBOL-SAME") {
 		out.TakeLiquidityRate, out.ProvideLiquidityRate = s.MakeRate, s.TakeRate
+	}
+	if d.Faults.On("V2-SYMBOL-FIELDS") {
+		out.FeeCurrency = "" // left out
 	}
 	return out
 }
@@ -149,7 +144,7 @@ func newTicker(t engine.Ticker, d Deps) tickerJSON {
 		out.Bid = str(t.Bid, true)
 	}
 	if d.Faults.On("V2-TICKER-FIELDS") {
-		out.Ask, out.Bid = out.Bid, out.Ask
+		out.Timestamp = ""
 	}
 	if t.Last != nil {
 		out.Last = str(t.Last, true)
@@ -179,6 +174,11 @@ func marketRoutes(d Deps) []api.Route {
 				}
 				return nil, api.CurrencyNotFound(code)
 			}
+			if d.Faults.On("V2-CURRENCY-ONE") {
+				first := d.Market.CurrencyCodes()[0]
+				c, _ = d.Market.Currency(first)
+				return newCurrency(first, c, d), nil
+			}
 			return newCurrency(code, c, d), nil
 		}},
 		{Method: "GET", Path: "/public/symbol", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
@@ -195,7 +195,11 @@ func marketRoutes(d Deps) []api.Route {
 			if !ok || d.Market.IsFutures(code) {
 				return nil, symbolNotFound(code, d)
 			}
-			return newSymbol(code, s, d), nil
+			out := newSymbol(code, s, d)
+			if d.Faults.On("V2-SYMBOL-ONE") {
+				out.ID = strings.ToLower(out.ID)
+			}
+			return out, nil
 		}},
 		{Method: "GET", Path: "/public/ticker", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
 			syms := r.Params.List("symbols")

@@ -213,7 +213,7 @@ func tradingRoutes(d Deps) []api.Route {
 			if q.From, q.Till, err = timeBounds(r.Params); err != nil {
 				return nil, err
 			}
-			limit, offset, err := paging(r.Params, d)
+			limit, offset, err := paging(r.Params, d, pagingFaults{})
 			if err != nil {
 				return nil, err
 			}

@@ -1,6 +1,7 @@
 package v2
 
 import (
+	"strconv"
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/wallet"
@@ -9,7 +10,7 @@ import (
 // transactionJSON is the v2 Wallet transaction resource.
 type transactionJSON struct {
 	ID            string   `json:"id"`
-	Index         int64    `json:"index"`
+	Index         any      `json:"index"`
 	Currency      string   `json:"currency"`
 	Amount        string   `json:"amount"`
 	Fee           string   `json:"fee"`
@@ -33,11 +34,17 @@ func newTransaction(t wallet.Transaction, showSenders bool, d Deps) transactionJ
 		Address: t.Address, PaymentID: t.PaymentID, Hash: t.Hash, Status: t.Status, Type: t.Type, SubType: t.SubType,
 		OffchainID: []string{}, Confirmations: t.Confirmations, PublicComment: t.PublicComment, ErrorCode: t.ErrorCode,
 		CreatedAt: wireTime(t.CreatedAt), UpdatedAt: wireTime(t.UpdatedAt)}
-	if (showSenders || d.Faults.On("V2-ACCOUNT-TX-SENDERS")) && t.Type == wallet.TypePayin {
+	if (showSenders || d.Faults.On("V2-TX-SHOW-SENDERS")) && t.Type == wallet.TypePayin {
 		out.Senders = t.Senders
 	}
-	if d.Faults.On("V2-ACCOUNT-TX-STATES") && t.Status == wallet.StatusPending {
-		out.Status = wallet.StatusSuccess
+	if d.Faults.On("V2-TX-STATUS-VALUES") && t.Status == wallet.StatusSuccess {
+		out.Status = "completed"
+	}
+	if d.Faults.On("V2-TX-FIELDS") {
+		out.Index = strconv.FormatInt(t.Index, 10)
+	}
+	if d.Faults.On("V2-TX-PAYOUT") {
+		out.PublicComment = ""
 	}
 	return out
 }
@@ -47,30 +54,32 @@ func txQuery(r *api.Request, d Deps) (wallet.Query, bool, *api.Error) {
 	p := r.Params
 	q := wallet.Query{Account: r.Principal.Account}
 	q.Currency, _ = p.String("currency")
-	if d.Faults.On("V2-ACCOUNT-TX-FILTER") {
+	if d.Faults.On("V2-TX-FILTER") {
 		q.Currency = ""
 	}
 	sort, err := p.Enum("sort", "DESC", "ASC", "DESC")
 	if err != nil {
 		return q, false, err
 	}
-	q.SortAsc = sort == "ASC" || (d.Faults.On("V2-ACCOUNT-TX-SORT") && !p.Has("sort"))
+	q.SortAsc = sort == "ASC" || (d.Faults.On("V2-TX-SORT") && !p.Has("sort"))
 	by, err := p.Enum("by", "timestamp", "timestamp", "index")
 	if err != nil {
 		return q, false, err
 	}
 	q.ByIndex = by == "index"
-	if q.ByIndex {
+	if q.ByIndex && !d.Faults.On("V2-TX-BY-INDEX") {
 		if q.FromIndex, err = idBound(p, "from"); err != nil {
 			return q, false, err
 		}
 		if q.TillIndex, err = idBound(p, "till"); err != nil {
 			return q, false, err
 		}
-	} else if q.From, q.Till, err = timeBounds(p); err != nil {
-		return q, false, err
+	} else if !q.ByIndex {
+		if q.From, q.Till, err = timeBounds(p); err != nil {
+			return q, false, err
+		}
 	}
-	limit, offset, err := paging(p, d)
+	limit, offset, err := paging(p, d, txFaults)
 	if err != nil {
 		return q, false, err
 	}
@@ -98,7 +107,7 @@ func transferRoutes(d Deps) []api.Route {
 			}
 			id, werr := w.Transfer(r.Principal.Account, c, amt, typ)
 			if werr != nil {
-				return nil, walletError(werr)
+				return nil, walletError(werr, d)
 			}
 			return map[string]string{"id": id}, nil
 		}},
@@ -117,7 +126,7 @@ func transferRoutes(d Deps) []api.Route {
 			}
 			id, werr := w.Internal(r.Principal.Account, vals[0], amt, vals[1], vals[2])
 			if werr != nil {
-				return nil, walletError(werr)
+				return nil, walletError(werr, d)
 			}
 			return map[string]string{"result": id}, nil
 		}},
@@ -136,7 +145,10 @@ func transferRoutes(d Deps) []api.Route {
 			}
 			ids, werr := w.Convert(r.Principal.Account, from, to, amt)
 			if werr != nil {
-				return nil, walletError(werr)
+				return nil, walletError(werr, d)
+			}
+			if d.Faults.On("V2-ACCOUNT-TRANSFER-CONVERT") {
+				ids = []string{}
 			}
 			return map[string][]string{"result": ids}, nil
 		}},
@@ -152,9 +164,15 @@ func transferRoutes(d Deps) []api.Route {
 			return out, nil
 		}},
 		{Method: "GET", Path: "/account/transactions/{id}", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			t, werr := w.Transaction(r.Principal.Account, r.PathValue("id"))
+			id := r.PathValue("id")
+			if d.Faults.On("V2-TX-ONE") {
+				if ts := w.Transactions(wallet.Query{Account: r.Principal.Account, Limit: 1}); len(ts) > 0 {
+					id = ts[0].ID
+				}
+			}
+			t, werr := w.Transaction(r.Principal.Account, id)
 			if werr != nil {
-				return nil, walletError(werr)
+				return nil, walletError(werr, d)
 			}
 			show, _ := r.Params.Bool("showSenders", false)
 			return newTransaction(t, show, d), nil

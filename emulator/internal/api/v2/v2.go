@@ -29,6 +29,24 @@ type Deps struct {
 	Clock  clock.Clock
 }
 
+// SharedFaults maps the v3 fault IDs of the shared router, writer and
+// credential store to the v2 rules they break when the v2 router uses them.
+var SharedFaults = map[string]string{
+	"V3-CONV-DECIMAL-STRING": "V2-CONV-DECIMAL-STRING",
+	"V3-CONV-TIMESTAMP":      "V2-CONV-TIMESTAMP",
+	"V3-CONV-NUMBER-TYPE":    "V2-CONV-NUMBER-TYPE",
+	"V3-CONV-GET-QUERY":      "V2-CONV-GET-QUERY",
+	"V3-CONV-BODY-FORM":      "V2-CONV-POST-BODY",
+	"V3-AUTH-PUBLIC":         "V2-AUTH-PUBLIC",
+	"V3-AUTH-REQUIRED":       "V2-AUTH-REQUIRED",
+	"V3-AUTH-BASIC":          "V2-AUTH-BASIC",
+	"V3-AUTH-BASIC-FAIL":     "V2-AUTH-BASIC-FAIL",
+	"V3-AUTH-UNKNOWN-KEY":    "V2-AUTH-UNKNOWN-KEY",
+	"V3-ERR-BODY":            "V2-ERR-BODY",
+	"V3-ERR-401":             "V2-ERR-401",
+	"V3-ERR-1003":            "V2-ERR-1003",
+}
+
 // routeSets are the route tables of the v2 families, one function per file;
 // a new family adds its function here.
 var routeSets = []func(Deps) []api.Route{
@@ -53,7 +71,10 @@ func Routes(d Deps) []api.Route {
 func wireTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // walletError maps a wallet refusal to the v2 error table.
-func walletError(err *wallet.Error) *api.Error {
+func walletError(err *wallet.Error, d Deps) *api.Error {
+	if err.Kind == wallet.Insufficient && d.Faults.On("V2-ERR-20001") {
+		return api.Validation("%s", err.Msg)
+	}
 	switch err.Kind {
 	case wallet.Currency:
 		return api.CurrencyNotFound(err.Msg)

@@ -1,0 +1,8 @@
+package faults
+
+// v2versioningFaults break the rules of the v2versioning area (rules/v2versioning.go).
+var v2versioningFaults = []Fault{
+	{"V2-V3-SYMBOL-SAME", "swaps takeLiquidityRate and provideLiquidityRate in v2 Symbol records"},
+	{"V2-V3-CURRENCY-SAME", "appends \" (v2)\" to the fullName of v2 Currency records"},
+	{"V2-V3-TRADE-SAME", "negates the fee of v2 user trades"},
+}
