@@ -11,20 +11,20 @@ import (
 
 // currencyJSON is the v2 Currency resource, fields in the document's order.
 type currencyJSON struct {
-	ID                 string  `json:"id"`
-	FullName           string  `json:"fullName"`
-	Crypto             bool    `json:"crypto"`
-	PayinEnabled       bool    `json:"payinEnabled"`
-	PayinPaymentID     bool    `json:"payinPaymentId"`
-	PayinConfirmations int64   `json:"payinConfirmations"`
-	PayoutEnabled      bool    `json:"payoutEnabled"`
-	PayoutIsPaymentID  bool    `json:"payoutIsPaymentId"`
-	TransferEnabled    bool    `json:"transferEnabled"`
-	Delisted           *bool   `json:"delisted,omitempty"`
-	PayoutFee          string  `json:"payoutFee"`
-	PayoutMinimalAmt   string  `json:"payoutMinimalAmount"`
-	PrecisionPayout    int     `json:"precisionPayout"`
-	PrecisionTransfer  int     `json:"precisionTransfer"`
+	ID                 string   `json:"id"`
+	FullName           string   `json:"fullName"`
+	Crypto             bool     `json:"crypto"`
+	PayinEnabled       bool     `json:"payinEnabled"`
+	PayinPaymentID     bool     `json:"payinPaymentId"`
+	PayinConfirmations int64    `json:"payinConfirmations"`
+	PayoutEnabled      bool     `json:"payoutEnabled"`
+	PayoutIsPaymentID  bool     `json:"payoutIsPaymentId"`
+	TransferEnabled    bool     `json:"transferEnabled"`
+	Delisted           *bool    `json:"delisted,omitempty"`
+	PayoutFee          string   `json:"payoutFee"`
+	PayoutMinimalAmt   string   `json:"payoutMinimalAmount"`
+	PrecisionPayout    int      `json:"precisionPayout"`
+	PrecisionTransfer  int      `json:"precisionTransfer"`
 	LowProcessingTime  *float64 `json:"lowProcessingTime,omitempty"`
 	HighProcessingTime *float64 `json:"highProcessingTime,omitempty"`
 	AvgProcessingTime  *float64 `json:"avgProcessingTime,omitempty"`

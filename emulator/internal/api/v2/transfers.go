@@ -1,10 +1,10 @@
 package v2
 
 import (
-	"strconv"
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/wallet"
+	"strconv"
 )
 
 // transactionJSON is the v2 Wallet transaction resource.
