@@ -165,6 +165,7 @@ func New(opts Options) (*Emulator, error) {
 	v2Router := api.NewRouter(v2Prefix, v2.Routes(v2.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Wallet: e.wallet, Faults: fs, Clock: e.clock}),
 		auth.NewStore(keys, v2fs), v2fs, opts.Logger)
 	v2Router.SetLimiter(guard.V2())
+	v2Router.SetMessages(v2.Messages)
 	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger})
 	var ctl http.Handler
 	if opts.ControlPlane {

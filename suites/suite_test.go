@@ -19,6 +19,14 @@ import (
 	_ "github.com/conform-harness/conform/suites/marketdata"
 	_ "github.com/conform-harness/conform/suites/orderlists"
 	_ "github.com/conform-harness/conform/suites/spot"
+	_ "github.com/conform-harness/conform/suites/v2account"
+	_ "github.com/conform-harness/conform/suites/v2auth"
+	_ "github.com/conform-harness/conform/suites/v2conventions"
+	_ "github.com/conform-harness/conform/suites/v2errors"
+	_ "github.com/conform-harness/conform/suites/v2history"
+	_ "github.com/conform-harness/conform/suites/v2limits"
+	_ "github.com/conform-harness/conform/suites/v2marketdata"
+	_ "github.com/conform-harness/conform/suites/v2versioning"
 )
 
 var flags = framework.RegisterFlags(flag.CommandLine)

@@ -31,12 +31,19 @@ func optInt(p api.Params, name string) (*int64, *api.Error) {
 func timeBounds(p api.Params) (from, till *time.Time, err *api.Error) {
 	for name, dst := range map[string]**time.Time{"from": &from, "till": &till} {
 		t, ok, terr := p.Time(name)
+		t = t.Truncate(time.Millisecond)
 		if terr != nil {
 			return nil, nil, terr
 		}
 		if ok {
 			*dst = &t
 		}
+	}
+	if till != nil {
+		// DateTimes are written to the millisecond: a till naming the
+		// millisecond of a record keeps it, whatever its nanoseconds.
+		t := till.Truncate(time.Millisecond).Add(time.Millisecond - 1)
+		till = &t
 	}
 	return from, till, nil
 }

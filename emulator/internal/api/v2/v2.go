@@ -47,6 +47,13 @@ var SharedFaults = map[string]string{
 	"V3-ERR-1003":            "V2-ERR-1003",
 }
 
+// Messages are the messages of the v2 error table where they differ from
+// what the shared code writes.
+var Messages = map[int]string{
+	1001: "Authorization required",
+	1002: "Authorization failed",
+}
+
 // routeSets are the route tables of the v2 families, one function per file;
 // a new family adds its function here.
 var routeSets = []func(Deps) []api.Route{
