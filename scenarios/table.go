@@ -134,6 +134,14 @@ func Table() []Row {
 			Targets: []Target{get("/buy-crypto/provider")}, Addresses: 3, IPBudget: 20, Workers: 4},
 		{Rule: "V3-LIMIT-ACCT-SUBACCOUNT", Kind: REST, Scope: PerAccount, Rate: 20, Burst: 30,
 			Targets: []Target{get("/sub-account")}, Addresses: 3, IPBudget: 50, Workers: 4},
+
+		// The v2 Limits section (paths under /api/2): rates without a burst,
+		// which conform reads as none (V2-LIMIT-BURST). v2 market data has
+		// no per-user row and the other requests no per-IP one.
+		{Rule: "V2-LIMIT-MARKETDATA", Kind: REST, Scope: PerIP, Rate: 100, Burst: 0,
+			Targets: []Target{get("/api/2/public/symbol/{symbol}")}, Addresses: 3, Workers: 4},
+		{Rule: "V2-LIMIT-OTHER", Kind: REST, Scope: PerAccount, Rate: 10, Burst: 0,
+			Targets: []Target{get("/api/2/history/trades")}, Addresses: 2, IPBudget: 1000, Workers: 2},
 	}
 }
 
