@@ -96,12 +96,22 @@ var _ = Describe("v2 account: transfers", func() {
 		if len(stable) < 2 {
 			Skip(fmt.Sprintf("needs two stable currencies, found %v", stable))
 		}
-		from, to := stable[0], stable[1]
+		// Convert from the stable currency the main balance holds most of.
 		amt := decimal.NewFromInt(1)
-		fBefore, tBefore := mainBalance(ctx, c, from), mainBalance(ctx, c, to)
-		if fBefore.avail.LessThan(amt) {
-			Skip(fmt.Sprintf("the main balance holds %s %s", fBefore.avail, from))
+		from, fBefore := "", bal{}
+		for _, s := range stable {
+			if b := mainBalance(ctx, c, s); b.avail.GreaterThan(fBefore.avail) {
+				from, fBefore = s, b
+			}
 		}
+		if fBefore.avail.LessThan(amt) {
+			Skip(fmt.Sprintf("the main balance holds less than %s of every stable currency %v", amt, stable))
+		}
+		to := stable[0]
+		if to == from {
+			to = stable[1]
+		}
+		tBefore := mainBalance(ctx, c, to)
 		o := okObject(send(ctx, c, http.MethodPost, "/account/crypto/transfer-convert",
 			url.Values{"fromCurrency": {from}, "toCurrency": {to}, "amount": {amt.String()}}), "transfer-convert")
 		ids, ok := o["result"].([]any)
