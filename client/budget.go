@@ -6,16 +6,6 @@ import (
 	"time"
 )
 
-// V2PerUser is the per-user table of the v2 Limits section (paths
-// relative to /api/2): trading 300 requests per second, every other
-// authenticated request 10; market data is counted per IP only (Rate 0:
-// not counted here). Version 2 names no burst.
-var V2PerUser = []PathClass{
-	{Prefixes: []string{"/"}, Rate: 10},
-	{Prefixes: []string{"/order", "/trading/"}, Rate: 300},
-	{Prefixes: []string{"/public/"}, Rate: 0},
-}
-
 // Budget keeps a client's requests within a per-second count per path class
 // as a sliding window: up to the rate at once, then as slots free up.
 // Unlike Pacer it does not space requests evenly, so a spec that sends a

@@ -25,14 +25,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/conform-harness/conform/emulator/clock"
+	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/api"
 	v2 "github.com/conform-harness/conform/emulator/internal/api/v2"
 	v3 "github.com/conform-harness/conform/emulator/internal/api/v3"
 	"github.com/conform-harness/conform/emulator/internal/auth"
-	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/internal/control"
 	"github.com/conform-harness/conform/emulator/internal/engine"
-	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/feed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/limits"
 	"github.com/conform-harness/conform/emulator/internal/margin"
@@ -81,6 +82,8 @@ type Emulator struct {
 	streams *stream.Server
 	engine  *engine.Engine
 	wallet  *wallet.Wallet
+	// feed fans the engine's events out to the streams.
+	feed *feed.Hub
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -126,7 +129,8 @@ func New(opts Options) (*Emulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emulator: margin fixtures: %w", err)
 	}
-	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params()})
+	e.feed = feed.New()
+	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Observer: e.feed})
 	var ids []wallet.Identity
 	for _, a := range accts {
 		ids = append(ids, wallet.Identity{Account: a.ID, Username: a.Username(), Email: a.Email()})

@@ -27,47 +27,6 @@ func (b *book) addPrint(p print) {
 	b.printNext = (b.printNext + 1) % maxPrints
 }
 
-// PublicTrade is one trade of a symbol as market data shows it.
-type PublicTrade struct {
-	ID        int64
-	Price     decimal.Decimal
-	Quantity  decimal.Decimal
-	Side      Side // the taker's side
-	Timestamp time.Time
-}
-
-// Level is one price level of a book side.
-type Level struct {
-	Price, Size decimal.Decimal
-}
-
-// Depth is a symbol's order book: the best limit levels of each side, best
-// first (limit <= 0: every level).
-type Depth struct {
-	Asks, Bids []Level
-	Timestamp  time.Time
-}
-
-// Book answers a symbol's order book; ok is false for an unknown symbol.
-func (e *Engine) Book(symbol string, limit int) (Depth, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	now := e.now()
-	bk := e.books[symbol]
-	if bk == nil {
-		return Depth{}, false
-	}
-	levels := func(s *side) []Level {
-		out := []Level{}
-		for i := len(s.levels) - 1; i >= 0 && (limit <= 0 || len(out) < limit); i-- {
-			lv := s.levels[i]
-			out = append(out, Level{Price: lv.price, Size: bk.step.decimal(lv.lots)})
-		}
-		return out
-	}
-	return Depth{Asks: levels(&bk.asks), Bids: levels(&bk.bids), Timestamp: nanoTime(now)}, true
-}
-
 // Tape answers a symbol's public trades from the oldest on, within
 // [from, till] when given; ok is false for an unknown symbol.
 func (e *Engine) Tape(symbol string, from, till *time.Time) ([]PublicTrade, bool) {
@@ -85,8 +44,8 @@ func (e *Engine) Tape(symbol string, from, till *time.Time) ([]PublicTrade, bool
 		if (from != nil && p.at < from.UnixNano()) || (till != nil && p.at > till.UnixNano()) {
 			continue
 		}
-		out = append(out, PublicTrade{ID: p.id, Price: bk.tick.decimal(p.ticks), Quantity: bk.step.decimal(p.lots),
-			Side: p.side, Timestamp: nanoTime(p.at)})
+		out = append(out, PublicTrade{Symbol: symbol, ID: p.id, Price: bk.tick.decimal(p.ticks), Quantity: bk.step.decimal(p.lots),
+			TakerSide: p.side, Timestamp: nanoTime(p.at)})
 	}
 	return out, true
 }

@@ -25,7 +25,7 @@ type bookJSON struct {
 	Timestamp string      `json:"timestamp"`
 }
 
-func newBook(b engine.Depth) bookJSON {
+func newBook(bids, asks []engine.Level, at time.Time) bookJSON {
 	side := func(ls []engine.Level) []levelJSON {
 		out := make([]levelJSON, 0, len(ls))
 		for _, l := range ls {
@@ -33,7 +33,7 @@ func newBook(b engine.Depth) bookJSON {
 		}
 		return out
 	}
-	return bookJSON{Ask: side(b.Asks), Bid: side(b.Bids), Timestamp: wireTime(b.Timestamp)}
+	return bookJSON{Ask: side(asks), Bid: side(bids), Timestamp: wireTime(at)}
 }
 
 type publicTradeJSON struct {
@@ -155,8 +155,8 @@ func marketExtraRoutes(d Deps) []api.Route {
 			return nil, err
 		}
 		return bySymbol(r, d, func(s string) (any, *api.Error) {
-			b, _ := d.Engine.Book(s, int(limit))
-			return newBook(b), nil
+			bids, asks, _, _ := d.Engine.Depth(s, int(limit))
+			return newBook(bids, asks, d.Clock.Now()), nil
 		})
 	}
 	trades := func(r *api.Request) (any, *api.Error) {
@@ -173,7 +173,7 @@ func marketExtraRoutes(d Deps) []api.Route {
 			}
 			out := make([]publicTradeJSON, 0, len(ts))
 			for _, t := range ts {
-				out = append(out, publicTradeJSON{ID: t.ID, Price: t.Price.String(), Quantity: t.Quantity.String(), Side: string(t.Side), Timestamp: wireTime(t.Timestamp)})
+				out = append(out, publicTradeJSON{ID: t.ID, Price: t.Price.String(), Quantity: t.Quantity.String(), Side: string(t.TakerSide), Timestamp: wireTime(t.Timestamp)})
 			}
 			return page(out, q.desc, q.offset, q.limit), nil
 		})
