@@ -66,3 +66,47 @@ func WithBudget(b *Budget) Option { return func(c *Client) { c.budget = b } }
 // WithPrefix sets the API version prefix of relative paths (default
 // "/api/3"; "/api/2" for version 2).
 func WithPrefix(prefix string) Option { return func(c *Client) { c.prefix = prefix } }
+
+// Quiet blocks until every request the budget counted has left its window,
+// so that whatever comes next starts from a full budget on the target
+// (the limit scenarios measure per-user budgets from there).
+func (b *Budget) Quiet(ctx context.Context) error {
+	window := time.Second + b.margin
+	b.mu.Lock()
+	var last time.Time
+	for _, ts := range b.sent {
+		if n := len(ts); n > 0 && ts[n-1].After(last) {
+			last = ts[n-1]
+		}
+	}
+	b.mu.Unlock()
+	if d := last.Add(window).Sub(b.now()); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// Saturate counts a full window of requests in every class now: for
+// requests the budget did not see (a limit scenario spending the same
+// account's budget), so that the next ones wait for the window to pass.
+func (b *Budget) Saturate() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.now()
+	for i, c := range b.pacer.classes {
+		if c.Rate <= 0 {
+			continue
+		}
+		ts := make([]time.Time, max(c.Rate-1, 1))
+		for j := range ts {
+			ts[j] = now
+		}
+		b.sent[i] = ts
+	}
+}

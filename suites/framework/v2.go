@@ -1,6 +1,8 @@
 package framework
 
 import (
+	"context"
+
 	"github.com/conform-harness/conform/client"
 )
 
@@ -18,3 +20,12 @@ func (e *Env) V2Signed(role string) *client.Client {
 	a := e.Account(role)
 	return e.recorded(client.WithPrefix(V2Prefix), client.WithAuth(client.Basic{Key: a.APIKey, Secret: a.Secret}), client.WithBudget(e.v2budget))
 }
+
+// V2Quiet waits until this process's v2 requests have left the per-user
+// window, so that a limit scenario starts from a full per-user budget.
+func (e *Env) V2Quiet(ctx context.Context) error { return e.v2budget.Quiet(ctx) }
+
+// V2Spent tells the process's v2 budget that its account's per-user budget
+// was spent outside it (by a limit scenario): the next v2 requests wait for
+// the window to pass.
+func (e *Env) V2Spent() { e.v2budget.Saturate() }
