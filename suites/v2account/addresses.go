@@ -1,6 +1,7 @@
 package v2account
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 
@@ -99,5 +100,48 @@ var _ = Describe("v2 account: balance and deposit addresses", func() {
 			}
 		}
 		Expect(n).To(Equal(1), "the address just withdrawn to (%s) is listed once: %v", p.address, objs)
+	})
+})
+
+var _ = Describe("v2 account: networks and estimates", func() {
+	var c *client.Client
+	BeforeEach(func() { c = framework.Current().V2Signed(target.RoleFull) })
+
+	framework.ConformanceIt("V2-ACCOUNT-ADDRESS-NETWORK", func(ctx SpecContext) {
+		// A currency whose deposits run on two networks with different
+		// address patterns (v3 /public/currency lists them).
+		v3, _ := framework.GetObject(ctx, framework.Current().Public(), "/public/currency", nil)
+		var cur, net, pattern string
+		for code, v := range v3 {
+			m, _ := v.(map[string]any)
+			nets, _ := m["networks"].([]any)
+			def := ""
+			for _, n := range nets {
+				if nm, _ := n.(map[string]any); nm["default"] == true {
+					def, _ = nm["address_regex"].(string)
+				}
+			}
+			for _, n := range nets {
+				nm, _ := n.(map[string]any)
+				re, _ := nm["address_regex"].(string)
+				if nm["default"] != true && nm["payin_enabled"] == true && re != "" && re != def && m["payin_enabled"] == true {
+					cur, net, pattern = code, fmt.Sprint(nm["code"]), re
+				}
+			}
+		}
+		if cur == "" {
+			Skip("no currency takes deposits on a second network with an address pattern of its own")
+		}
+		a := okObject(send(ctx, c, http.MethodPost, "/account/crypto/address/"+cur, url.Values{"networkCode": {net}}), "new address on network "+net)
+		if n, ok := a["networkCode"]; ok {
+			Expect(n).To(Equal(net), "networkCode of the answer")
+		}
+		Expect(a["address"]).To(MatchRegexp(pattern), "a %s address on network %s matches its pattern", cur, net)
+	})
+
+	framework.ConformanceIt("V2-ACCOUNT-ESTIMATE", func(ctx SpecContext) {
+		cur := addressCurrency(ctx)
+		o := okObject(send(ctx, c, http.MethodGet, "/account/crypto/estimate-withdraw", url.Values{"currency": {cur}, "amount": {"1"}}), "estimate-withdraw")
+		Expect(o).To(HaveKeyWithValue("fee", framework.BeDecimalString()), "the fee of withdrawing 1 %s", cur)
 	})
 })

@@ -139,6 +139,28 @@ var _ = Describe("v2 account: transactions", func() {
 		Expect(len(got)).To(BeNumerically("<", len(all)), "bounds leave transactions out")
 	})
 
+	framework.ConformanceIt("V2-TX-BY-TIMESTAMP", func(ctx SpecContext) {
+		all := enough(ctx, c, 3)
+		oldest, newest := createdAt(all[len(all)-1]), createdAt(all[0])
+		for _, t := range all {
+			if at := createdAt(t); at.Before(oldest) {
+				oldest = at
+			} else if at.After(newest) {
+				newest = at
+			}
+		}
+		iso := func(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+		mid := all[len(all)/2]
+		got := transactions(ctx, c, url.Values{"from": {iso(createdAt(mid))}, "till": {iso(createdAt(mid))}, "limit": {"1000"}})
+		Expect(framework.IDsOf(got, "id")).To(ContainElement(mid["id"]), "from=till=%s keeps the transaction made then", mid["createdAt"])
+		for _, t := range got {
+			Expect(createdAt(t).Truncate(time.Millisecond).Equal(createdAt(mid).Truncate(time.Millisecond))).To(BeTrue(),
+				"from=till=%s answered %v of %v", mid["createdAt"], t["id"], t["createdAt"])
+		}
+		Expect(transactions(ctx, c, url.Values{"till": {iso(oldest.Add(-time.Second))}})).To(BeEmpty(), "till before the oldest transaction")
+		Expect(transactions(ctx, c, url.Values{"from": {iso(newest.Add(time.Second))}})).To(BeEmpty(), "from after the newest transaction")
+	})
+
 	framework.ConformanceIt("V2-TX-PAGING", func(ctx SpecContext) {
 		enough(ctx, c, 4)
 		full := transactions(ctx, c, url.Values{"sort": {"ASC"}, "by": {"index"}, "limit": {"3"}})

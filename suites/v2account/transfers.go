@@ -80,6 +80,31 @@ var _ = Describe("v2 account: transfers", func() {
 		}
 	})
 
+	framework.ConformanceIt("V2-ACCOUNT-TRANSFER-TYPE", func(ctx SpecContext) {
+		cur, amt := transferAmount(ctx, c)
+		before := mainBalance(ctx, c, cur)
+		ex := send(ctx, c, http.MethodPost, "/account/transfer", url.Values{"currency": {cur}, "amount": {amt.String()}, "type": {"bankToBank"}})
+		Expect(ex.Status).To(Equal(http.StatusBadRequest), "type bankToBank is refused: %s", ex)
+		if ae, ok := ex.APIError(); ok {
+			framework.Record("V2-ACCOUNT-TRANSFER-TYPE", "type bankToBank: error %d", ae.Code)
+		}
+		after := mainBalance(ctx, c, cur)
+		Expect(after.avail.Equal(before.avail)).To(BeTrue(), "nothing moved: main %s -> %s", before.avail, after.avail)
+	})
+
+	It("V2-ACCOUNT-INTERNAL-BY "+framework.Rule("V2-ACCOUNT-INTERNAL-BY").Statement, framework.Checks("V2-ACCOUNT-INTERNAL-BY"), Label(framework.LabelEmulatorOnly), func(ctx SpecContext) {
+		e := framework.Current()
+		e.RequireEmulator() // a recipient that exists needs the emulator's fixture usernames
+		cur, amt := transferAmount(ctx, c)
+		to := fixtureAccountOf(e.Account(target.RoleCounterparty).APIKey)
+		before := mainBalance(ctx, c, cur)
+		ex := send(ctx, c, http.MethodPost, "/account/transfer/internal",
+			url.Values{"currency": {cur}, "amount": {amt.String()}, "by": {"nickname"}, "identifier": {to.Username()}})
+		Expect(ex.Status).To(Equal(http.StatusBadRequest), "by=nickname is refused: %s", ex)
+		after := mainBalance(ctx, c, cur)
+		Expect(after.avail.Equal(before.avail)).To(BeTrue(), "nothing moved: main %s -> %s", before.avail, after.avail)
+	})
+
 	It("V2-ACCOUNT-TRANSFER-CONVERT "+framework.Rule("V2-ACCOUNT-TRANSFER-CONVERT").Statement, framework.Checks("V2-ACCOUNT-TRANSFER-CONVERT"), Label(framework.LabelEmulatorOnly), func(ctx SpecContext) {
 		e := framework.Current()
 		// The document does not say which currencies convert; the emulator

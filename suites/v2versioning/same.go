@@ -55,6 +55,29 @@ var _ = Describe("v2 beside v3", func() {
 		}
 	})
 
+	framework.ConformanceIt("V2-V3-PAYOUT-FEE-SAME", func(ctx SpecContext) {
+		e := framework.Current()
+		v3, _ := framework.GetObject(ctx, e.Public(), "/public/currency", nil)
+		v2, _ := framework.GetObjects(ctx, e.V2Public(), "/public/currency", nil)
+		checked := 0
+		for _, c := range v2 {
+			id := fmt.Sprint(c["id"])
+			r, _ := v3[id].(map[string]any)
+			nets, _ := r["networks"].([]any)
+			for _, n := range nets {
+				nm, _ := n.(map[string]any)
+				if nm["default"] != true || nm["payout_fee"] == nil {
+					continue
+				}
+				checked++
+				Expect(decEq(c["payoutFee"], nm["payout_fee"])).To(BeTrue(), "%s: v2 payoutFee %v, v3 default network %v payout_fee %v", id, c["payoutFee"], nm["code"], nm["payout_fee"])
+			}
+		}
+		if checked == 0 {
+			Skip("no v3 currency gives a default network's payout_fee")
+		}
+	})
+
 	It("V2-V3-TRADE-SAME a trade placed over v3 shows in v2 history with the same fields", framework.Checks("V2-V3-TRADE-SAME"), Serial, func(ctx SpecContext) {
 		e := framework.Current()
 		e.RequireTrading()

@@ -111,6 +111,9 @@ func accountRoutes(d Deps) []api.Route {
 			if d.Faults.On("V2-ACCOUNT-ADDRESS-NEW") {
 				return w.CurrentAddress(acct, c, net)
 			}
+			if d.Faults.On("V2-ACCOUNT-ADDRESS-NETWORK") {
+				net = ""
+			}
 			return w.NewAddress(acct, c, net)
 		})},
 		{Method: "GET", Path: "/account/crypto/addresses/{currency}", Right: payment, Handle: list(w.Addresses)},
@@ -132,6 +135,9 @@ func accountRoutes(d Deps) []api.Route {
 			fee, werr := w.EstimateFee(c, net, amt)
 			if werr != nil {
 				return nil, walletError(werr, d)
+			}
+			if d.Faults.On("V2-ACCOUNT-ESTIMATE") {
+				return map[string]string{"estimatedFee": fee.String()}, nil
 			}
 			return map[string]string{"fee": fee.String()}, nil
 		}},

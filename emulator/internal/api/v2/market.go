@@ -58,6 +58,9 @@ func newCurrency(code string, c market.Currency, d Deps) currencyJSON {
 		if n.PayoutFee != nil {
 			// The minimal payout is the fee itself: less would pay nothing.
 			out.PayoutFee, out.PayoutMinimalAmt = *n.PayoutFee, *n.PayoutFee
+			if d.Faults.On("V2-V3-PAYOUT-FEE-SAME") {
+				out.PayoutFee = dec(*n.PayoutFee).Mul(decimalT{}.Add(one).Add(one)).String()
+			}
 		}
 		out.PrecisionPayout = digits(n.PrecisionPayout)
 		out.LowProcessingTime, out.HighProcessingTime, out.AvgProcessingTime = n.LowProcessingTime, n.HighProcessingTime, n.AvgProcessingTime

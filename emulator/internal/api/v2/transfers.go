@@ -74,7 +74,7 @@ func txQuery(r *api.Request, d Deps) (wallet.Query, bool, *api.Error) {
 		if q.TillIndex, err = idBound(p, "till"); err != nil {
 			return q, false, err
 		}
-	} else if !q.ByIndex {
+	} else if !q.ByIndex && !d.Faults.On("V2-TX-BY-TIMESTAMP") {
 		if q.From, q.Till, err = timeBounds(p); err != nil {
 			return q, false, err
 		}
@@ -105,6 +105,9 @@ func transferRoutes(d Deps) []api.Route {
 			if err != nil {
 				return nil, err
 			}
+			if d.Faults.On("V2-ACCOUNT-TRANSFER-TYPE") && typ != wallet.TypeExchangeToBank {
+				typ = wallet.TypeBankToExchange
+			}
 			id, werr := w.Transfer(r.Principal.Account, c, amt, typ)
 			if werr != nil {
 				return nil, walletError(werr, d)
@@ -123,6 +126,9 @@ func transferRoutes(d Deps) []api.Route {
 			amt, err := requiredDecimal(r.Params, "amount")
 			if err != nil {
 				return nil, err
+			}
+			if d.Faults.On("V2-ACCOUNT-INTERNAL-BY") && vals[1] != "email" {
+				vals[1] = "username"
 			}
 			id, werr := w.Internal(r.Principal.Account, vals[0], amt, vals[1], vals[2])
 			if werr != nil {
