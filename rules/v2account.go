@@ -6,6 +6,8 @@ package rules
 var v2accountRules = []Rule{
 	{ID: "V2-BALANCE-FIELDS", Area: "v2account", Section: secV2Balance, Status: Testable,
 		Statement: "GET /account/balance answers an array of Balance: currency, available and reserved (decimals)."},
+	{ID: "V2-BALANCE-RESERVED", Area: "v2account", Section: secV2Balance, Status: Testable,
+		Statement: "A withdrawal created with autoCommit false, an incomplete transaction, holds what it spends in reserved of /account/balance until it is rolled back."},
 	{ID: "V2-ACCOUNT-TRANSFER", Area: "v2account", Section: secV2Account, Status: Testable,
 		Statement: "POST /account/transfer answers an id; bankToExchange moves the amount from the main balance (/account/balance) to the trading balance (v3 /spot/balance) and exchangeToBank back."},
 	{ID: "V2-ACCOUNT-ADDRESS-CURRENT", Area: "v2account", Section: secV2Account, Status: Testable,

@@ -3,6 +3,7 @@ package faults
 // v2accountFaults break the rules of the v2account area (rules/v2account.go).
 var v2accountFaults = []Fault{
 	{"V2-BALANCE-FIELDS", "leaves reserved out of GET /api/2/account/balance"},
+	{"V2-BALANCE-RESERVED", "shows what withdrawals hold as spent (reserved 0) in /account/balance"},
 	{"V2-ACCOUNT-TRANSFER", "moves bankToExchange transfers from trading to main and exchangeToBank the other way"},
 	{"V2-ACCOUNT-ADDRESS-CURRENT", "makes a new deposit address on every GET"},
 	{"V2-ACCOUNT-ADDRESS-NEW", "answers POST with the current address instead of a new one"},

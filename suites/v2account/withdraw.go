@@ -54,6 +54,20 @@ var _ = Describe("v2 account: withdrawals", func() {
 		Expect(before.avail.Sub(after.avail).Equal(spent)).To(BeTrue(), "a committed withdrawal of %s plus fee %s stays spent: available %s -> %s", p.amount, fee, before.avail, after.avail)
 	})
 
+	framework.ConformanceIt("V2-BALANCE-RESERVED", func(ctx SpecContext) {
+		p := choosePayout(ctx, c)
+		fee := estimate(ctx, c, p)
+		before := mainBalance(ctx, c, p.cur)
+		id := withdraw(ctx, c, p, noCommit)
+		rollbackAtEnd(c, id)
+		held := mainBalance(ctx, c, p.cur)
+		spent := decimal.RequireFromString(p.amount).Add(fee)
+		Expect(held.reserved.Sub(before.reserved).Equal(spent)).To(BeTrue(), "an uncommitted withdrawal of %s plus fee %s is reserved: %s, then %s", p.amount, fee, before, held)
+		Expect(okObject(send(ctx, c, http.MethodDelete, "/account/crypto/withdraw/"+id, nil), "rollback")["result"]).To(BeTrue())
+		after := mainBalance(ctx, c, p.cur)
+		Expect(after.reserved.Equal(before.reserved)).To(BeTrue(), "the rollback frees the reservation: %s, then %s", held, after)
+	})
+
 	framework.ConformanceIt("V2-ACCOUNT-WITHDRAW-ROLLBACK", func(ctx SpecContext) {
 		p := choosePayout(ctx, c)
 		before := mainBalance(ctx, c, p.cur)

@@ -3,6 +3,7 @@ package v2versioning
 import (
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/suites/trading"
@@ -75,6 +76,49 @@ var _ = Describe("v2 beside v3", func() {
 		}
 		if checked == 0 {
 			Skip("no v3 currency gives a default network's payout_fee")
+		}
+	})
+
+	// digitsOf is the number of digits after the point of a v3 precision.
+	digitsOf := func(v any) string {
+		_, frac, _ := strings.Cut(fmt.Sprint(v), ".")
+		return fmt.Sprint(len(frac))
+	}
+
+	framework.ConformanceIt("V2-V3-NETWORK-SAME", func(ctx SpecContext) {
+		e := framework.Current()
+		v3, _ := framework.GetObject(ctx, e.Public(), "/public/currency", nil)
+		v2, _ := framework.GetObjects(ctx, e.V2Public(), "/public/currency", nil)
+		checked := 0
+		for _, c := range v2 {
+			id := fmt.Sprint(c["id"])
+			r, _ := v3[id].(map[string]any)
+			nets, _ := r["networks"].([]any)
+			for _, n := range nets {
+				nm, _ := n.(map[string]any)
+				if nm["default"] != true {
+					continue
+				}
+				checked++
+				Expect(c["payinPaymentId"]).To(Equal(nm["payin_payment_id"]), "%s payinPaymentId", id)
+				Expect(c["payoutIsPaymentId"]).To(Equal(nm["payout_is_payment_id"]), "%s payoutIsPaymentId", id)
+				Expect(fmt.Sprint(c["payinConfirmations"])).To(Equal(fmt.Sprint(nm["payin_confirmations"])), "%s payinConfirmations", id)
+				Expect(fmt.Sprint(c["precisionPayout"])).To(Equal(digitsOf(nm["precision_payout"])), "%s precisionPayout, v3 precision_payout %v", id, nm["precision_payout"])
+			}
+		}
+		if checked == 0 {
+			Skip("no v3 currency marks a default network")
+		}
+	})
+
+	framework.ConformanceIt("V2-V3-PRECISION-TRANSFER-SAME", func(ctx SpecContext) {
+		e := framework.Current()
+		v3, _ := framework.GetObject(ctx, e.Public(), "/public/currency", nil)
+		v2, _ := framework.GetObjects(ctx, e.V2Public(), "/public/currency", nil)
+		for _, c := range v2 {
+			id := fmt.Sprint(c["id"])
+			r, _ := v3[id].(map[string]any)
+			Expect(fmt.Sprint(c["precisionTransfer"])).To(Equal(digitsOf(r["precision_transfer"])), "%s precisionTransfer, v3 precision_transfer %v", id, r["precision_transfer"])
 		}
 	})
 

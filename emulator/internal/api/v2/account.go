@@ -94,6 +94,11 @@ func accountRoutes(d Deps) []api.Route {
 	return []api.Route{
 		{Method: "GET", Path: "/account/balance", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
 			out := balances(w.Balances(r.Principal.Account))
+			if d.Faults.On("V2-BALANCE-RESERVED") {
+				for i := range out {
+					out[i].Reserved = "0"
+				}
+			}
 			if d.Faults.On("V2-BALANCE-FIELDS") {
 				for i := range out {
 					out[i].Reserved = ""

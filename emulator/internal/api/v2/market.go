@@ -65,6 +65,12 @@ func newCurrency(code string, c market.Currency, d Deps) currencyJSON {
 		out.PrecisionPayout = digits(n.PrecisionPayout)
 		out.LowProcessingTime, out.HighProcessingTime, out.AvgProcessingTime = n.LowProcessingTime, n.HighProcessingTime, n.AvgProcessingTime
 	}
+	if d.Faults.On("V2-V3-NETWORK-SAME") {
+		out.PayinConfirmations++
+	}
+	if d.Faults.On("V2-V3-PRECISION-TRANSFER-SAME") {
+		out.PrecisionTransfer++
+	}
 	if d.Faults.On("V2-V3-CURRENCY-SAME") {
 		out.FullName += " (v2)"
 	}
