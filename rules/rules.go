@@ -94,8 +94,27 @@ func knownArea(name string) bool {
 // Default returns the catalogue of everything declared in this package.
 func Default() *Catalogue { return defaultCatalogue }
 
-var defaultCatalogue = mustNew(conventionsRules, marketdataRules, authRules, spotRules, orderlistsRules, marginRules, errorsRules, limitsRules,
-	v2conventionsRules, v2marketdataRules, v2historyRules, v2accountRules, v2authRules, v2errorsRules, v2limitsRules, v2versioningRules)
+var defaultCatalogue = mustNew(
+	conventionsRules,
+	marketdataRules,
+	authRules,
+	spotRules,
+	orderlistsRules,
+	marginRules,
+	streampublicRules,
+	streamtradingRules,
+	streamwalletRules,
+	errorsRules,
+	limitsRules,
+	v2conventionsRules,
+	v2marketdataRules,
+	v2historyRules,
+	v2accountRules,
+	v2authRules,
+	v2errorsRules,
+	v2limitsRules,
+	v2versioningRules,
+)
 
 func mustNew(rs ...[]Rule) *Catalogue {
 	c, err := New(rs...)

@@ -4,8 +4,27 @@ package faults
 // names, as the rule catalogue). Keep one entry per rule; the switch itself
 // is an `if faults.On(<rule>)` at the one place in the emulator that enforces
 // the rule.
-var catalogue = concat(conventionsFaults, authFaults, errorsFaults, limitsFaults, orderlistsFaults, marginFaults, marketdataFaults, spotFaults,
-	v2conventionsFaults, v2marketdataFaults, v2historyFaults, v2accountFaults, v2authFaults, v2errorsFaults, v2limitsFaults, v2versioningFaults)
+var catalogue = concat(
+	conventionsFaults,
+	marketdataFaults,
+	authFaults,
+	spotFaults,
+	orderlistsFaults,
+	marginFaults,
+	streampublicFaults,
+	streamtradingFaults,
+	streamwalletFaults,
+	errorsFaults,
+	limitsFaults,
+	v2conventionsFaults,
+	v2marketdataFaults,
+	v2historyFaults,
+	v2accountFaults,
+	v2authFaults,
+	v2errorsFaults,
+	v2limitsFaults,
+	v2versioningFaults,
+)
 
 func concat(groups ...[]Fault) []Fault {
 	var out []Fault

@@ -34,10 +34,6 @@ type book struct {
 	hasLast bool
 
 	margin *marginSym // margin configuration; nil when none
-
-	// prints is the public trade tape: a ring of the latest maxPrints.
-	prints    []print
-	printNext int
 }
 
 func newBook(s Symbol, idx int) (*book, error) {
@@ -83,7 +79,6 @@ func (b *book) reset() {
 	b.stopsUp, b.stopsDown = nil, nil
 	b.traded = false
 	b.last, b.hasLast = 0, false
-	b.prints, b.printNext = nil, 0
 }
 
 func (b *book) sideOf(s Side) *side {

@@ -189,7 +189,6 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64) Trade {
 	t.acct.addTrade(tr)
 	m.acct.addTrade(mr)
 	bk.noteTrade(ticks)
-	bk.addPrint(print{id: id, ticks: ticks, lots: lots, side: t.side, at: now})
 	tt := Trade{ID: id, Quantity: q, Price: p, Fee: takerFee, Taker: true, Timestamp: nanoTime(now)}
 	if e.obs != nil {
 		e.emitPrint(bk, id, p, q, t.side, now)

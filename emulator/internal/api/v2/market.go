@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/conform-harness/conform/emulator/internal/api"
-	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/market"
 )
 
@@ -137,29 +136,32 @@ type tickerJSON struct {
 	Symbol      string  `json:"symbol"`
 }
 
-func newTicker(t engine.Ticker, d Deps) tickerJSON {
-	str := func(v interface{ String() string }, ok bool) *string {
-		if !ok {
-			return nil
-		}
+// ticker builds a symbol's Ticker: the best prices of the book and the
+// 24-hour statistics of the tape.
+func ticker(symbol string, d Deps) tickerJSON {
+	now := d.Clock.Now()
+	st := d.Tape.Stats(symbol, now)
+	out := tickerJSON{Symbol: symbol, Volume: st.Volume.String(), VolumeQuote: st.VolumeQuote.String(), Timestamp: wireTime(now)}
+	str := func(v decimalT) *string {
 		s := v.String()
 		return &s
 	}
-	out := tickerJSON{Symbol: t.Symbol, Volume: t.Volume.String(), VolumeQuote: t.VolumeQuote.String(), Timestamp: wireTime(t.Timestamp)}
-	if t.Ask != nil {
-		out.Ask = str(t.Ask, true)
-	}
-	if t.Bid != nil {
-		out.Bid = str(t.Bid, true)
+	if bids, asks, _, ok := d.Engine.Depth(symbol, 1); ok {
+		if len(asks) > 0 {
+			out.Ask = str(asks[0].Price)
+		}
+		if len(bids) > 0 {
+			out.Bid = str(bids[0].Price)
+		}
 	}
 	if d.Faults.On("V2-TICKER-FIELDS") {
 		out.Timestamp = ""
 	}
-	if t.Last != nil {
-		out.Last = str(t.Last, true)
+	if st.HasLast {
+		out.Last = str(st.Last)
 	}
-	if t.Open != nil {
-		out.Open, out.Low, out.High = str(t.Open, true), str(t.Low, true), str(t.High, true)
+	if st.Traded {
+		out.Open, out.Low, out.High = str(st.Open), str(st.Low), str(st.High)
 	}
 	return out
 }
@@ -219,8 +221,10 @@ func marketRoutes(d Deps) []api.Route {
 				syms = spotCodes(d.Market)
 			}
 			out := []tickerJSON{}
-			for _, t := range d.Engine.Tickers(syms) {
-				out = append(out, newTicker(t, d))
+			for _, code := range spotCodes(d.Market) {
+				if slices.Contains(syms, code) {
+					out = append(out, ticker(code, d))
+				}
 			}
 			return out, nil
 		}},

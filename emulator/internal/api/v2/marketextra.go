@@ -6,6 +6,8 @@ import (
 
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 )
 
 // Market data the v2 document leaves "not shown" but v2 clients call,
@@ -54,42 +56,9 @@ type candleJSON struct {
 	VolumeQuote string `json:"volumeQuote"`
 }
 
-// periods are the candle periods of the public service.
-var periods = map[string]time.Duration{
-	"M1": time.Minute, "M3": 3 * time.Minute, "M5": 5 * time.Minute, "M15": 15 * time.Minute, "M30": 30 * time.Minute,
-	"H1": time.Hour, "H4": 4 * time.Hour, "D1": 24 * time.Hour, "D7": 7 * 24 * time.Hour,
-}
-
-// bucket is the start of the candle of period p holding t.
-func bucket(t time.Time, p string) time.Time {
-	if p == "1M" {
-		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
-	}
-	return t.Truncate(periods[p])
-}
-
-func candles(ts []engine.PublicTrade, period string) []candleJSON {
-	out := []candleJSON{}
-	var cur *candleJSON
-	var start time.Time
-	for _, t := range ts {
-		b := bucket(t.Timestamp, period)
-		if cur == nil || !b.Equal(start) {
-			out = append(out, candleJSON{Timestamp: wireTime(b), Open: t.Price.String(), Close: t.Price.String(), Min: t.Price.String(),
-				Max: t.Price.String(), Volume: "0", VolumeQuote: "0"})
-			cur, start = &out[len(out)-1], b
-		}
-		cur.Close = t.Price.String()
-		if t.Price.LessThan(dec(cur.Min)) {
-			cur.Min = t.Price.String()
-		}
-		if t.Price.GreaterThan(dec(cur.Max)) {
-			cur.Max = t.Price.String()
-		}
-		cur.Volume = dec(cur.Volume).Add(t.Quantity).String()
-		cur.VolumeQuote = dec(cur.VolumeQuote).Add(t.Quantity.Mul(t.Price)).String()
-	}
-	return out
+func newCandle(c tape.Candle) candleJSON {
+	return candleJSON{Timestamp: wireTime(c.Start), Open: c.Open.String(), Close: c.Close.String(), Min: c.Low.String(),
+		Max: c.High.String(), Volume: c.Volume.String(), VolumeQuote: c.VolumeQuote.String()}
 }
 
 // page sorts (ascending unless DESC), then skips offset and keeps limit.
@@ -147,7 +116,7 @@ func marketExtraRoutes(d Deps) []api.Route {
 		if !d.Market.IsSymbol(s) || d.Market.IsFutures(s) {
 			return nil, symbolNotFound(s, d)
 		}
-		return newTicker(d.Engine.Tickers([]string{s})[0], d), nil
+		return ticker(s, d), nil
 	}
 	book := func(r *api.Request) (any, *api.Error) {
 		limit, err := r.Params.Int("limit", 100, 0, 1000) // 0: the whole book
@@ -165,15 +134,13 @@ func marketExtraRoutes(d Deps) []api.Route {
 			return nil, err
 		}
 		return bySymbol(r, d, func(s string) (any, *api.Error) {
-			ts, _ := d.Engine.Tape(s, q.from, q.till)
-			if q.byID {
-				ts = slices.DeleteFunc(ts, func(t engine.PublicTrade) bool {
-					return (q.fromID != nil && t.ID < *q.fromID) || (q.tillID != nil && t.ID > *q.tillID)
-				})
-			}
-			out := make([]publicTradeJSON, 0, len(ts))
-			for _, t := range ts {
-				out = append(out, publicTradeJSON{ID: t.ID, Price: t.Price.String(), Quantity: t.Quantity.String(), Side: string(t.TakerSide), Timestamp: wireTime(t.Timestamp)})
+			out := []publicTradeJSON{}
+			for _, t := range d.Tape.Trades(s, tape.Keep) { // oldest first
+				if q.byID && ((q.fromID != nil && t.ID < *q.fromID) || (q.tillID != nil && t.ID > *q.tillID)) ||
+					!q.byID && ((q.from != nil && t.At.Before(*q.from)) || (q.till != nil && t.At.After(*q.till))) {
+					continue
+				}
+				out = append(out, publicTradeJSON{ID: t.ID, Price: t.Price.String(), Quantity: t.Quantity.String(), Side: string(t.Side), Timestamp: wireTime(t.At)})
 			}
 			return page(out, q.desc, q.offset, q.limit), nil
 		})
@@ -191,8 +158,14 @@ func marketExtraRoutes(d Deps) []api.Route {
 			q.desc = false // candles come oldest first unless asked
 		}
 		return bySymbol(r, d, func(s string) (any, *api.Error) {
-			ts, _ := d.Engine.Tape(s, q.from, q.till)
-			return page(candles(ts, period), q.desc, q.offset, q.limit), nil
+			out := []candleJSON{}
+			for _, c := range d.Tape.Candles(s, market.Period(period), tape.Keep) { // oldest first
+				if (q.from != nil && c.Start.Before(*q.from)) || (q.till != nil && c.Start.After(*q.till)) {
+					continue
+				}
+				out = append(out, newCandle(c))
+			}
+			return page(out, q.desc, q.offset, q.limit), nil
 		})
 	}
 	return []api.Route{
@@ -206,7 +179,7 @@ func marketExtraRoutes(d Deps) []api.Route {
 	}
 }
 
-type tape struct {
+type tapeQ struct {
 	desc, byID     bool
 	from, till     *time.Time
 	fromID, tillID *int64
@@ -215,8 +188,8 @@ type tape struct {
 
 // tapeQuery reads sort (default DESC), by (timestamp or id), from, till,
 // limit (default 100, at most 1000) and offset (at most 100000).
-func tapeQuery(p api.Params) (tape, *api.Error) {
-	var q tape
+func tapeQuery(p api.Params) (tapeQ, *api.Error) {
+	var q tapeQ
 	sort, err := p.Enum("sort", "DESC", "ASC", "DESC")
 	if err != nil {
 		return q, err

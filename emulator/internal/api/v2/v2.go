@@ -13,6 +13,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/conform-harness/conform/emulator/internal/wallet"
 )
 
@@ -25,6 +26,9 @@ type Deps struct {
 	Ledger *ledger.Ledger
 	Engine *engine.Engine
 	Wallet *wallet.Wallet
+	// Tape is the public market record (trades, candles, 24-hour stats)
+	// shared with v3's market data stream.
+	Tape   *tape.Tape
 	Faults *faults.Set
 	Clock  clock.Clock
 }
