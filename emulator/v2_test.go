@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -351,5 +352,46 @@ func TestV2Limits(t *testing.T) {
 	clk.Advance(time.Second)
 	if got := count("/api/2/history/trades", full1, secret1, 1); got != 1 {
 		t.Errorf("after the window: %d", got)
+	}
+}
+
+// TestV2MalformedInputNever500: odd parameters on every v2 path get a
+// documented refusal or an answer, never HTTP 500.
+func TestV2MalformedInputNever500(t *testing.T) {
+	h := newTest(t, Options{NoLimits: true}).Handler()
+	odd := []string{"", "limit=abc", "limit=-1", "offset=99999999999", "from=yesterday&till=%zz", "by=index&from=x", "by=id&from=1e9",
+		"sort=sideways", "margin=maybe", "amount=1e5&currency=BTC", "amount=-1&currency=BTC", "currency=" + strings.Repeat("X", 300),
+		"symbols=,,,", "period=Y1", "showSenders=perhaps", "networkCode=NOPE&currency=USDT&amount=1"}
+	paths := []string{"/public/currency", "/public/currency/BTC", "/public/symbol", "/public/symbol/ETHBTC", "/public/ticker",
+		"/public/ticker/ETHBTC", "/public/orderbook", "/public/orderbook/ETHBTC", "/public/trades/ETHBTC", "/public/candles/ETHBTC",
+		"/history/trades", "/history/order/123/trades", "/history/order/abc/trades", "/history/order", "/account/balance",
+		"/account/crypto/address/BTC", "/account/crypto/addresses/USDT", "/account/crypto/used-addresses/BTC",
+		"/account/crypto/estimate-withdraw", "/account/crypto/estimate-withdraw-levels", "/account/crypto/is-mine/x",
+		"/account/transactions", "/account/transactions/nope", "/trading/balance", "/trading/fee/NOPE", "/order", "/order/nope"}
+	for _, method := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
+		for _, p := range paths {
+			for _, q := range odd {
+				r := httptest.NewRequest(method, "/api/2"+p+"?"+q, strings.NewReader(q))
+				r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				r.SetBasicAuth(full1, secret1)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				if w.Code >= 500 {
+					t.Errorf("%s %s?%s: HTTP %d %s", method, p, q, w.Code, w.Body)
+				}
+			}
+		}
+	}
+	for _, p := range []string{"/account/crypto/withdraw", "/account/transfer", "/account/transfer/internal", "/account/crypto/transfer-convert"} {
+		for _, q := range odd {
+			r := httptest.NewRequest("POST", "/api/2"+p, strings.NewReader(q+"&address=x&type=bankToExchange&by=email&identifier=a&fromCurrency=USDT&toCurrency=USDC"))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			r.SetBasicAuth(full1, secret1)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code >= 500 {
+				t.Errorf("POST %s %s: HTTP %d %s", p, q, w.Code, w.Body)
+			}
+		}
 	}
 }
