@@ -167,7 +167,7 @@ func New(opts Options) (*Emulator, error) {
 	v3Router.SetLimiter(guard)
 	// The v2 router shares the v3 router's writer and credentials; the v2
 	// rules they enforce switch on the same code through aliases.
-	v2fs := fs.Alias(v2.SharedFaults)
+	v2fs := fs.Alias(v2.SharedFaults())
 	v2Prefix := v2.Prefix
 	if fs.On("V2-CONV-ADDRESS") {
 		v2Prefix = "/api/v2"
@@ -175,7 +175,7 @@ func New(opts Options) (*Emulator, error) {
 	v2Router := api.NewRouter(v2Prefix, v2.Routes(v2.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Wallet: e.wallet, Tape: e.tape, Faults: fs, Clock: e.clock}),
 		auth.NewStore(keys, v2fs), v2fs, opts.Logger)
 	v2Router.SetLimiter(guard.V2())
-	v2Router.SetMessages(v2.Messages)
+	v2Router.SetMessages(v2.Messages())
 	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.ledger.Balances,
 		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
 		Updates: stream.HubUpdates{Hub: e.feed}}

@@ -35,44 +35,47 @@ type Deps struct {
 
 // SharedFaults maps the v3 fault IDs of the shared router, writer and
 // credential store to the v2 rules they break when the v2 router uses them.
-var SharedFaults = map[string]string{
-	"V3-CONV-DECIMAL-STRING": "V2-CONV-DECIMAL-STRING",
-	"V3-CONV-TIMESTAMP":      "V2-CONV-TIMESTAMP",
-	"V3-CONV-NUMBER-TYPE":    "V2-CONV-NUMBER-TYPE",
-	"V3-CONV-GET-QUERY":      "V2-CONV-GET-QUERY",
-	"V3-CONV-BODY-FORM":      "V2-CONV-POST-BODY",
-	"V3-AUTH-PUBLIC":         "V2-AUTH-PUBLIC",
-	"V3-AUTH-REQUIRED":       "V2-AUTH-REQUIRED",
-	"V3-AUTH-BASIC":          "V2-AUTH-BASIC",
-	"V3-AUTH-BASIC-FAIL":     "V2-AUTH-BASIC-FAIL",
-	"V3-AUTH-UNKNOWN-KEY":    "V2-AUTH-UNKNOWN-KEY",
-	"V3-ERR-BODY":            "V2-ERR-BODY",
-	"V3-ERR-401":             "V2-ERR-401",
-	"V3-ERR-1003":            "V2-ERR-1003",
+func SharedFaults() map[string]string {
+	return map[string]string{
+		"V3-CONV-DECIMAL-STRING": "V2-CONV-DECIMAL-STRING",
+		"V3-CONV-TIMESTAMP":      "V2-CONV-TIMESTAMP",
+		"V3-CONV-NUMBER-TYPE":    "V2-CONV-NUMBER-TYPE",
+		"V3-CONV-GET-QUERY":      "V2-CONV-GET-QUERY",
+		"V3-CONV-BODY-FORM":      "V2-CONV-POST-BODY",
+		"V3-AUTH-PUBLIC":         "V2-AUTH-PUBLIC",
+		"V3-AUTH-REQUIRED":       "V2-AUTH-REQUIRED",
+		"V3-AUTH-BASIC":          "V2-AUTH-BASIC",
+		"V3-AUTH-BASIC-FAIL":     "V2-AUTH-BASIC-FAIL",
+		"V3-AUTH-UNKNOWN-KEY":    "V2-AUTH-UNKNOWN-KEY",
+		"V3-ERR-BODY":            "V2-ERR-BODY",
+		"V3-ERR-401":             "V2-ERR-401",
+		"V3-ERR-1003":            "V2-ERR-1003",
+	}
 }
 
 // Messages are the messages of the v2 error table where they differ from
 // what the shared code writes.
-var Messages = map[int]string{
-	1001: "Authorization required",
-	1002: "Authorization failed",
+func Messages() map[int]string {
+	return map[int]string{1001: "Authorization required", 1002: "Authorization failed"}
 }
 
 // routeSets are the route tables of the v2 families, one function per file;
 // a new family adds its function here.
-var routeSets = []func(Deps) []api.Route{
-	marketRoutes,      // market.go: documented public market data
-	marketExtraRoutes, // marketextra.go: order book, trades, candles (beyond the contract)
-	historyRoutes,     // history.go
-	accountRoutes,     // account.go
-	transferRoutes,    // transfers.go
-	tradingRoutes,     // trading.go: orders and trading balance (beyond the contract)
+func routeSets() []func(Deps) []api.Route {
+	return []func(Deps) []api.Route{
+		marketRoutes,      // market.go: documented public market data
+		marketExtraRoutes, // marketextra.go: order book, trades, candles (beyond the contract)
+		historyRoutes,     // history.go
+		accountRoutes,     // account.go
+		transferRoutes,    // transfers.go
+		tradingRoutes,     // trading.go: orders and trading balance (beyond the contract)
+	}
 }
 
 // Routes is the v2 route table.
 func Routes(d Deps) []api.Route {
 	var out []api.Route
-	for _, set := range routeSets {
+	for _, set := range routeSets() {
 		out = append(out, set(d)...)
 	}
 	return out
