@@ -69,6 +69,7 @@ fuzz:
 	$(GO) test ./emulator/internal/api/ -run '^$$' -fuzz '^FuzzParseParams$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./emulator/internal/api/v3/ -run '^$$' -fuzz '^FuzzMarketParams$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./emulator/internal/api/v3/ -run '^$$' -fuzz '^FuzzLists$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./emulator/internal/jsonrpc/ -run '^$$' -fuzz '^FuzzHandle$$' -fuzztime $(FUZZTIME)
 
 ## bench: engine in process, order placement over HTTP beside a bare handler, limiter
 bench:

@@ -114,6 +114,7 @@ var defaultCatalogue = mustNew(
 	v2errorsRules,
 	v2limitsRules,
 	v2versioningRules,
+	v2streamsRules,
 )
 
 func mustNew(rs ...[]Rule) *Catalogue {

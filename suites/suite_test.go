@@ -29,6 +29,7 @@ import (
 	_ "github.com/conform-harness/conform/suites/v2history"
 	_ "github.com/conform-harness/conform/suites/v2limits"
 	_ "github.com/conform-harness/conform/suites/v2marketdata"
+	_ "github.com/conform-harness/conform/suites/v2streams"
 	_ "github.com/conform-harness/conform/suites/v2versioning"
 )
 

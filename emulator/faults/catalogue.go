@@ -24,6 +24,7 @@ var catalogue = concat(
 	v2errorsFaults,
 	v2limitsFaults,
 	v2versioningFaults,
+	v2streamsFaults,
 )
 
 func concat(groups ...[]Fault) []Fault {
