@@ -4,8 +4,7 @@ package rules
 // the path itself is V3-CONV-ADDRESS (conventions).
 var versioningRules = []Rule{
 	{ID: "V3-VERSION-V2-AVAILABLE", Area: "versioning", Section: secVersioning, Status: Testable,
-		Pending:   "the emulator serves /api/2 once the v2 areas are merged; then a spec reads GET /api/2/public/symbol beside /api/3/public/symbol and a fault moves the v2 prefix",
-		Statement: "Version 2 remains available beside version 3: its REST interface answers under {base_url}/api/2."},
+		Statement: "Version 2 remains available beside version 3: the same {base_url} answers under /api/2 as well as /api/3 (V2-CONV-ADDRESS is the v2 document's own sentence)."},
 	{ID: "V3-VERSION-WS-PATHS", Area: "versioning", Section: secVersioning, Status: Testable,
 		Statement: "The streaming interfaces carry the version in their path too: {ws_url}/api/3/ws/public, /api/3/ws/trading and /api/3/ws/wallet accept WebSocket connections."},
 	{ID: "V3-OOS-CHANGELOG-ONLY", Area: "versioning", Section: secVersioning, Status: OutOfScope,

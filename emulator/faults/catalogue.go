@@ -17,6 +17,14 @@ var catalogue = concat(
 	errorsFaults,
 	limitsFaults,
 	versioningFaults,
+	v2conventionsFaults,
+	v2marketdataFaults,
+	v2historyFaults,
+	v2accountFaults,
+	v2authFaults,
+	v2errorsFaults,
+	v2limitsFaults,
+	v2versioningFaults,
 	v2streamsFaults,
 )
 

@@ -4,6 +4,7 @@
 package versioning
 
 import (
+	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -23,4 +24,12 @@ var _ = Describe("Versioning", func() {
 		},
 		Entry(nil, "/api/3/ws/public"), Entry(nil, "/api/3/ws/trading"), Entry(nil, "/api/3/ws/wallet"),
 	)
+
+	framework.ConformanceIt("V3-VERSION-V2-AVAILABLE", func(ctx SpecContext) {
+		c := framework.Current().Public()
+		for _, path := range []string{"/api/3/public/symbol", "/api/2/public/symbol", "/api/2/public/currency"} {
+			ex, _ := c.Do(ctx, client.Request{Path: path, Absolute: true})
+			Expect(ex).To(framework.BeOK(), "GET {base_url}%s", path)
+		}
+	})
 })
