@@ -30,8 +30,8 @@ import (
 	_ "github.com/conform-harness/conform/suites/v2limits"
 	_ "github.com/conform-harness/conform/suites/v2marketdata"
 	_ "github.com/conform-harness/conform/suites/v2streams"
-	_ "github.com/conform-harness/conform/suites/versioning"
 	_ "github.com/conform-harness/conform/suites/v2versioning"
+	_ "github.com/conform-harness/conform/suites/versioning"
 )
 
 var flags = framework.RegisterFlags(flag.CommandLine)
