@@ -44,4 +44,10 @@ var conventionsRules = []Rule{
 	{ID: "V3-OOS-SANDBOX", Area: "conventions", Section: secAddresses, Status: OutOfScope,
 		Reason:    "a run addresses one target: that the sandbox has the production path shapes is checked by running the suites against the sandbox, not by a spec",
 		Statement: "A separate sandbox environment ({demo_base_url}, {demo_ws_url}) has the same path shapes."},
+	{ID: "V3-OOS-DATE-FIELDS", Area: "conventions", Section: secConventions, Status: OutOfScope,
+		Reason:    "no field of the resources the document shows is typed <date>; the fields that are (wallet and sub-account records of the real service) have shapes marked not shown",
+		Statement: "Some fields carry a calendar date only (<date>, ISO 8601)."},
+	{ID: "V3-OOS-REST-EVENTS", Area: "conventions", Section: secConventions, Status: OutOfScope,
+		Reason:    "a statement of design: no request can observe that REST delivers no events beyond answering it; the streams' notifications have rules of their own",
+		Statement: "Real-time updates come from the streaming interfaces; no events are delivered over REST."},
 }

@@ -133,6 +133,9 @@ var spotRules = []Rule{
 		Statement: "Whether a client_order_id of a canceled order may be used again for a new order."},
 	{ID: "V3-SPOT-HISTORY-24H", Area: "spot", Section: secHistory, Status: Testable,
 		Statement: "Orders without executions are deleted from history after 24 hours."},
+	{ID: "V3-SPOT-CANCEL-FINISHED", Area: "spot", Section: secErrors, Status: Ambiguous,
+		Reason:    "20002 is for the cancel or lookup of an unknown order; the spec does not say how canceling an order that exists but is already finished (canceled, filled or expired) is answered",
+		Statement: "How a cancel of an order that is already canceled is answered."},
 	{ID: "V3-SPOT-NOT-FOUND-STATUS", Area: "spot", Section: secErrors, Status: Ambiguous, Reason: ambiguousStatus + " (20002 is listed as not shown)",
 		Statement: "The HTTP status of 20002 Order not found."},
 	// Limits.

@@ -60,6 +60,16 @@ var _ = Describe("Reading orders, balances and fees", func() {
 		}
 	})
 
+	framework.ConformanceIt("V3-SPOT-CANCEL-FINISHED", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t := newTrader(target.RoleFull)
+		s := restingSymbol(ctx, t)
+		p := restingBuy(s, 3)
+		t.Finished(ctx, p)
+		ex := t.Cancel(ctx, p["client_order_id"])
+		framework.Observe("V3-SPOT-CANCEL-FINISHED", "a second cancel of a canceled order was answered %s", trading.Outcome(ex))
+	})
+
 	framework.ConformanceIt("V3-SPOT-NOT-FOUND-STATUS", func(ctx SpecContext) {
 		get, del := unknownOrder(ctx)
 		framework.Observe("V3-SPOT-NOT-FOUND-STATUS", "GET of an unknown order: %s; DELETE: %s", trading.Outcome(get), trading.Outcome(del))
