@@ -29,6 +29,16 @@ var V3PerIP = []PathClass{
 	{Prefixes: []string{"/transfer-convert/config"}, Rate: 10},
 }
 
+// V3PerAccount is the per-account REST table of the v3 Limits section for
+// the classes with a per-account budget (rate plus burst in any 1-second
+// window, Limits); other paths are not paced by it.
+var V3PerAccount = []PathClass{
+	{Prefixes: []string{"/"}, Rate: 1 << 20},
+	{Prefixes: []string{"/wallet/", "/transfer-convert/config"}, Rate: 50},
+	{Prefixes: []string{"/buy-crypto/"}, Rate: 50},
+	{Prefixes: []string{"/sub-account"}, Rate: 50},
+}
+
 // Pacer spaces requests per path class so that a client stays just under
 // each class's rate, and waits out the window after a 429. It is safe for
 // concurrent use; share one per source address.

@@ -23,18 +23,20 @@ import (
 	"sync"
 	"time"
 
+	"github.com/conform-harness/conform/emulator/clock"
+	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/api"
 	v3 "github.com/conform-harness/conform/emulator/internal/api/v3"
 	"github.com/conform-harness/conform/emulator/internal/auth"
-	"github.com/conform-harness/conform/emulator/clock"
+	"github.com/conform-harness/conform/emulator/internal/buycrypto"
 	"github.com/conform-harness/conform/emulator/internal/control"
 	"github.com/conform-harness/conform/emulator/internal/engine"
-	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/limits"
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/stream"
+	"github.com/conform-harness/conform/emulator/internal/subaccount"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/shopspring/decimal"
 )
@@ -57,9 +59,13 @@ type Options struct {
 	// cap of the v3 Limits section, for capacity runs of the emulator
 	// itself. The zero value keeps them on, as documented.
 	NoLimits bool
-	// Accounts replaces the fixture accounts (keys, rights and opening
-	// balances); nil means fixtures.Accounts().
+	// Accounts replaces the fixture accounts (keys, rights, opening
+	// balances, and sub-accounts with their own keys and balances); nil
+	// means fixtures.Accounts().
 	Accounts []fixtures.Account
+	// Providers replaces the fixture crypto-purchase providers (methods,
+	// limits, currencies, spot prices); nil means fixtures.Providers().
+	Providers []fixtures.Provider
 	// PingInterval is how often the streams ping each connection; default
 	// 30s, as documented.
 	PingInterval time.Duration
@@ -76,6 +82,8 @@ type Emulator struct {
 	faults  *faults.Set
 	streams *stream.Server
 	engine  *engine.Engine
+	subs    *subaccount.Registry
+	buy     *buycrypto.Service
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -112,6 +120,14 @@ func New(opts Options) (*Emulator, error) {
 			keys = append(keys, auth.Key{APIKey: k.APIKey, Secret: k.Secret, Account: a.ID, Rights: k.Rights})
 			e.keys[k.APIKey] = a.ID
 		}
+		// A sub-account is an account of its own: its ledger account is its
+		// sub_account_id.
+		for _, s := range a.SubAccounts {
+			for _, k := range s.Keys {
+				keys = append(keys, auth.Key{APIKey: k.APIKey, Secret: k.Secret, Account: s.SubAccountID, Rights: k.Rights})
+				e.keys[k.APIKey] = s.SubAccountID
+			}
+		}
 	}
 	syms, err := engine.SymbolsFrom(mkt)
 	if err != nil {
@@ -122,6 +138,16 @@ func New(opts Options) (*Emulator, error) {
 		return nil, fmt.Errorf("emulator: margin fixtures: %w", err)
 	}
 	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params()})
+	if e.subs, err = subaccount.New(accts, e.ledger, e.engine, e.clock, fs); err != nil {
+		return nil, fmt.Errorf("emulator: sub-accounts: %w", err)
+	}
+	providers := opts.Providers
+	if providers == nil {
+		if providers, err = fixtures.Providers(); err != nil {
+			return nil, fmt.Errorf("emulator: provider fixtures: %w", err)
+		}
+	}
+	e.buy = buycrypto.New(providers, e.clock, fs)
 	if err := e.Reset(); err != nil {
 		return nil, err
 	}
@@ -129,17 +155,9 @@ func New(opts Options) (*Emulator, error) {
 	if fs.On("V3-CONV-ADDRESS") {
 		prefix = "/api/v3"
 	}
-	subs, err := fixtures.SubAccounts()
-	if err != nil {
-		return nil, fmt.Errorf("emulator: sub-account fixtures: %w", err)
-	}
-	providers, err := fixtures.Providers()
-	if err != nil {
-		return nil, fmt.Errorf("emulator: provider fixtures: %w", err)
-	}
 	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock,
-		MarginConfig: mcfg.Records(), Directory: v3.Directory{SubAccounts: subs, Providers: providers}}),
-		auth.NewStore(keys, fs), fs, opts.Logger)
+		MarginConfig: mcfg.Records(), SubAccounts: e.subs, BuyCrypto: e.buy}),
+		e.keyStore(keys), fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill
 	// the budgets of specs running meanwhile.
@@ -168,9 +186,12 @@ func New(opts Options) (*Emulator, error) {
 	return e, nil
 }
 
-// Reset drops every order, order list, margin account and trade and
-// restores every account's balances to the fixtures, atomically.
+// Reset drops every order, order list, margin account, trade and purchase
+// order and restores every account's balances and every sub-account's
+// state to the fixtures.
 func (e *Emulator) Reset() error {
+	e.subs.Reset()
+	e.buy.Reset()
 	return e.engine.ResetWith(e.refund)
 }
 
@@ -178,17 +199,37 @@ func (e *Emulator) Reset() error {
 func (e *Emulator) refund() error {
 	e.ledger.Reset()
 	for _, a := range e.accts {
-		for cur, amt := range a.Balances {
-			d, err := decimal.NewFromString(amt)
-			if err != nil {
-				return fmt.Errorf("emulator: fixture balance %s %s: %w", a.ID, cur, err)
-			}
-			if err := e.ledger.Credit(a.ID, cur, d); err != nil {
-				return fmt.Errorf("emulator: fixture balance: %w", err)
+		if err := e.credit(a.ID, a.Balances); err != nil {
+			return err
+		}
+		for _, s := range a.SubAccounts {
+			if err := e.credit(s.SubAccountID, s.Balances); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
+}
+
+func (e *Emulator) credit(account string, balances map[string]string) error {
+	for cur, amt := range balances {
+		d, err := decimal.NewFromString(amt)
+		if err != nil {
+			return fmt.Errorf("emulator: fixture balance %s %s: %w", account, cur, err)
+		}
+		if err := e.ledger.Credit(account, cur, d); err != nil {
+			return fmt.Errorf("emulator: fixture balance: %w", err)
+		}
+	}
+	return nil
+}
+
+// keyStore is the key store of every API version: it refuses the keys of
+// frozen and disabled sub-accounts. Streams authenticate their logins
+// through it too (auth.Store.Usable is the one "may this account use its
+// keys" check).
+func (e *Emulator) keyStore(keys []auth.Key) *auth.Store {
+	return auth.NewStore(keys, e.faults).WithGate(e.subs)
 }
 
 // Fund credits the account owning apiKey (control plane).

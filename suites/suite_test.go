@@ -19,6 +19,7 @@ import (
 	_ "github.com/conform-harness/conform/suites/marketdata"
 	_ "github.com/conform-harness/conform/suites/orderlists"
 	_ "github.com/conform-harness/conform/suites/spot"
+	_ "github.com/conform-harness/conform/suites/subaccounts"
 )
 
 var flags = framework.RegisterFlags(flag.CommandLine)

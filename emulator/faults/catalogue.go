@@ -4,7 +4,8 @@ package faults
 // names, as the rule catalogue). Keep one entry per rule; the switch itself
 // is an `if faults.On(<rule>)` at the one place in the emulator that enforces
 // the rule.
-var catalogue = concat(conventionsFaults, authFaults, errorsFaults, limitsFaults, orderlistsFaults, marginFaults, marketdataFaults, spotFaults)
+var catalogue = concat(conventionsFaults, authFaults, errorsFaults, limitsFaults, orderlistsFaults, marginFaults, marketdataFaults, spotFaults,
+	subaccountsFaults, buycryptoFaults)
 
 func concat(groups ...[]Fault) []Fault {
 	var out []Fault

@@ -76,6 +76,9 @@ type Env struct {
 	forward  bool
 	nextAddr atomic.Uint32
 	pacer    *client.Pacer
+	// acctPacer keeps this process's account (its own, as every process's)
+	// under the per-account budgets of /sub-account, /buy-crypto and /wallet.
+	acctPacer *client.Pacer
 	// guard refuses authenticated mutating requests unless the target may
 	// trade; every client and load offer of the suite carries it.
 	guard *client.Guard
@@ -271,6 +274,16 @@ func Setup(data []byte) error {
 				cfg.Accounts[target.RoleCounterparty] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights}
 			}
 		}
+		// The first two keyed sub-accounts of the process's own account
+		// are its sub and sub2: sub-account state is never shared either.
+		subRoles := []string{target.RoleSub, target.RoleSub2}
+		for _, s := range own.SubAccounts {
+			if len(s.Keys) > 0 && len(subRoles) > 0 {
+				k := s.Keys[0]
+				cfg.Accounts[subRoles[0]] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights, SubAccountID: s.SubAccountID}
+				subRoles = subRoles[1:]
+			}
+		}
 	}
 	// Behind a proxy that merges source addresses, an emulator still tells
 	// clients apart by the address each names (X-Forwarded-For); any other
@@ -279,6 +292,7 @@ func Setup(data []byte) error {
 	env = &Env{Config: cfg, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
 		guard: tradingGuard(cfg), redactor: newRedactor(cfg)}
 	env.pacer = client.NewPacer(client.V3PerIP, 1/float64(n))
+	env.acctPacer = client.NewPacer(client.V3PerAccount, 1)
 	return nil
 }
 
@@ -314,7 +328,7 @@ func (e *Env) recorded(opts ...client.Option) *client.Client {
 	})
 	hc, local := e.httpClient()
 	opts = append([]client.Option{client.WithRecorder(rec), client.WithHTTPClient(hc),
-		client.WithGuard(e.guard), client.WithRedactor(e.redactor), client.OnRefused(skipRefused)}, opts...)
+		client.WithGuard(e.guard), client.WithRedactor(e.redactor), client.OnRefused(skipRefused), client.WithAccountPacer(e.acctPacer)}, opts...)
 	switch {
 	case !e.loopback:
 		opts = append(opts, client.WithPacer(e.pacer))

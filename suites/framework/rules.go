@@ -99,4 +99,3 @@ func Record(id string, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	reportEntry(EntryRecorded, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
 }
-

@@ -31,6 +31,11 @@ func newRedactor(cfg target.Config) *client.Redactor {
 			for _, k := range a.Keys {
 				creds = append(creds, client.Credential{Key: k.APIKey, Secret: k.Secret})
 			}
+			for _, s := range a.SubAccounts {
+				for _, k := range s.Keys {
+					creds = append(creds, client.Credential{Key: k.APIKey, Secret: k.Secret})
+				}
+			}
 		}
 	}
 	return client.NewRedactor(creds...)

@@ -2,14 +2,16 @@
 package v3
 
 import (
+	"github.com/conform-harness/conform/emulator/clock"
+	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
-	"github.com/conform-harness/conform/emulator/clock"
+	"github.com/conform-harness/conform/emulator/internal/buycrypto"
 	"github.com/conform-harness/conform/emulator/internal/engine"
-	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/subaccount"
 )
 
 // Prefix is where version 3 is served ({base_url}/api/3).
@@ -24,8 +26,10 @@ type Deps struct {
 	Clock  clock.Clock
 	// MarginConfig is what GET /margin/config answers.
 	MarginConfig []margin.Record
-	// Directory holds sub-accounts and crypto-purchase providers.
-	Directory Directory
+	// SubAccounts is every account's sub-accounts.
+	SubAccounts *subaccount.Registry
+	// BuyCrypto is the crypto purchase through providers.
+	BuyCrypto *buycrypto.Service
 }
 
 // Routes is the v3 route table.
@@ -35,7 +39,8 @@ func Routes(d Deps) []api.Route {
 	routes = append(routes, spotOrderRoutes(d)...)
 	routes = append(routes, listRoutes(d)...)
 	routes = append(routes, marginRoutes(d)...)
-	return append(routes, accountRoutes(d)...)
+	routes = append(routes, subAccountRoutes(d)...)
+	return append(routes, buyCryptoRoutes(d)...)
 }
 
 func spotRoutes(d Deps) []api.Route {
