@@ -13,6 +13,7 @@ import (
 	_ "github.com/conform-harness/conform/scenarios"
 	_ "github.com/conform-harness/conform/suites/errors"
 	_ "github.com/conform-harness/conform/suites/auth"
+	_ "github.com/conform-harness/conform/suites/buycrypto"
 	_ "github.com/conform-harness/conform/suites/conventions"
 	"github.com/conform-harness/conform/suites/framework"
 	_ "github.com/conform-harness/conform/suites/margin"

@@ -4,7 +4,7 @@ package faults
 var buycryptoFaults = []Fault{
 	{"V3-BUY-PROVIDERS", "(api) writes provider_id as a String"},
 	{"V3-BUY-PROVIDER-FILTER", "ignores provider_id on the provider listing"},
-	{"V3-BUY-PROVIDER-SOURCE-TARGET", "ignores source on the provider listing"},
+	{"V3-BUY-PROVIDER-SOURCE-TARGET", "ignores target on the provider listing"},
 	{"V3-BUY-METHOD-FIELDS", "(api) writes the method id as a String"},
 	{"V3-BUY-METHOD-STATUS", "(api) writes the status active as Active"},
 	{"V3-BUY-CURRENCY-FIELDS", "(api) leaves display_name out of supported currencies"},

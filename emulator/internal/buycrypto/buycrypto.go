@@ -75,7 +75,7 @@ func (s *Service) Providers(id int64, source, target string) []fixtures.Provider
 			continue
 		}
 		if s.faults.On("V3-BUY-PROVIDER-SOURCE-TARGET") {
-			source = ""
+			target = ""
 		}
 		for _, m := range p.Methods {
 			if supports(m, source, target) {
