@@ -31,6 +31,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/buycrypto"
 	"github.com/conform-harness/conform/emulator/internal/control"
 	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/conform-harness/conform/emulator/internal/feed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/limits"
 	"github.com/conform-harness/conform/emulator/internal/margin"
@@ -84,6 +85,8 @@ type Emulator struct {
 	engine  *engine.Engine
 	subs    *subaccount.Registry
 	buy     *buycrypto.Service
+	// feed fans the engine's events out to the streams.
+	feed *feed.Hub
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -137,7 +140,8 @@ func New(opts Options) (*Emulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emulator: margin fixtures: %w", err)
 	}
-	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params()})
+	e.feed = feed.New()
+	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Observer: e.feed})
 	if e.subs, err = subaccount.New(accts, e.ledger, e.engine, e.clock, fs); err != nil {
 		return nil, fmt.Errorf("emulator: sub-accounts: %w", err)
 	}

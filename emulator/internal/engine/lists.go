@@ -414,13 +414,14 @@ func (lp *listPlacement) start(i int) {
 	case o.doomed:
 		e.finalize(o, Canceled, now, true) // a sibling executed before its turn
 	case o.inactive:
+		e.emitOrder(o, ReportNew, nil)
 		if o.deadline != 0 {
 			e.expiries.push(deadline{at: o.deadline, o: o})
 		}
 	case o.mg != nil && o.mg.closePos && o.qty == 0:
 		e.finalize(o, Canceled, now, true) // no position to close
 	default:
-		e.admit(o, now, nil)
+		e.admit(o, now, nil, ReportNew)
 	}
 }
 
@@ -456,7 +457,7 @@ func (lp *listPlacement) oneByOne() ([]Order, error) {
 		}
 		lp.register(i)
 		if lp.ct == AllOrNone {
-			e.admit(o, lp.now, nil)
+			e.admit(o, lp.now, nil, ReportNew)
 		} else {
 			lp.start(i)
 		}
@@ -487,7 +488,7 @@ func (e *Engine) allOrNone(os []*order, now int64) {
 		return
 	}
 	for _, o := range os {
-		e.admit(o, now, nil)
+		e.admit(o, now, nil, ReportNew)
 	}
 }
 
@@ -561,10 +562,11 @@ func (e *Engine) activate(o *order, now int64) {
 		}
 		o.status = Suspended
 		o.bk.park(o)
+		e.emitOrder(o, ReportActivated, nil)
 		return
 	}
 	if e.ready(o, now) {
-		e.execute(o, now, nil)
+		e.execute(o, now, nil, ReportActivated)
 	}
 }
 

@@ -11,12 +11,16 @@ import (
 // admit starts a registered order's life: a stop or take-profit order is
 // parked until its trigger, anything else executes at once. trades collects
 // the order's own executions (nil: not wanted).
-func (e *Engine) admit(o *order, now int64, trades *[]Trade) {
+func (e *Engine) admit(o *order, now int64, trades *[]Trade, r ReportType) {
 	if isStop(o.typ) && !o.triggered {
 		o.status = Suspended
 		o.bk.park(o)
+		if r == ReportNew {
+			r = ReportSuspended
+		}
+		e.emitOrder(o, r, nil)
 	} else {
-		e.execute(o, now, trades)
+		e.execute(o, now, trades, r)
 	}
 	if o.deadline != 0 && o.active() {
 		e.expiries.push(deadline{at: o.deadline, o: o})
@@ -25,8 +29,9 @@ func (e *Engine) admit(o *order, now int64, trades *[]Trade) {
 
 // execute runs an order as taker, then rests what is left or expires it as
 // its type and time in force say.
-func (e *Engine) execute(o *order, now int64, trades *[]Trade) {
+func (e *Engine) execute(o *order, now int64, trades *[]Trade, r ReportType) {
 	o.status = StatusNew
+	e.emitOrder(o, r, nil)
 	market := o.marketNow()
 	opp := o.bk.opposite(o.side)
 	if o.reducing() && e.fillCap(o) == 0 {
@@ -75,6 +80,7 @@ func (e *Engine) execute(o *order, now int64, trades *[]Trade) {
 		}
 	}
 	o.bk.sideOf(o.side).add(o)
+	e.emitLevel(o.bk, o.side, o.price)
 }
 
 // match trades taker t against the opposite side in price-time priority,
@@ -92,11 +98,13 @@ func (e *Engine) match(t *order, now int64, trades *[]Trade) {
 		if lv == nil || (!market && !opp.crosses(lv.ticks, t.price)) {
 			return
 		}
+		ticks := lv.ticks
 		for m := lv.head; m != nil && capT > 0 && !t.doomed; {
 			next := m.next
 			capM := e.fillCap(m)
 			if m.doomed || capM == 0 {
 				opp.remove(m)
+				e.emitLevel(t.bk, m.side, ticks)
 				if m.doomed {
 					e.finalize(m, Canceled, now, true)
 				} else {
@@ -117,6 +125,7 @@ func (e *Engine) match(t *order, now int64, trades *[]Trade) {
 			} else {
 				m.status = PartiallyFilled
 			}
+			e.emitLevel(t.bk, m.side, ticks)
 			capT = e.fillCap(t)
 			m = next
 		}
@@ -180,6 +189,16 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64) Trade {
 	t.acct.addTrade(tr)
 	m.acct.addTrade(mr)
 	bk.noteTrade(ticks)
+	tt := Trade{ID: id, Quantity: q, Price: p, Fee: takerFee, Taker: true, Timestamp: nanoTime(now)}
+	if e.obs != nil {
+		e.emitPrint(bk, id, p, q, t.side, now)
+		if e.wants(OrderEvent) {
+			mt := Trade{ID: id, Quantity: q, Price: p, Fee: makerFee, Timestamp: tt.Timestamp}
+			e.emitOrder(m, ReportTrade, &mt)
+			tc := tt
+			e.emitOrder(t, ReportTrade, &tc)
+		}
+	}
 	// The maker first: it was there first, so when a list order meets its
 	// own sibling, the resting one's execution cancels the newcomer.
 	if m.list != nil {
@@ -188,7 +207,7 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64) Trade {
 	if t.list != nil {
 		e.noteExecution(t)
 	}
-	return Trade{ID: id, Quantity: q, Price: p, Fee: takerFee, Taker: true, Timestamp: nanoTime(now)}
+	return tt
 }
 
 // legs appends one order's side of a trade: what it pays out of its
@@ -275,7 +294,7 @@ func (e *Engine) trigger(o *order, now int64) {
 		return
 	}
 	if e.ready(o, now) {
-		e.execute(o, now, nil)
+		e.execute(o, now, nil, ReportTriggered)
 	}
 }
 
