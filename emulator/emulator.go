@@ -26,6 +26,7 @@ import (
 	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/api"
+	v2 "github.com/conform-harness/conform/emulator/internal/api/v2"
 	v3 "github.com/conform-harness/conform/emulator/internal/api/v3"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/buycrypto"
@@ -167,6 +168,10 @@ func New(opts Options) (*Emulator, error) {
 	// the budgets of specs running meanwhile.
 	guard := limits.NewGuard(limits.Options{Clock: opts.Clock, Faults: fs, Off: opts.NoLimits})
 	v3Router.SetLimiter(guard)
+	// Version 2's sub-account and buy-crypto families, on the same registry
+	// and service as version 3.
+	v2acc := v2.Accounts{Market: mkt, SubAccounts: e.subs, BuyCrypto: e.buy, Faults: fs}
+	v2Router := api.NewRouter(v2Prefix, append(v2.SubAccountRoutes(v2acc), v2.BuyCryptoRoutes(v2acc)...), e.keyStore(keys), fs, opts.Logger)
 	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger})
 	var ctl http.Handler
 	if opts.ControlPlane {
@@ -181,6 +186,8 @@ func New(opts Options) (*Emulator, error) {
 			e.streams.ServeHTTP(w, r)
 		case strings.HasPrefix(p, prefix+"/"):
 			v3Router.ServeHTTP(w, r)
+		case strings.HasPrefix(p, v2Prefix+"/"):
+			v2Router.ServeHTTP(w, r)
 		case ctl != nil && strings.HasPrefix(p, control.Prefix+"/"):
 			ctl.ServeHTTP(w, r)
 		default:
@@ -189,6 +196,9 @@ func New(opts Options) (*Emulator, error) {
 	})
 	return e, nil
 }
+
+// v2Prefix is where version 2 is served ({base_url}/api/2).
+const v2Prefix = "/api/2"
 
 // Reset drops every order, order list, margin account, trade and purchase
 // order and restores every account's balances and every sub-account's

@@ -21,6 +21,8 @@ import (
 	_ "github.com/conform-harness/conform/suites/orderlists"
 	_ "github.com/conform-harness/conform/suites/spot"
 	_ "github.com/conform-harness/conform/suites/subaccounts"
+	_ "github.com/conform-harness/conform/suites/v2buycrypto"
+	_ "github.com/conform-harness/conform/suites/v2subaccounts"
 )
 
 var flags = framework.RegisterFlags(flag.CommandLine)

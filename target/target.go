@@ -41,6 +41,9 @@ type Account struct {
 	// SubAccountID is the sub_account_id of a sub-account's key (roles sub
 	// and sub2): the documents give a sub-account no way to read its own.
 	SubAccountID string `json:"sub_account_id,omitempty"`
+	// SubAccountUserID is the numeric user id version 2 names the same
+	// sub-account by (ids, subAccountId).
+	SubAccountUserID int64 `json:"sub_account_user_id,omitempty"`
 }
 
 // Config is the target of a run.

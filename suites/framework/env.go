@@ -210,7 +210,7 @@ func Setup(data []byte) error {
 		for _, s := range own.SubAccounts {
 			if len(s.Keys) > 0 && len(subRoles) > 0 {
 				k := s.Keys[0]
-				cfg.Accounts[subRoles[0]] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights, SubAccountID: s.SubAccountID}
+				cfg.Accounts[subRoles[0]] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights, SubAccountID: s.SubAccountID, SubAccountUserID: s.UserID}
 				subRoles = subRoles[1:]
 			}
 		}

@@ -373,7 +373,8 @@ const (
 
 // Transfer moves amount of currency between the super account and one of
 // its sub-accounts (trading balances), answering the transaction id.
-func (r *Registry) Transfer(super, ref, currency, direction string, amount decimal.Decimal) (string, error) {
+// overdraw (a fault path of the API layer) lets the source go below zero.
+func (r *Registry) Transfer(super, ref, currency, direction string, amount decimal.Decimal, overdraw ...bool) (string, error) {
 	r.mu.Lock()
 	s, err := r.find(super, ref)
 	if err == nil && !r.faults.On("V3-SUBACC-TRANSFER-FROZEN") {
@@ -393,7 +394,7 @@ func (r *Registry) Transfer(super, ref, currency, direction string, amount decim
 			to = WalletKey(super) // off the trading balance the super account reads
 		}
 	}
-	return r.move(from, to, currency, amount, credit)
+	return r.move(from, to, currency, amount, credit, len(overdraw) > 0 && overdraw[0])
 }
 
 // SubToSuper moves amount from the calling sub-account to its super account.
@@ -408,7 +409,7 @@ func (r *Registry) SubToSuper(caller, currency string, amount decimal.Decimal) (
 	if r.faults.On("V3-SUBACC-SUB-TO-SUPER") {
 		to = WalletKey(s.Super)
 	}
-	return r.move(caller, to, currency, amount, amount)
+	return r.move(caller, to, currency, amount, amount, false)
 }
 
 // SubToSub moves amount from the calling sub-account to another sub-account
@@ -432,16 +433,16 @@ func (r *Registry) SubToSub(caller, ref, currency string, amount decimal.Decimal
 	if r.faults.On("V3-SUBACC-SUB-TO-SUB") {
 		to = me.Super
 	}
-	return r.move(caller, to, currency, amount, amount)
+	return r.move(caller, to, currency, amount, amount, false)
 }
 
 // move debits from and credits to in one ledger change, so totals are
 // conserved and concurrent transfers and orders never overdraw.
-func (r *Registry) move(from, to, currency string, amount, credit decimal.Decimal) (string, error) {
+func (r *Registry) move(from, to, currency string, amount, credit decimal.Decimal, overdraw bool) (string, error) {
 	if !amount.IsPositive() {
 		return "", refuse(Invalid, "amount must be positive, got %s", amount)
 	}
-	debit := ledger.Delta{Account: from, Currency: currency, Available: amount.Neg(), MayOverdraw: r.faults.On("V3-SUBACC-TRANSFER-FUNDS")}
+	debit := ledger.Delta{Account: from, Currency: currency, Available: amount.Neg(), MayOverdraw: overdraw || r.faults.On("V3-SUBACC-TRANSFER-FUNDS")}
 	err := r.ledger.Apply(debit, ledger.Delta{Account: to, Currency: currency, Available: credit})
 	if errors.Is(err, ledger.ErrInsufficient) {
 		return "", refuse(Insufficient, "insufficient funds: %s %s is more than available", amount, currency)
