@@ -352,4 +352,3 @@ func (r *Registry) Activate(super string, refs []string) (bool, error) {
 	}
 	return ok, nil
 }
-

@@ -108,4 +108,3 @@ func (r *Registry) move(from, to, currency string, amount, credit decimal.Decima
 	r.mu.Unlock()
 	return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", n, n%0xffff, n%0xfff, n%0xfff, n), nil
 }
-
