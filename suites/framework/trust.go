@@ -28,13 +28,8 @@ func newRedactor(cfg target.Config) *client.Redactor {
 	}
 	if accts, err := fixtures.Accounts(); err == nil {
 		for _, a := range accts {
-			for _, k := range a.Keys {
+			for _, k := range a.AllKeys() {
 				creds = append(creds, client.Credential{Key: k.APIKey, Secret: k.Secret})
-			}
-			for _, s := range a.SubAccounts {
-				for _, k := range s.Keys {
-					creds = append(creds, client.Credential{Key: k.APIKey, Secret: k.Secret})
-				}
 			}
 		}
 	}
