@@ -2,6 +2,7 @@ package subaccounts
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/conform-harness/conform/suites/framework"
@@ -118,12 +119,16 @@ var _ = Describe("Sub-account resource and states", func() {
 		cur, amt := s.amountIn(ctx)
 		form := s.transfer(ctx, id, amt.String(), cur, "to_sub_account")
 		asString, _ := s.c.Do(ctx, jsonTransfer(id, amt, cur))
-		note := "the resource's id is not decimal digits, so the Number reading cannot be sent"
+		note := "the resource's hex id is not decimal digits, so it cannot be sent as a Number"
 		var number json.Number
 		if _, err := decimal.NewFromString(id); err == nil {
 			number = json.Number(id)
 			ex, _ := s.c.Do(ctx, jsonTransfer(number, amt, cur))
 			note = "as a JSON Number: " + trading.Outcome(ex)
+		}
+		if uid := framework.Current().Account(target.RoleSub).SubAccountUserID; uid != 0 {
+			ex, _ := s.c.Do(ctx, jsonTransfer(json.Number(fmt.Sprint(uid)), amt, cur))
+			note += "; the numeric user id (v2's subAccountId) as a JSON Number: " + trading.Outcome(ex)
 		}
 		framework.Observe("V3-SUBACC-ID-TYPE", "the hex String form-encoded: %s; as a JSON String: %s; %s",
 			trading.Outcome(form), trading.Outcome(asString), note)
