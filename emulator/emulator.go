@@ -160,9 +160,10 @@ func New(opts Options) (*Emulator, error) {
 	if fs.On("V3-CONV-ADDRESS") {
 		prefix = "/api/v3"
 	}
+	keyStore := e.keyStore(keys)
 	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock,
 		MarginConfig: mcfg.Records(), SubAccounts: e.subs, BuyCrypto: e.buy}),
-		e.keyStore(keys), fs, opts.Logger)
+		keyStore, fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill
 	// the budgets of specs running meanwhile.
@@ -171,8 +172,12 @@ func New(opts Options) (*Emulator, error) {
 	// Version 2's sub-account and buy-crypto families, on the same registry
 	// and service as version 3.
 	v2acc := v2.Accounts{Market: mkt, SubAccounts: e.subs, BuyCrypto: e.buy, Faults: fs}
-	v2Router := api.NewRouter(v2Prefix, append(v2.SubAccountRoutes(v2acc), v2.BuyCryptoRoutes(v2acc)...), e.keyStore(keys), fs, opts.Logger)
-	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger})
+	v2Router := api.NewRouter(v2Prefix, append(v2.SubAccountRoutes(v2acc), v2.BuyCryptoRoutes(v2acc)...), keyStore, fs, opts.Logger)
+	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.ledger.Balances,
+		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
+		Updates: stream.HubUpdates{Hub: e.feed}, Usable: keyStore.Usable}
+	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
+		Accounts: accounts})
 	var ctl http.Handler
 	if opts.ControlPlane {
 		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs}

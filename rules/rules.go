@@ -95,7 +95,7 @@ func knownArea(name string) bool {
 func Default() *Catalogue { return defaultCatalogue }
 
 var defaultCatalogue = mustNew(conventionsRules, marketdataRules, authRules, spotRules, orderlistsRules, marginRules, errorsRules, limitsRules,
-	subaccountsRules, buycryptoRules, v2subaccountsRules, v2buycryptoRules)
+	streamtradingRules, streamwalletRules, subaccountsRules, buycryptoRules, v2subaccountsRules, v2buycryptoRules)
 
 func mustNew(rs ...[]Rule) *Catalogue {
 	c, err := New(rs...)

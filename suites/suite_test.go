@@ -20,6 +20,8 @@ import (
 	_ "github.com/conform-harness/conform/suites/marketdata"
 	_ "github.com/conform-harness/conform/suites/orderlists"
 	_ "github.com/conform-harness/conform/suites/spot"
+	_ "github.com/conform-harness/conform/suites/streamtrading"
+	_ "github.com/conform-harness/conform/suites/streamwallet"
 	_ "github.com/conform-harness/conform/suites/subaccounts"
 	_ "github.com/conform-harness/conform/suites/v2buycrypto"
 	_ "github.com/conform-harness/conform/suites/v2subaccounts"

@@ -5,7 +5,7 @@ package faults
 // is an `if faults.On(<rule>)` at the one place in the emulator that enforces
 // the rule.
 var catalogue = concat(conventionsFaults, authFaults, errorsFaults, limitsFaults, orderlistsFaults, marginFaults, marketdataFaults, spotFaults,
-	subaccountsFaults, buycryptoFaults, v2subaccountsFaults, v2buycryptoFaults)
+	streamtradingFaults, streamwalletFaults, subaccountsFaults, buycryptoFaults, v2subaccountsFaults, v2buycryptoFaults)
 
 func concat(groups ...[]Fault) []Fault {
 	var out []Fault

@@ -14,6 +14,8 @@ var subaccountsFaults = []Fault{
 	{"V3-SUBACC-FROZEN-TRADE", "(auth) lets a frozen sub-account's key place spot orders"},
 	{"V3-SUBACC-FROZEN-MARGIN", "(auth) lets a frozen sub-account's key use the margin endpoints"},
 	{"V3-SUBACC-FROZEN-WITHDRAW", "(auth) lets a frozen sub-account's key make sub-account transfers"},
+	{"V3-SUBACC-FROZEN-STREAMS", "(auth) lets a frozen sub-account's key log in to the streams"},
+	{"V3-SUBACC-FROZEN-SESSION", "(stream) serves the requests of a session whose sub-account was frozen after its login"},
 	{"V3-SUBACC-ACTIVATE", "answers activate with result true and leaves a frozen sub-account frozen"},
 	{"V3-SUBACC-ACTIVATE-DISABLED", "answers result true when activating a disabled sub-account"},
 	{"V3-SUBACC-ERR-21001", "answers result true when activating an unknown sub-account"},

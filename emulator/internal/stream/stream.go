@@ -56,6 +56,9 @@ type Options struct {
 	Faults *faults.Set
 	// Logger receives connection failures; default discards.
 	Logger *slog.Logger
+	// Accounts serves the trading and wallet streams; nil refuses their
+	// methods.
+	Accounts *Accounts
 }
 
 // Server is the set of streams. It is an http.Handler for paths under
@@ -200,7 +203,9 @@ type conn struct {
 	ws      *websocket.Conn
 	stream  string
 	ip      string
-	account string // set by a stream login, which has no documented shape yet
+	account string   // set by a stream login (the real service's shape: the spec shows none)
+	sess    *session // trading and wallet state
+	wmu     sync.Mutex
 	release func()
 	done    chan struct{}
 	once    sync.Once
@@ -209,6 +214,9 @@ type conn struct {
 func (c *conn) close() {
 	c.once.Do(func() {
 		close(c.done)
+		if c.sess != nil {
+			c.sess.close()
+		}
 		_ = c.ws.Close()
 		c.release()
 		c.srv.unregister(c)
@@ -227,11 +235,7 @@ func (c *conn) read() {
 			}
 			return
 		}
-		out := c.answer(data)
-		_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
-		if err := c.ws.WriteMessage(websocket.TextMessage, out); err != nil {
-			return
-		}
+		c.write(c.answer(data))
 	}
 }
 
@@ -271,12 +275,18 @@ func (c *conn) answer(data []byte) []byte {
 		}
 	}
 	if perr != nil {
-		return errorMessage(api.Validation("a stream request is a JSON object {method, params, id}: %v", perr), nil)
+		if c.dropsMalformed() {
+			return nil
+		}
+		return errorMessage(api.Validation("a stream request is a JSON object {method, params, id}: %v", perr), req.ID)
 	}
 	if g := c.srv.opts.Guard; g != nil {
 		if e := g.AllowMethod(c.stream, req.Method, c.account); e != nil {
 			return errorMessage(e, req.ID)
 		}
+	}
+	if c.stream == limits.StreamTrading || c.stream == limits.StreamWallet {
+		return c.answerAccount(req)
 	}
 	if c.stream == limits.StreamPublic && req.Method == "subscriptions" {
 		// No channel can be subscribed to yet, so none is active.
