@@ -39,6 +39,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/stream"
 	"github.com/conform-harness/conform/emulator/internal/subaccount"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/shopspring/decimal"
 )
@@ -88,6 +89,8 @@ type Emulator struct {
 	buy     *buycrypto.Service
 	// feed fans the engine's events out to the streams.
 	feed *feed.Hub
+	// tape records the public trades and candles the engine makes.
+	tape *tape.Tape
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -142,6 +145,8 @@ func New(opts Options) (*Emulator, error) {
 		return nil, fmt.Errorf("emulator: margin fixtures: %w", err)
 	}
 	e.feed = feed.New()
+	e.tape = tape.New(tapePairs(syms))
+	e.feed.Tap(tape.Kinds, e.tape.Observe)
 	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Observer: e.feed})
 	if e.subs, err = subaccount.New(accts, e.ledger, e.engine, e.clock, fs); err != nil {
 		return nil, fmt.Errorf("emulator: sub-accounts: %w", err)
@@ -162,7 +167,7 @@ func New(opts Options) (*Emulator, error) {
 	}
 	keyStore := e.keyStore(keys)
 	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock,
-		MarginConfig: mcfg.Records(), SubAccounts: e.subs, BuyCrypto: e.buy}),
+		MarginConfig: mcfg.Records(), SubAccounts: e.subs, BuyCrypto: e.buy, Tape: e.tape}),
 		keyStore, fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill
@@ -177,7 +182,8 @@ func New(opts Options) (*Emulator, error) {
 		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
 		Updates: stream.HubUpdates{Hub: e.feed}, Usable: keyStore.Usable}
 	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
-		Accounts: accounts})
+		Accounts: accounts,
+		Market:   &stream.Market{Tape: e.tape, Depth: e.engine.Depth, Feed: e.feed, Clock: e.clock, Currency: mkt.HasCurrency}})
 	var ctl http.Handler
 	if opts.ControlPlane {
 		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs}
@@ -303,4 +309,13 @@ func (e *Emulator) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	return srv.Shutdown(ctx)
+}
+
+// tapePairs are the spot symbols as the market tape knows them.
+func tapePairs(syms []engine.Symbol) []tape.Pair {
+	out := make([]tape.Pair, 0, len(syms))
+	for _, s := range syms {
+		out = append(out, tape.Pair{Code: s.Code, Base: s.Base, Quote: s.Quote})
+	}
+	return out
 }

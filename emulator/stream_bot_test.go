@@ -17,22 +17,22 @@ import (
 // bot speaks to a stream as a bot written for the real service does: the
 // messages below are the shapes of ccxt's hitbtc (ts/src/pro/hitbtc.ts)
 // and the service's own SDKs, not the harness's client.
-type bot struct {
+type streamBot struct {
 	t  *testing.T
 	ws *websocket.Conn
 }
 
-func dialBot(t *testing.T, emu *emulator.Emulator, stream string) *bot {
+func dialBot(t *testing.T, emu *emulator.Emulator, stream string) *streamBot {
 	t.Helper()
 	ws, _, err := websocket.DefaultDialer.Dial(strings.Replace(emu.URL(), "http", "ws", 1)+"/api/3/ws/"+stream, nil)
 	if err != nil {
 		t.Fatalf("dial %s: %v", stream, err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	return &bot{t: t, ws: ws}
+	return &streamBot{t: t, ws: ws}
 }
 
-func (b *bot) send(msg map[string]any) {
+func (b *streamBot) send(msg map[string]any) {
 	b.t.Helper()
 	if err := b.ws.WriteJSON(msg); err != nil {
 		b.t.Fatalf("send: %v", err)
@@ -40,7 +40,7 @@ func (b *bot) send(msg map[string]any) {
 }
 
 // next reads frames until one satisfies want (within 5 s).
-func (b *bot) next(what string, want func(map[string]any) bool) map[string]any {
+func (b *streamBot) next(what string, want func(map[string]any) bool) map[string]any {
 	b.t.Helper()
 	_ = b.ws.SetReadDeadline(time.Now().Add(5 * time.Second))
 	for {

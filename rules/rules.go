@@ -94,8 +94,23 @@ func knownArea(name string) bool {
 // Default returns the catalogue of everything declared in this package.
 func Default() *Catalogue { return defaultCatalogue }
 
-var defaultCatalogue = mustNew(conventionsRules, marketdataRules, authRules, spotRules, orderlistsRules, marginRules, errorsRules, limitsRules,
-	streamtradingRules, streamwalletRules, subaccountsRules, buycryptoRules, v2subaccountsRules, v2buycryptoRules)
+var defaultCatalogue = mustNew(
+	conventionsRules,
+	marketdataRules,
+	authRules,
+	spotRules,
+	orderlistsRules,
+	marginRules,
+	streampublicRules,
+	streamtradingRules,
+	streamwalletRules,
+	errorsRules,
+	limitsRules,
+	subaccountsRules,
+	buycryptoRules,
+	v2subaccountsRules,
+	v2buycryptoRules,
+)
 
 func mustNew(rs ...[]Rule) *Catalogue {
 	c, err := New(rs...)

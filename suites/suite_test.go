@@ -20,6 +20,7 @@ import (
 	_ "github.com/conform-harness/conform/suites/marketdata"
 	_ "github.com/conform-harness/conform/suites/orderlists"
 	_ "github.com/conform-harness/conform/suites/spot"
+	_ "github.com/conform-harness/conform/suites/streampublic"
 	_ "github.com/conform-harness/conform/suites/streamtrading"
 	_ "github.com/conform-harness/conform/suites/streamwallet"
 	_ "github.com/conform-harness/conform/suites/subaccounts"

@@ -4,8 +4,23 @@ package faults
 // names, as the rule catalogue). Keep one entry per rule; the switch itself
 // is an `if faults.On(<rule>)` at the one place in the emulator that enforces
 // the rule.
-var catalogue = concat(conventionsFaults, authFaults, errorsFaults, limitsFaults, orderlistsFaults, marginFaults, marketdataFaults, spotFaults,
-	streamtradingFaults, streamwalletFaults, subaccountsFaults, buycryptoFaults, v2subaccountsFaults, v2buycryptoFaults)
+var catalogue = concat(
+	conventionsFaults,
+	marketdataFaults,
+	authFaults,
+	spotFaults,
+	orderlistsFaults,
+	marginFaults,
+	streampublicFaults,
+	streamtradingFaults,
+	streamwalletFaults,
+	errorsFaults,
+	limitsFaults,
+	subaccountsFaults,
+	buycryptoFaults,
+	v2subaccountsFaults,
+	v2buycryptoFaults,
+)
 
 func concat(groups ...[]Fault) []Fault {
 	var out []Fault

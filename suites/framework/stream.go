@@ -2,9 +2,10 @@ package framework
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
-	"sync"
+	"strings"
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/rules"
@@ -23,13 +24,6 @@ func streamPerIP(stream string) []client.PathClass {
 	return []client.PathClass{{Prefixes: []string{""}, Rate: rate}}
 }
 
-// sharedStreamPacers pace every message of this process on a stream when
-// the connections share one source address (a target off loopback).
-var (
-	sharedMu          sync.Mutex
-	sharedStreamPacer = map[string]*client.Pacer{}
-)
-
 // StreamPacer paces the messages of one connection to stream (e.g.
 // /ws/trading) under the per-IP message limit: its own on loopback (each
 // connection has an address of its own), else one shared by the process's
@@ -38,21 +32,22 @@ func (e *Env) StreamPacer(stream string) *client.Pacer {
 	if e.loopback {
 		return client.NewPacer(streamPerIP(stream), 1)
 	}
-	sharedMu.Lock()
-	defer sharedMu.Unlock()
-	if sharedStreamPacer[stream] == nil {
-		sharedStreamPacer[stream] = client.NewPacer(streamPerIP(stream), 1/float64(GinkgoT().ParallelTotal()))
+	e.streamMu.Lock()
+	defer e.streamMu.Unlock()
+	if e.streamPacers[stream] == nil {
+		e.streamPacers[stream] = client.NewPacer(streamPerIP(stream), 1/float64(GinkgoT().ParallelTotal()))
 	}
-	return sharedStreamPacer[stream]
+	return e.streamPacers[stream]
 }
 
 // DialStream opens a WebSocket connection to path (e.g. /api/3/ws/trading)
 // of the target with the suite's guard and redactor, from a source address
-// of its own on loopback; the connection closes when the spec ends and its
-// redacted transcript is attached to a failed spec.
+// of its own on loopback; every frame it sends is paced under the stream's
+// per-IP message limit (StreamPacer). The connection closes when the spec
+// ends and its redacted transcript is attached to a failed spec.
 func (e *Env) DialStream(ctx context.Context, path string) *client.WSConn {
 	GinkgoHelper()
-	opts := client.WSOptions{Guard: e.guard, Redactor: e.redactor}
+	opts := client.WSOptions{Guard: e.guard, Redactor: e.redactor, Pacer: e.StreamPacer(strings.TrimPrefix(path, "/api/3"))}
 	if e.loopback {
 		n := e.nextAddr.Add(1)
 		ip := net.IPv4(127, byte(16+GinkgoParallelProcess()), byte(n>>8), byte(n))
@@ -64,7 +59,7 @@ func (e *Env) DialStream(ctx context.Context, path string) *client.WSConn {
 	}
 	c, err := client.DialWS(ctx, e.Config.WS+path, opts)
 	if err != nil {
-		RedactedFail(err.Error())
+		RedactedFail(fmt.Sprintf("opening the stream %s: %v", path, err))
 	}
 	DeferCleanup(func() {
 		if CurrentSpecReport().Failed() {

@@ -26,9 +26,8 @@ const (
 // with a REST Trader of the same role for reads and cleanup.
 type StreamSession struct {
 	*Trader
-	WS    *client.WSConn
-	path  string
-	perIP *client.Pacer
+	WS   *client.WSConn
+	path string
 
 	mu    sync.Mutex
 	seq   int
@@ -41,7 +40,7 @@ func NewStreamSession(ctx context.Context, role, path string) *StreamSession {
 	GinkgoHelper()
 	t := NewTrader(role, Spot)
 	e := framework.Current()
-	s := &StreamSession{Trader: t, WS: e.DialStream(ctx, path), path: path, perIP: e.StreamPacer(strings.TrimPrefix(path, "/api/3"))}
+	s := &StreamSession{Trader: t, WS: e.DialStream(ctx, path), path: path}
 	ans := s.Request(ctx, "login", client.StreamLoginHS256(t.Acct.APIKey, t.Acct.Secret, time.Now(), 0))
 	Expect(ans.Error).To(BeNil(), "logging in on %s as %s with the real service's login (type HS256): %s", path, role, ans.Describe())
 	return s
@@ -63,15 +62,14 @@ var streamPacers = map[string]*client.Pacer{
 	WalletStream:  client.NewPacer(client.StreamMethodClasses(strings.TrimPrefix(WalletStream, "/api/3")), 1),
 }
 
-// Pace waits until method may be sent: under the per-account method limit
-// and the per-IP message limit. Requests sent through WS directly must call
+// Pace waits until method may be sent under the per-account method limit
+// (the connection itself paces every frame under the per-IP message limit). Requests sent through WS directly must call
 // it first.
 func (s *StreamSession) Pace(ctx context.Context, method string) {
 	GinkgoHelper()
 	if p := streamPacers[s.path]; p != nil {
 		Expect(p.Wait(ctx, method)).To(Succeed())
 	}
-	Expect(s.perIP.Wait(ctx, "")).To(Succeed())
 }
 
 // Request sends {method, params, id} and waits for its answer.

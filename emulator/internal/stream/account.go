@@ -105,7 +105,7 @@ func (c *conn) answerAccount(req request) []byte {
 		}
 		if h := s.held; h != nil {
 			s.held = nil
-			c.write(s.dispatch(req))
+			_ = c.write(s.dispatch(req))
 			return s.dispatch(*h)
 		}
 	}
@@ -206,8 +206,8 @@ func (s *session) unknown(req request) []byte {
 		Description: fmt.Sprintf("the %s stream has no method %q", strings.TrimPrefix(s.c.stream, "/ws/"), req.Method)}, id)
 }
 
-// notification is the real service's {jsonrpc, method, params}.
-func notification(method string, params any) []byte {
+// rpcNotification is the real service's {jsonrpc, method, params} (trading and wallet streams).
+func rpcNotification(method string, params any) []byte {
 	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
 	if err != nil {
 		return nil
@@ -246,27 +246,13 @@ func (s *session) stopUpdates() {
 
 func (s *session) close() { s.stopUpdates() }
 
-// write sends one data message; the read and notifier goroutines share
-// the connection through it.
-func (c *conn) write(msg []byte) {
-	if msg == nil {
-		return
-	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
-	if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
-		go c.close()
-	}
-}
-
 // drain writes queued notifications until the connection ends.
 func (c *conn) drain(q chan func() []byte) {
 	defer c.srv.wg.Done()
 	for {
 		select {
 		case build := <-q:
-			c.write(build())
+			_ = c.write(build())
 		case <-c.done:
 			return
 		}

@@ -27,7 +27,7 @@ func (s *session) subscribe(req request, feed string, on bool) []byte {
 				if e != nil {
 					return nil
 				}
-				return notification(method, withReportType(v, "status"))
+				return rpcNotification(method, withReportType(v, "status"))
 			})
 		case "spot_balance":
 			s.push(s.spotBalance)
@@ -43,7 +43,7 @@ func (s *session) spotBalance() []byte {
 	if e != nil {
 		return nil
 	}
-	return notification("spot_balance", v)
+	return rpcNotification("spot_balance", v)
 }
 
 func (s *session) startUpdates() {
@@ -86,7 +86,7 @@ func (s *session) onUpdate(u OrderUpdate) {
 	orders, balances, wallet := s.subs[feed], s.subs["spot_balance"], s.subs["wallet_balances"]
 	s.mu.Unlock()
 	if orders && !s.c.srv.opts.Faults.On(dropFault[u.Report]) {
-		if b := notification(method, s.report(u)); b != nil {
+		if b := rpcNotification(method, s.report(u)); b != nil {
 			s.push(func() []byte { return b })
 		}
 	}

@@ -56,7 +56,7 @@ func (s *session) wallet(req request) []byte {
 		s.push(func() []byte {
 			bs := s.walletBalances()
 			s.remember(bs)
-			return notification("wallet_balances", bs)
+			return rpcNotification("wallet_balances", bs)
 		})
 	case "unsubscribe_wallet_balances":
 		s.mu.Lock()
@@ -114,11 +114,11 @@ func (s *session) walletChanges() []byte {
 	s.mu.Unlock()
 	s.remember(now)
 	for i, b := range changed {
-		msg := notification("wallet_balance_update", b)
+		msg := rpcNotification("wallet_balance_update", b)
 		if i == len(changed)-1 {
 			return msg
 		}
-		s.c.write(msg)
+		_ = s.c.write(msg)
 	}
 	return nil
 }

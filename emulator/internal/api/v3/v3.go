@@ -12,6 +12,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/subaccount"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 )
 
 // Prefix is where version 3 is served ({base_url}/api/3).
@@ -30,6 +31,9 @@ type Deps struct {
 	SubAccounts *subaccount.Registry
 	// BuyCrypto is the crypto purchase through providers.
 	BuyCrypto *buycrypto.Service
+	// Tape is the record of public trades behind the ticker, trades and
+	// candles endpoints (beyond the contract); nil serves none of them.
+	Tape *tape.Tape
 }
 
 // Routes is the v3 route table.
@@ -39,6 +43,7 @@ func Routes(d Deps) []api.Route {
 	routes = append(routes, spotOrderRoutes(d)...)
 	routes = append(routes, listRoutes(d)...)
 	routes = append(routes, marginRoutes(d)...)
+	routes = append(routes, publicRoutes(d)...)
 	routes = append(routes, subAccountRoutes(d)...)
 	return append(routes, buyCryptoRoutes(d)...)
 }
