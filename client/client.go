@@ -40,6 +40,7 @@ type Client struct {
 	headers http.Header
 	pacer   *Pacer
 	acct    *Pacer // per-account classes (v3 Limits, per account)
+	budget  *Budget
 	guard   *Guard
 	redact  *Redactor
 	refused func(error)
@@ -226,6 +227,11 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 		}
 		if err := p.Wait(ctx, strings.TrimPrefix(path, c.prefix)); err != nil {
 			return nil, fmt.Errorf("client: waiting for the rate limit of %s: %w", path, err)
+		}
+	}
+	if c.budget != nil && c.auth != nil && !req.NoAuth {
+		if err := c.budget.Wait(ctx, strings.TrimPrefix(path, c.prefix)); err != nil {
+			return nil, fmt.Errorf("client: waiting for the per-user rate limit of %s: %w", path, err)
 		}
 	}
 	start := time.Now()

@@ -7,8 +7,9 @@
 //	defer emu.Close()
 //	client := myexchange.New(emu.URL())
 //
-// It serves version 3 under /api/3 and, when ControlPlane is set, a control
-// plane under /_conform (reset, fund, clock) for emulator-only specs.
+// It serves version 3 under /api/3, the version 2 JSON-RPC streams under
+// /api/2/ws and, when ControlPlane is set, a control plane under /_conform
+// (reset, fund, clock) for emulator-only specs.
 package emulator
 
 import (
@@ -17,8 +18,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -33,6 +36,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/control"
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/feed"
+	"github.com/conform-harness/conform/emulator/internal/jsonrpc"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/limits"
 	"github.com/conform-harness/conform/emulator/internal/margin"
@@ -40,6 +44,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/stream"
 	"github.com/conform-harness/conform/emulator/internal/subaccount"
 	"github.com/conform-harness/conform/emulator/internal/tape"
+	"github.com/conform-harness/conform/emulator/internal/wallet"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/shopspring/decimal"
 )
@@ -87,8 +92,11 @@ type Emulator struct {
 	engine  *engine.Engine
 	subs    *subaccount.Registry
 	buy     *buycrypto.Service
+	wallet  *wallet.Wallet
 	// feed fans the engine's events out to the streams.
 	feed *feed.Hub
+	// v2streams serves the JSON-RPC streams of API v2 under /api/2/ws.
+	v2streams *jsonrpc.Server
 	// tape records the public trades and candles the engine makes.
 	tape *tape.Tape
 
@@ -158,6 +166,11 @@ func New(opts Options) (*Emulator, error) {
 		}
 	}
 	e.buy = buycrypto.New(providers, e.clock, fs)
+	var ids []wallet.Identity
+	for _, a := range accts {
+		ids = append(ids, wallet.Identity{Account: a.ID, Username: a.Username(), Email: a.Email()})
+	}
+	e.wallet = wallet.New(e.clock, e.ledger, mkt, fs, ids)
 	if err := e.Reset(); err != nil {
 		return nil, err
 	}
@@ -174,16 +187,30 @@ func New(opts Options) (*Emulator, error) {
 	// the budgets of specs running meanwhile.
 	guard := limits.NewGuard(limits.Options{Clock: opts.Clock, Faults: fs, Off: opts.NoLimits})
 	v3Router.SetLimiter(guard)
-	// Version 2's sub-account and buy-crypto families, on the same registry
-	// and service as version 3.
+	// The v2 router shares the v3 router's writer and credentials; the v2
+	// rules they enforce switch on the same code through aliases.
+	v2fs := fs.Alias(v2.SharedFaults())
+	v2Prefix := v2.Prefix
+	if fs.On("V2-CONV-ADDRESS") {
+		v2Prefix = "/api/v2"
+	}
+	// The sub-account and buy-crypto families are the same registry and
+	// service as version 3's; a frozen sub-account's keys are refused here too.
 	v2acc := v2.Accounts{Market: mkt, SubAccounts: e.subs, BuyCrypto: e.buy, Faults: fs}
-	v2Router := api.NewRouter(v2Prefix, append(v2.SubAccountRoutes(v2acc), v2.BuyCryptoRoutes(v2acc)...), keyStore, fs, opts.Logger)
+	v2routes := v2.Routes(v2.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Wallet: e.wallet, Tape: e.tape, Faults: fs, Clock: e.clock})
+	v2routes = append(v2routes, v2.SubAccountRoutes(v2acc)...)
+	v2routes = append(v2routes, v2.BuyCryptoRoutes(v2acc)...)
+	v2Router := api.NewRouter(v2Prefix, v2routes, auth.NewStore(keys, v2fs).WithGate(e.subs), v2fs, opts.Logger)
+	v2Router.SetLimiter(guard.V2())
+	v2Router.SetMessages(v2.Messages())
 	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.ledger.Balances,
 		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
 		Updates: stream.HubUpdates{Hub: e.feed}, Usable: keyStore.Usable}
 	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
 		Accounts: accounts,
 		Market:   &stream.Market{Tape: e.tape, Depth: e.engine.Depth, Feed: e.feed, Clock: e.clock, Currency: mkt.HasCurrency}})
+	e.v2streams = jsonrpc.New(jsonrpc.Options{Market: mkt, Engine: e.engine, Ledger: e.ledger, Keys: keyStore, Hub: e.feed,
+		Tape: e.tape, Faults: fs, Clock: e.clock, PingInterval: opts.PingInterval, Logger: opts.Logger})
 	var ctl http.Handler
 	if opts.ControlPlane {
 		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs}
@@ -195,6 +222,8 @@ func New(opts Options) (*Emulator, error) {
 		switch p := r.URL.Path; {
 		case strings.HasPrefix(p, v3.Prefix+"/ws/"): // streams stay at /api/3 even under V3-CONV-ADDRESS
 			e.streams.ServeHTTP(w, r)
+		case p == jsonrpc.Prefix || strings.HasPrefix(p, jsonrpc.Prefix+"/"):
+			e.v2streams.ServeHTTP(w, r)
 		case strings.HasPrefix(p, prefix+"/"):
 			v3Router.ServeHTTP(w, r)
 		case strings.HasPrefix(p, v2Prefix+"/"):
@@ -208,9 +237,6 @@ func New(opts Options) (*Emulator, error) {
 	return e, nil
 }
 
-// v2Prefix is where version 2 is served ({base_url}/api/2).
-const v2Prefix = "/api/2"
-
 // Reset drops every order, order list, margin account, trade and purchase
 // order and restores every account's balances and every sub-account's
 // state to the fixtures.
@@ -220,15 +246,29 @@ func (e *Emulator) Reset() error {
 	return e.engine.ResetWith(e.refund)
 }
 
-// refund puts the fixture balances back on an empty ledger.
+// refund puts the fixture balances back on an empty ledger: each account's
+// trading balance, and the same amounts on its wallet (main) balance, where
+// they arrive as settled payins.
 func (e *Emulator) refund() error {
 	e.ledger.Reset()
+	e.wallet.Reset()
 	for _, a := range e.accts {
-		if err := e.credit(a.ID, a.Balances); err != nil {
-			return err
+		for _, cur := range slices.Sorted(maps.Keys(a.Balances)) {
+			amt := a.Balances[cur]
+			d, err := decimal.NewFromString(amt)
+			if err != nil {
+				return fmt.Errorf("emulator: fixture balance %s %s: %w", a.ID, cur, err)
+			}
+			if err := e.ledger.Credit(a.ID, cur, d); err != nil {
+				return fmt.Errorf("emulator: fixture balance: %w", err)
+			}
+			if err := e.wallet.Payin(a.ID, cur, d); err != nil {
+				return fmt.Errorf("emulator: fixture wallet balance: %w", err)
+			}
 		}
-		for _, s := range a.SubAccounts {
-			if err := e.credit(s.SubAccountID, s.Balances); err != nil {
+		// A sub-account's opening balance is on its trading balance only.
+		for _, sub := range a.SubAccounts {
+			if err := e.credit(sub.SubAccountID, sub.Balances); err != nil {
 				return err
 			}
 		}
@@ -237,7 +277,8 @@ func (e *Emulator) refund() error {
 }
 
 func (e *Emulator) credit(account string, balances map[string]string) error {
-	for cur, amt := range balances {
+	for _, cur := range slices.Sorted(maps.Keys(balances)) {
+		amt := balances[cur]
 		d, err := decimal.NewFromString(amt)
 		if err != nil {
 			return fmt.Errorf("emulator: fixture balance %s %s: %w", account, cur, err)
@@ -299,6 +340,7 @@ func (e *Emulator) URL() string {
 
 // Close stops serving, ending every stream connection.
 func (e *Emulator) Close() error {
+	_ = e.v2streams.Close()
 	_ = e.streams.Close() // Shutdown does not close hijacked (WebSocket) connections
 	e.mu.Lock()
 	srv := e.server

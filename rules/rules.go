@@ -110,6 +110,15 @@ var defaultCatalogue = mustNew(
 	buycryptoRules,
 	v2subaccountsRules,
 	v2buycryptoRules,
+	v2conventionsRules,
+	v2marketdataRules,
+	v2historyRules,
+	v2accountRules,
+	v2authRules,
+	v2errorsRules,
+	v2limitsRules,
+	v2versioningRules,
+	v2streamsRules,
 )
 
 func mustNew(rs ...[]Rule) *Catalogue {

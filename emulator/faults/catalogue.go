@@ -20,6 +20,15 @@ var catalogue = concat(
 	buycryptoFaults,
 	v2subaccountsFaults,
 	v2buycryptoFaults,
+	v2conventionsFaults,
+	v2marketdataFaults,
+	v2historyFaults,
+	v2accountFaults,
+	v2authFaults,
+	v2errorsFaults,
+	v2limitsFaults,
+	v2versioningFaults,
+	v2streamsFaults,
 )
 
 func concat(groups ...[]Fault) []Fault {

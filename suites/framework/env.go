@@ -88,6 +88,9 @@ type Env struct {
 	// guard refuses authenticated mutating requests unless the target may
 	// trade; every client and load offer of the suite carries it.
 	guard *client.Guard
+	// v2budget keeps the process's authenticated v2 requests within the
+	// per-user rates of the v2 Limits section (its account is its own).
+	v2budget *client.Budget
 	// redactor knows every configured secret (and on the emulator every
 	// fixture secret); failures and transcripts pass through it.
 	redactor *client.Redactor
@@ -225,7 +228,7 @@ func Setup(data []byte) error {
 	// target behind one gets paced clients.
 	forward := cfg.SharedSource && cfg.Emulator && cfg.IsLoopback()
 	env = &Env{Config: cfg, streamPacers: map[string]*client.Pacer{}, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
-		guard: tradingGuard(cfg), redactor: newRedactor(cfg)}
+		guard: tradingGuard(cfg), redactor: newRedactor(cfg), v2budget: client.NewBudget(v2PerUserClasses())}
 	env.pacer = client.NewPacer(perIPClasses(), 1/float64(n))
 	env.acctPacer = client.NewPacer(perAccountClasses(), 1)
 	return nil
@@ -352,6 +355,19 @@ func perAccountClasses() []client.PathClass {
 	for _, l := range rules.Limits() {
 		if !l.Stream && l.PerAccount && !strings.HasPrefix(l.Rule, "V2-") {
 			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate + l.Burst})
+		}
+	}
+	return cs
+}
+
+// v2PerUserClasses are the per-user rows of the harness's reading of the
+// v2 Limits section, for the budget of v2 clients; market data is counted
+// per IP only (Rate 0: not counted there).
+func v2PerUserClasses() []client.PathClass {
+	cs := []client.PathClass{{Prefixes: []string{"/public/"}, Rate: 0}}
+	for _, l := range rules.V2Limits() {
+		if l.PerAccount {
+			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate})
 		}
 	}
 	return cs

@@ -21,18 +21,14 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// v2Pacer keeps this process's account under the v2 budget of 10 requests
-// per second per user (v2 Limits 3).
-var v2Pacer = client.NewPacer([]client.PathClass{{Prefixes: []string{"/"}, Rate: 10}}, 1)
-
 func v2(role string) *client.Client {
 	GinkgoHelper()
-	return framework.Current().Signed(role, framework.Basic).With(client.WithPacer(v2Pacer))
+	return framework.Current().V2Signed(role)
 }
 
 func get(ctx context.Context, c *client.Client, path string, q url.Values) *client.Exchange {
 	GinkgoHelper()
-	ex, _ := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/2" + path, Absolute: true, Query: q})
+	ex, _ := c.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: q})
 	Expect(ex).NotTo(BeNil())
 	return ex
 }
@@ -105,7 +101,7 @@ func mayBuy() {
 
 func place(ctx context.Context, o offer) map[string]any {
 	GinkgoHelper()
-	ex, _ := v2(target.RoleFull).Do(ctx, client.Request{Method: http.MethodPost, Path: fmt.Sprintf("/api/2/buy-crypto/provider/%d/order", o.provider), Absolute: true,
+	ex, _ := v2(target.RoleFull).Do(ctx, client.Request{Method: http.MethodPost, Path: fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider),
 		JSON: map[string]any{"source": o.source, "target": o.target, "sourceAmount": o.mid.String(), "paymentMethodId": o.method}})
 	Expect(ex).To(framework.BeOK(), "creating a purchase order through v2")
 	return framework.ObjectOf(ex)

@@ -21,20 +21,16 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// v2Pacer keeps this process's account under the v2 budget of 10 requests
-// per second per user (v2 Limits 3).
-var v2Pacer = client.NewPacer([]client.PathClass{{Prefixes: []string{"/"}, Rate: 10}}, 1)
-
-// v2 is a client of role on /api/2.
+// v2 is a client of role on /api/2, within the v2 per-user budget.
 func v2(role string) *client.Client {
 	GinkgoHelper()
-	return framework.Current().Signed(role, framework.Basic).With(client.WithPacer(v2Pacer))
+	return framework.Current().V2Signed(role)
 }
 
 // do sends a v2 request (query for GET, form body otherwise).
 func do(ctx context.Context, c *client.Client, method, path string, p url.Values) *client.Exchange {
 	GinkgoHelper()
-	req := client.Request{Method: method, Path: "/api/2" + path, Absolute: true}
+	req := client.Request{Method: method, Path: path}
 	if method == http.MethodGet {
 		req.Query = p
 	} else {
