@@ -15,6 +15,7 @@ import (
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
+	"github.com/conform-harness/conform/emulator/internal/wallet"
 	"github.com/conform-harness/conform/fixtures"
 )
 
@@ -109,9 +110,9 @@ type Registry struct {
 	txSeq   int64
 }
 
-// WalletKey is the ledger account holding the wallet balance of account:
-// where a freeze moves the trading funds.
-func WalletKey(account string) string { return account + "|wallet" }
+// WalletKey is the ledger account holding the wallet (main) balance of
+// account, the wallet package's: where a freeze moves the trading funds.
+func WalletKey(account string) string { return wallet.Key(account) }
 
 // New builds the registry from the accounts' sub-accounts.
 func New(accts []fixtures.Account, l *ledger.Ledger, orders Canceller, clk clock.Clock, fs *faults.Set) (*Registry, error) {
