@@ -7,7 +7,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build conform test unit suite coverage trust mutation mutation-fast fuzz vet bench load clean
+.PHONY: rules.yaml all build conform test unit suite coverage trust mutation mutation-fast fuzz vet bench load clean wiremut
 
 all: build
 
@@ -82,3 +82,7 @@ load: build
 
 clean:
 	rm -rf $(BIN) $(REPORTS)
+
+## wiremut: faults injected on the wire (a response-mutating proxy between the suite and the emulator); minutes, not in make test
+wiremut: build
+	WIREMUT=1 CONFORM_BIN=$(abspath $(BIN)) WIREMUT_OUT=$(abspath $(REPORTS)) $(GO) test -count=1 -timeout 60m -v -run '^TestWireMutations$$' ./internal/wiremut/ | grep -E '^\s*(\||detected|---|ok|FAIL)'

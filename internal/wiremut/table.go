@@ -1,0 +1,72 @@
+package wiremut
+
+// Table returns the mutations the runner applies, one run each, across the
+// v3 areas (and their streams). Each names the suite areas to run
+// (--label-filter) so a run takes seconds, not the whole suite.
+func Table() []Mutation {
+	const (
+		md     = "area:marketdata || area:conventions"
+		spot   = "area:spot || area:conventions"
+		lists  = "area:orderlists"
+		margin = "area:margin"
+		errs   = "area:errors || area:auth || area:spot || area:marketdata"
+		subs   = "area:subaccounts"
+		buy    = "area:buycrypto"
+		pub    = "area:streampublic"
+		trade  = "area:streamtrading"
+		wallet = "area:streamwallet"
+	)
+	return []Mutation{
+		{Name: "md-drop-tick", Kind: DropField, Method: "GET", Path: "/api/3/public/symbol", Field: "tick_size", Areas: md},
+		{Name: "md-tick-number", Kind: DecimalToNumber, Method: "GET", Path: "/api/3/public/symbol", Field: "tick_size", Areas: md},
+		{Name: "md-symbol-status", Kind: SetValue, Method: "GET", Path: "/api/3/public/symbol", Field: "status", To: "halted", Areas: md},
+		{Name: "md-symbol-type", Kind: SetValue, Method: "GET", Path: "/api/3/public/symbol", Field: "type", To: "option", Areas: md},
+		{Name: "md-drop-quote", Kind: DropField, Method: "GET", Path: "/api/3/public/symbol", Field: "quote_currency", Areas: md},
+		{Name: "md-margin-flag", Kind: SetValue, Method: "GET", Path: "/api/3/public/symbol", Field: "margin_trading", To: "yes", Areas: md},
+		{Name: "md-currency-crypto", Kind: SetValue, Method: "GET", Path: "/api/3/public/currency", Field: "crypto", To: "yes", Areas: md},
+		{Name: "md-currency-drop-networks", Kind: DropField, Method: "GET", Path: "/api/3/public/currency", Field: "networks", Areas: md},
+		{Name: "md-candle-unix", Kind: TimeToUnix, Method: "GET", Path: "/api/3/public/futures", Field: "timestamp", Areas: md},
+		{Name: "md-candle-reverse", Kind: ReverseArrays, Method: "GET", Path: "/api/3/public/futures", Areas: md},
+		{Name: "md-candle-truncate", Kind: TruncateArrays, Method: "GET", Path: "/api/3/public/futures", Areas: md},
+		{Name: "spot-drop-coid", Kind: DropField, Path: "/api/3/spot/order", Field: "client_order_id", Areas: spot},
+		{Name: "spot-status", Kind: SetValue, Path: "/api/3/spot/order", Field: "status", To: "pending", Areas: spot},
+		{Name: "spot-qty-number", Kind: DecimalToNumber, Path: "/api/3/spot/order", Field: "quantity", Areas: spot},
+		{Name: "spot-created-unix", Kind: TimeToUnix, Path: "/api/3/spot/order", Field: "created_at", Areas: spot},
+		{Name: "spot-id-string", Kind: NumberToString, Path: "/api/3/spot/order", Field: "id", Areas: spot},
+		{Name: "spot-fee-drop", Kind: DropField, Method: "GET", Path: "/api/3/spot/fee", Field: "take_rate", Areas: spot},
+		{Name: "spot-balance-drop", Kind: DropField, Method: "GET", Path: "/api/3/spot/balance", Field: "available", Areas: spot},
+		{Name: "spot-history-truncate", Kind: TruncateArrays, Method: "GET", Path: "/api/3/spot/history/order", Areas: spot},
+		{Name: "spot-tif", Kind: SetValue, Path: "/api/3/spot/order", Field: "time_in_force", To: "GTX", Areas: spot},
+		{Name: "lists-drop-id", Kind: DropField, Method: "POST", Path: "/api/3/spot/order/list", Field: "order_list_id", Areas: lists},
+		{Name: "lists-contingency", Kind: SetValue, Method: "POST", Path: "/api/3/spot/order/list", Field: "contingency_type", To: "allOrSome", Areas: lists},
+		{Name: "lists-truncate", Kind: TruncateArrays, Method: "POST", Path: "/api/3/spot/order/list", Areas: lists},
+		{Name: "margin-mode", Kind: SetValue, Path: "/api/3/margin", Field: "margin_mode", To: "portfolio", Areas: margin},
+		{Name: "margin-drop-currencies", Kind: DropField, Path: "/api/3/margin/account", Field: "currencies", Areas: margin},
+		{Name: "margin-config-drop", Kind: DropField, Method: "GET", Path: "/api/3/margin/config", Field: "config", Areas: margin},
+		{Name: "err-400-422", Kind: Status, Path: "/api/3/", From: "400", To: "422", Areas: errs},
+		{Name: "err-10001-10002", Kind: ErrorCode, Path: "/api/3/", From: "10001", To: "10002", Areas: errs},
+		{Name: "err-20001-20002", Kind: ErrorCode, Path: "/api/3/", From: "20001", To: "20002", Areas: errs},
+		{Name: "err-2001-2002", Kind: ErrorCode, Path: "/api/3/", From: "2001", To: "2002", Areas: errs},
+		{Name: "err-drop-message", Kind: DropField, Path: "/api/3/", Field: "message", Areas: errs},
+		{Name: "err-404-400", Kind: Status, Path: "/api/3/", From: "404", To: "400", Areas: errs},
+		{Name: "auth-401-403", Kind: Status, Path: "/api/3/", From: "401", To: "403", Areas: "area:auth || area:errors"},
+		{Name: "auth-1002-1001", Kind: ErrorCode, Path: "/api/3/", From: "1002", To: "1001", Areas: "area:auth || area:errors"},
+		{Name: "auth-403-401", Kind: Status, Path: "/api/3/", From: "403", To: "401", Areas: "area:auth || area:errors"},
+		{Name: "subs-status", Kind: SetValue, Method: "GET", Path: "/api/3/sub-account", Field: "status", To: "frozen", Areas: subs},
+		{Name: "subs-drop-id", Kind: DropField, Method: "GET", Path: "/api/3/sub-account", Field: "sub_account_id", Areas: subs},
+		{Name: "subs-result", Kind: SetValue, Method: "POST", Path: "/api/3/sub-account", Field: "result", To: "ok", Areas: subs},
+		{Name: "subs-21004-21003", Kind: ErrorCode, Path: "/api/3/sub-account", From: "21004", To: "21003", Areas: subs},
+		{Name: "buy-drop-provider", Kind: DropField, Path: "/api/3/buy-crypto", Field: "provider_id", Areas: buy},
+		{Name: "buy-provider-string", Kind: NumberToString, Path: "/api/3/buy-crypto", Field: "provider_id", Areas: buy},
+		{Name: "buy-spot-price-number", Kind: DecimalToNumber, Path: "/api/3/buy-crypto", Field: "spot_price", Areas: buy},
+		{Name: "ws-pub-drop-ch", Kind: DropField, WS: true, Path: "/api/3/ws/public", Field: "ch", Areas: pub},
+		{Name: "ws-pub-side", Kind: SetValue, WS: true, Path: "/api/3/ws/public", Field: "s", To: "hold", Areas: pub},
+		{Name: "ws-pub-drop-id", Kind: DropField, WS: true, Path: "/api/3/ws/public", Field: "id", Areas: pub},
+		{Name: "ws-pub-t-string", Kind: NumberToString, WS: true, Path: "/api/3/ws/public", Field: "t", Areas: pub},
+		{Name: "ws-pub-price-number", Kind: DecimalToNumber, WS: true, Path: "/api/3/ws/public", Field: "p", Areas: pub},
+		{Name: "ws-pub-subs-truncate", Kind: TruncateArrays, WS: true, Path: "/api/3/ws/public", Field: "subscriptions", Areas: pub},
+		{Name: "ws-trade-drop-id", Kind: DropField, WS: true, Path: "/api/3/ws/trading", Field: "id", Areas: trade},
+		{Name: "ws-trade-err-code", Kind: ErrorCode, WS: true, Path: "/api/3/ws/trading", From: "1002", To: "1001", Areas: trade},
+		{Name: "ws-wallet-drop-id", Kind: DropField, WS: true, Path: "/api/3/ws/wallet", Field: "id", Areas: wallet},
+	}
+}
