@@ -106,11 +106,17 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 		up.Scheme = "wss"
 	}
 	up.Path, up.RawQuery = r.URL.Path, r.URL.RawQuery
+	// Every end-to-end header passes (credentials, X-Forwarded-For, which an
+	// emulator uses to tell clients behind one proxy apart); the dialer
+	// writes the handshake's own.
 	hdr := http.Header{}
-	for _, k := range []string{"Authorization", "User-Agent", "Origin"} {
-		if v := r.Header.Get(k); v != "" {
-			hdr.Set(k, v)
+	for k, vs := range r.Header {
+		switch http.CanonicalHeaderKey(k) {
+		case "Connection", "Upgrade", "Host", "Sec-Websocket-Key", "Sec-Websocket-Version",
+			"Sec-Websocket-Extensions", "Sec-Websocket-Protocol":
+			continue
 		}
+		hdr[k] = vs
 	}
 	server, resp, err := websocket.DefaultDialer.Dial(up.String(), hdr)
 	if err != nil {

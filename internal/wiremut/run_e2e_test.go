@@ -41,8 +41,8 @@ func TestWireMutations(t *testing.T) {
 	base := Mutation{Name: "baseline", Kind: DropField, Path: "/", Field: "\x00none",
 		Areas: "area:marketdata || area:conventions || area:spot || area:orderlists || area:margin || area:errors || area:auth || area:subaccounts || area:buycrypto || area:streampublic || area:streamtrading || area:streamwallet"}
 	if len(only) == 0 || only[base.Name] {
-		if v, _, _ := runOne(t, bin, base); v != "idle" {
-			t.Fatalf("the suite fails through a proxy that mutates nothing (%s)", v)
+		if v, _, d := runOne(t, bin, base); v != "idle" {
+			t.Fatalf("the suite fails through a proxy that mutates nothing (%s):\n%s", v, d)
 		}
 	}
 	var rows []string
@@ -109,6 +109,9 @@ func runOne(t *testing.T, bin string, m Mutation) (verdict string, hits int64, d
 	srv := httptest.NewServer(p)
 	defer srv.Close()
 	out := t.TempDir()
+	if dir := os.Getenv("WIREMUT_OUT"); dir != "" {
+		out = filepath.Join(dir, m.Name) // reports kept for reading
+	}
 	cmd := exec.Command(filepath.Join(bin, "conform"), "run", "--target", srv.URL, "--procs", "2",
 		"--label-filter", m.Areas, "--out", out, "--timeout", "3m")
 	var console bytes.Buffer
@@ -120,11 +123,22 @@ func runOne(t *testing.T, bin string, m Mutation) (verdict string, hits int64, d
 	}
 	switch {
 	case err != nil:
-		return "detected", hits, ""
+		return "detected", hits, failures(console.String())
 	case hits == 0:
 		return "idle", hits, ""
 	default:
 		lines := strings.Split(strings.TrimSpace(console.String()), "\n")
 		return "escaped", hits, lines[len(lines)-1]
 	}
+}
+
+// failures keeps the console lines naming failed specs.
+func failures(console string) string {
+	var keep []string
+	for _, l := range strings.Split(console, "\n") {
+		if strings.Contains(l, "FAIL") || strings.Contains(l, "fail") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }
