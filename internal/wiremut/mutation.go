@@ -86,7 +86,12 @@ func (m Mutation) String() string {
 	return fmt.Sprintf("%s %s [%s]", m.Kind, strings.TrimSpace(arg), strings.TrimSpace(sel))
 }
 
-var decimalRe = regexp.MustCompile(`^-?[0-9]+\.[0-9]+$`)
+// decimalRe is a decimal string with a fraction (any field), numericRe any
+// numeric string (a named field, where "27000" is a decimal too).
+var (
+	decimalRe = regexp.MustCompile(`^-?[0-9]+\.[0-9]+$`)
+	numericRe = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+)
 
 // Apply returns body with the mutation applied and whether anything changed.
 // A body that is not JSON comes back unchanged.
@@ -175,7 +180,7 @@ func (w *walker) walk(v any, key string) any {
 func (w *walker) leafString(s, key string) any {
 	switch w.m.Kind {
 	case DecimalToNumber:
-		if w.named(key) && decimalRe.MatchString(s) {
+		if (w.m.Field == "" && decimalRe.MatchString(s)) || (key == w.m.Field && numericRe.MatchString(s)) {
 			w.seen++
 			if w.seen == w.m.Seed+1 {
 				w.changed++
