@@ -3,24 +3,9 @@ package v2
 import (
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
-	"github.com/conform-harness/conform/emulator/internal/ledger"
+	"github.com/conform-harness/conform/emulator/internal/v2shape"
 	"github.com/conform-harness/conform/emulator/internal/wallet"
 )
-
-// balanceJSON is the v2 Balance resource.
-type balanceJSON struct {
-	Currency  string `json:"currency"`
-	Available string `json:"available"`
-	Reserved  string `json:"reserved,omitempty"`
-}
-
-func balances(bs []ledger.Balance) []balanceJSON {
-	out := make([]balanceJSON, 0, len(bs))
-	for _, b := range bs {
-		out = append(out, balanceJSON{Currency: b.Currency, Available: b.Available.String(), Reserved: b.Reserved.String()})
-	}
-	return out
-}
 
 // addressJSON is the Deposit address resource (and the used-address record).
 type addressJSON struct {
@@ -93,16 +78,18 @@ func accountRoutes(d Deps) []api.Route {
 	}
 	return []api.Route{
 		{Method: "GET", Path: "/account/balance", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			out := balances(w.Balances(r.Principal.Account))
+			out := v2shape.NewBalances(w.Balances(r.Principal.Account))
 			if d.Faults.On("V2-BALANCE-RESERVED") {
 				for i := range out {
 					out[i].Reserved = "0"
 				}
 			}
 			if d.Faults.On("V2-BALANCE-FIELDS") {
-				for i := range out {
-					out[i].Reserved = ""
+				list := make([]any, 0, len(out))
+				for _, b := range out {
+					list = append(list, v2shape.Without(b, "reserved"))
 				}
+				return list, nil
 			}
 			return out, nil
 		}},

@@ -5,7 +5,6 @@ package v2
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/faults"
@@ -80,9 +79,6 @@ func Routes(d Deps) []api.Route {
 	}
 	return out
 }
-
-// wireTime is how the emulator writes DateTime fields.
-func wireTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // walletError maps a wallet refusal to the v2 error table.
 func walletError(err *wallet.Error, d Deps) *api.Error {
