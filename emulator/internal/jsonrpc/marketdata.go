@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/market"
@@ -131,7 +132,8 @@ func (s *Server) unsubscribe(ch channel) func(c *conn, req *request, p api.Param
 		if err != nil {
 			return nil, err
 		}
-		if ch == chanBook && s.opts.Faults.On("V2-WS-UNSUBSCRIBE") {
+		if ch == chanBook && s.opts.Faults.On("V2-WS-UNSUBSCRIBE") ||
+			ch != chanBook && s.opts.Faults.On("V2-WS-UNSUBSCRIBE-MARKET") {
 			return true, nil
 		}
 		st := s.state
@@ -169,6 +171,9 @@ func (s *Server) getTrades(_ *conn, _ *request, p api.Params) (any, *api.Error) 
 	keep, err := tradeFilter(p, by)
 	if err != nil {
 		return nil, err
+	}
+	if by == "timestamp" && s.opts.Faults.On("V2-WS-GETTRADES-BY-TIME") {
+		keep = func(tape.Trade) bool { return true }
 	}
 	all := s.opts.Tape.Trades(symbol, tape.Keep)
 	var sel []tape.Trade
@@ -214,6 +219,9 @@ func tradeFilter(p api.Params, by string) (func(tape.Trade) bool, *api.Error) {
 		if err != nil {
 			return nil, err
 		}
+		// DateTimes are written to the millisecond: a till naming the
+		// millisecond of a trade keeps it, whatever its nanoseconds.
+		from, till = from.Truncate(time.Millisecond), till.Truncate(time.Millisecond).Add(time.Millisecond-1)
 		return func(t tape.Trade) bool {
 			return (!hasFrom || !t.At.Before(from)) && (!hasTill || !t.At.After(till))
 		}, nil
