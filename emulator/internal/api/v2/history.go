@@ -32,7 +32,7 @@ type userTradeJSON struct {
 }
 
 func newUserTrade(t engine.MarginTrade, d Deps) userTradeJSON {
-	taker := t.Taker
+	taker := t.Taker || d.Faults.On("V2-TRADE-TAKER")
 	out := userTradeJSON{ID: t.ID, OrderID: t.OrderID, ClientOrderID: t.ClientOrderID, Symbol: t.Symbol, Side: string(t.Side),
 		Quantity: t.Quantity.String(), Price: t.Price.String(), Fee: t.Fee.String(), Timestamp: v2shape.Time(t.Timestamp), Taker: &taker}
 	if t.Margin {
