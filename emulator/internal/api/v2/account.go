@@ -94,6 +94,9 @@ func accountRoutes(d Deps) []api.Route {
 			return out, nil
 		}},
 		{Method: "GET", Path: "/account/crypto/address/{currency}", Right: payment, Handle: address(func(acct, c, net string) (wallet.Address, *wallet.Error) {
+			if d.Faults.On("V2-ACCOUNT-ADDRESS-NETWORK-GET") {
+				net = ""
+			}
 			if d.Faults.On("V2-ACCOUNT-ADDRESS-CURRENT") {
 				return w.NewAddress(acct, c, net)
 			}
@@ -108,7 +111,12 @@ func accountRoutes(d Deps) []api.Route {
 			}
 			return w.NewAddress(acct, c, net)
 		})},
-		{Method: "GET", Path: "/account/crypto/addresses/{currency}", Right: payment, Handle: list(w.Addresses)},
+		{Method: "GET", Path: "/account/crypto/addresses/{currency}", Right: payment, Handle: list(func(acct, c, net string) ([]wallet.Address, *wallet.Error) {
+			if d.Faults.On("V2-ACCOUNT-ADDRESS-NETWORK-GET") {
+				net = ""
+			}
+			return w.Addresses(acct, c, net)
+		})},
 		{Method: "GET", Path: "/account/crypto/used-addresses/{currency}", Right: payment, Handle: list(func(acct, c, net string) ([]wallet.Address, *wallet.Error) {
 			as, err := w.UsedAddresses(acct, c, net)
 			if d.Faults.On("V2-ACCOUNT-USED-ADDRESSES") && len(as) > 0 {
