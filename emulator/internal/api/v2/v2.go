@@ -49,6 +49,7 @@ func SharedFaults() map[string]string {
 		"V3-ERR-BODY":            "V2-ERR-BODY",
 		"V3-ERR-401":             "V2-ERR-401",
 		"V3-ERR-1003":            "V2-ERR-1003",
+		"V3-ERR-MESSAGES":        "V2-ERR-MESSAGES",
 	}
 }
 
