@@ -18,6 +18,8 @@ var v2accountRules = []Rule{
 		Statement: "GET /account/crypto/addresses/{currency} answers the last 10 deposit addresses: at most 10, the newest among them."},
 	{ID: "V2-ACCOUNT-ADDRESS-NETWORK", Area: "v2account", Section: secV2Account, Status: Testable,
 		Statement: "networkCode selects the network of a deposit address: POST /account/crypto/address/{currency} with a currency's non-default network answers an address of that network."},
+	{ID: "V2-ADDRESS-FIELDS", Area: "v2account", Section: secV2Address, Status: Testable,
+		Statement: "Deposit address records (current, new, last 10) carry address String with paymentId, publicKey and networkCode String optional; used-address records carry address with paymentId and networkCode optional."},
 	{ID: "V2-ACCOUNT-ADDRESS-NETWORK-GET", Area: "v2account", Section: secV2Account, Status: Testable,
 		Statement: "networkCode selects the network of GET /account/crypto/address/{currency} and GET /account/crypto/addresses/{currency}: with a currency's non-default network they answer addresses of that network."},
 	{ID: "V2-ACCOUNT-ESTIMATE", Area: "v2account", Section: secV2Account, Status: Testable,

@@ -19,6 +19,15 @@ var balanceSchema = framework.Schema{
 	"reserved":  {Kind: framework.Decimal},
 }
 
+// addressSchema is the Deposit address resource; usedAddressSchema the
+// used-address record.
+var (
+	addressSchema = framework.Schema{"address": {Kind: framework.String}, "paymentId": {Kind: framework.String, Optional: true},
+		"publicKey": {Kind: framework.String, Optional: true}, "networkCode": {Kind: framework.String, Optional: true}}
+	usedAddressSchema = framework.Schema{"address": {Kind: framework.String}, "paymentId": {Kind: framework.String, Optional: true},
+		"networkCode": {Kind: framework.String, Optional: true}}
+)
+
 var feeLevelSchema = framework.Schema{
 	"feeLevelId": {Kind: framework.Number},
 	"comment":    {Kind: framework.String},
@@ -115,6 +124,22 @@ var _ = Describe("v2 account: networks and estimates", func() {
 			Expect(n).To(Equal(net), "networkCode of the answer")
 		}
 		Expect(a["address"]).To(MatchRegexp(pattern), "a %s address on network %s matches its pattern", cur, net)
+	})
+
+	framework.ConformanceIt("V2-ADDRESS-FIELDS", func(ctx SpecContext) {
+		cur := addressCurrency(ctx)
+		recs := []map[string]any{
+			okObject(send(ctx, c, http.MethodGet, "/account/crypto/address/"+cur, nil), "current address"),
+			okObject(send(ctx, c, http.MethodPost, "/account/crypto/address/"+cur, nil), "new address"),
+		}
+		last, _ := framework.GetObjects(ctx, c, "/account/crypto/addresses/"+cur, nil)
+		for _, a := range append(recs, last...) {
+			Expect(a).To(framework.MatchSchema(addressSchema), "deposit address record %v", a["address"])
+		}
+		used, _ := framework.GetObjects(ctx, c, "/account/crypto/used-addresses/"+cur, nil)
+		for _, a := range used {
+			Expect(a).To(framework.MatchSchema(usedAddressSchema), "used-address record %v", a["address"])
+		}
 	})
 
 	framework.ConformanceIt("V2-ACCOUNT-ADDRESS-NETWORK-GET", func(ctx SpecContext) {

@@ -11,18 +11,22 @@ import (
 type addressJSON struct {
 	Address     string `json:"address"`
 	PaymentID   string `json:"paymentId,omitempty"`
-	PublicKey   string `json:"publicKey,omitempty"`
+	PublicKey   any    `json:"publicKey,omitempty"` // a String; any so that a fault can mistype it
 	NetworkCode string `json:"networkCode,omitempty"`
 }
 
-func newAddress(a wallet.Address) addressJSON {
-	return addressJSON{Address: a.Address, PaymentID: a.PaymentID, NetworkCode: a.NetworkCode}
+func newAddress(a wallet.Address, d Deps) addressJSON {
+	out := addressJSON{Address: a.Address, PaymentID: a.PaymentID, NetworkCode: a.NetworkCode}
+	if d.Faults.On("V2-ADDRESS-FIELDS") {
+		out.PublicKey = false // a Boolean where the document types a String
+	}
+	return out
 }
 
-func addresses(as []wallet.Address) []addressJSON {
+func addresses(as []wallet.Address, d Deps) []addressJSON {
 	out := make([]addressJSON, 0, len(as))
 	for _, a := range as {
-		out = append(out, newAddress(a))
+		out = append(out, newAddress(a, d))
 	}
 	return out
 }
@@ -59,7 +63,7 @@ func accountRoutes(d Deps) []api.Route {
 			if werr != nil {
 				return nil, walletError(werr, d)
 			}
-			return newAddress(a), nil
+			return newAddress(a, d), nil
 		}
 	}
 	list := func(get func(account, currency, network string) ([]wallet.Address, *wallet.Error)) api.Handler {
@@ -73,7 +77,7 @@ func accountRoutes(d Deps) []api.Route {
 			if werr != nil {
 				return nil, walletError(werr, d)
 			}
-			return addresses(as), nil
+			return addresses(as, d), nil
 		}
 	}
 	return []api.Route{
