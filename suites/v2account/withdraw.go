@@ -7,6 +7,7 @@ import (
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -79,6 +80,16 @@ var _ = Describe("v2 account: withdrawals", func() {
 		after := mainBalance(ctx, c, p.cur)
 		Expect(after.avail.Equal(before.avail) && after.reserved.Equal(before.reserved)).To(BeTrue(),
 			"after the rollback the balance is as before: %s, then %s", before, after)
+	})
+
+	framework.ConformanceIt("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT", func(ctx SpecContext) {
+		p := choosePayout(ctx, c)
+		before := mainBalance(ctx, c, p.cur)
+		id := withdraw(ctx, c, p, nil)
+		after := mainBalance(ctx, c, p.cur)
+		ex, _ := c.Do(ctx, client.Request{Method: http.MethodDelete, Path: "/account/crypto/withdraw/" + id})
+		framework.Observe("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT", "without autoCommit: available %s -> %s, reserved %s -> %s; DELETE then answered HTTP %d %v",
+			before.avail, after.avail, before.reserved, after.reserved, ex.Status, trading.Decoded(ex))
 	})
 
 	framework.ConformanceIt("V2-TX-PAYOUT", func(ctx SpecContext) {
