@@ -1,6 +1,7 @@
 package v2
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -74,6 +75,9 @@ func ticker(symbol string, d Deps) v2shape.Ticker {
 	out := v2shape.NewTicker(symbol, now, bid, ask, d.Tape.Stats(symbol, now))
 	if d.Faults.On("V2-TICKER-FIELDS") {
 		out.Timestamp = ""
+	}
+	if zero := "0"; d.Faults.On("V2-TICKER-NULL") {
+		out.Ask, out.Bid = cmp.Or(out.Ask, &zero), cmp.Or(out.Bid, &zero)
 	}
 	return out
 }
