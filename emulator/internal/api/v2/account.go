@@ -132,6 +132,9 @@ func accountRoutes(d Deps) []api.Route {
 			return map[string]bool{"result": w.IsMine(r.Principal.Account, r.PathValue("address"))}, nil
 		}},
 		{Method: "GET", Path: "/account/crypto/estimate-withdraw", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
+			if r.Params.Has("networkCode") && d.Faults.On("V2-VERSION-NETWORK-PARAM") {
+				return nil, api.Validation("networkCode is not a parameter of estimate-withdraw")
+			}
 			c, amt, net, err := currencyAmount(r, d)
 			if err != nil {
 				return nil, err
