@@ -7,7 +7,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build conform test unit suite coverage trust mutation mutation-fast fuzz vet bench load clean
+.PHONY: rules.yaml all build conform test unit suite coverage trust clients mutation mutation-fast fuzz vet bench load clean
 
 all: build
 
@@ -51,6 +51,12 @@ conform-check: build
 ## no authenticated mutating request on an undeclared target, sandbox runs green in parallel
 trust: build
 	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -run '^TestTrust' ./cmd/conform/
+
+## clients: real client libraries, unchanged but for the base URL, against the built `conform emulate`:
+## ccxt's hitbtc (clients/ccxt, pinned; installed with npm ci when missing); any failed call fails the target
+clients: build
+	@test -d clients/ccxt/node_modules/ccxt || npm ci --prefix clients/ccxt --no-audit --no-fund
+	CONFORM_BIN=$(abspath $(BIN)) CONFORM_CLIENTS=require $(GO) test -count=1 -run '^TestClients' ./cmd/conform/
 
 ## mutation: every fault of the emulator must be killed by its rule's specs (full table)
 mutation: build

@@ -40,6 +40,7 @@ func Routes(d Deps) []api.Route {
 	routes = append(routes, listRoutes(d)...)
 	routes = append(routes, marginRoutes(d)...)
 	routes = append(routes, publicRoutes(d)...)
+	routes = append(routes, walletRoutes(d)...)
 	return append(routes, accountRoutes(d)...)
 }
 
