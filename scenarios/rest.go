@@ -60,7 +60,9 @@ func (s *restSender) Send(ctx context.Context, n int) (Burst, error) {
 			b.Failed = append(b.Failed, a.Err)
 			continue
 		}
-		if s.normal == 0 {
+		// A 429 is never the normal answer: a sender that starts after
+		// the others spent the budget sees one first.
+		if s.normal == 0 && a.Status != http.StatusTooManyRequests {
 			s.normal = a.Status
 		}
 		if a.Status == s.normal {
