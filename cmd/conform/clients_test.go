@@ -20,23 +20,31 @@ import (
 var clientsDir = filepath.Join("..", "..", "clients")
 
 // TestClientsCCXT runs ccxt's hitbtc class, unchanged but for its base URL,
-// against the emulator (clients/ccxt/check.js: one line per unified call,
-// ok or FAIL with the reason). It needs node and the pinned ccxt installed
-// (npm ci --prefix clients/ccxt) and skips, saying so, without them; with
+// against the emulator: clients/ccxt/check.js (ccxt 4.5.84, API v3, REST
+// and pro) prints one line per unified call, ok or FAIL with the reason.
+// It needs node and the pinned ccxt installed (npm ci --prefix
+// clients/ccxt) and skips, saying so, without them; with
 // CONFORM_CLIENTS=require (make clients) it fails instead. With CONFORM_BIN
 // it runs against the built `conform emulate`, else an emulator in process.
 func TestClientsCCXT(t *testing.T) {
 	dir := filepath.Join(clientsDir, "ccxt")
 	requireClients(t, dir)
-	base := clientTarget(t)
+	for _, script := range []string{"check.js"} {
+		t.Run(script, func(t *testing.T) { runClientCheck(t, dir, script, clientTarget(t)) })
+	}
+}
 
+// runClientCheck runs one node check script against base and fails with
+// every FAIL line it printed.
+func runClientCheck(t *testing.T, dir, script, base string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "check.js", base)
+	cmd := exec.CommandContext(ctx, "node", script, base)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CCXT_KEY_A=", "CCXT_KEY_B=") // the emulator's fixture keys
 	out, err := cmd.CombinedOutput()
-	t.Logf("ccxt against %s:\n%s", base, out)
+	t.Logf("node %s %s:\n%s", script, base, out)
 	var failed []string
 	for _, line := range strings.Split(string(out), "\n") {
 		if strings.HasPrefix(line, "FAIL") {
@@ -47,7 +55,7 @@ func TestClientsCCXT(t *testing.T) {
 		t.Errorf("ccxt calls failed against the emulator:\n%s", strings.Join(failed, "\n"))
 	}
 	if err != nil && len(failed) == 0 {
-		t.Errorf("node check.js: %v", err)
+		t.Errorf("node %s: %v", script, err)
 	}
 }
 
@@ -76,6 +84,10 @@ func requireClients(t *testing.T, dir string) {
 		if err := readJSON(filepath.Join(dir, "node_modules", name, "package.json"), &got); err != nil {
 			stop("%s is not installed (npm ci --prefix %s): %v", name, dir, err)
 			return
+		}
+		// An alias ("npm:ccxt@4.0.33") pins the version after its last @.
+		if i := strings.LastIndex(want, "@"); strings.HasPrefix(want, "npm:") && i > 0 {
+			want = want[i+1:]
 		}
 		if got.Version != want {
 			stop("%s %s is installed, %s is pinned (npm ci --prefix %s)", name, got.Version, want, dir)
