@@ -269,6 +269,21 @@ async function main() {
     return `${cs.length} candles, last ${JSON.stringify(cs[cs.length - 1])}`;
   });
 
+  // More order types: a stop-limit parked until the price reaches it, a
+  // post-only order, and a market order that takes the resting ask.
+  await call('createOrder (stop-limit, triggerPrice)', () => a.createOrder(SYMBOL, 'limit', 'buy', qty, 95000, { triggerPrice: 95000, client_order_id: cid('t1') }), (o) => {
+    expect(o.status === 'open' && o.triggerPrice === 95000, `status ${o.status} triggerPrice ${o.triggerPrice}`);
+    return `${o.id} ${o.type} ${o.status} trigger ${o.triggerPrice}`;
+  });
+  await call('createOrder (postOnly)', () => a.createOrder(SYMBOL, 'limit', 'buy', qty, 10000, { postOnly: true, client_order_id: cid('p1') }), (o) => {
+    expect(o.status === 'open' && o.postOnly === true, `status ${o.status} postOnly ${o.postOnly}`);
+    return `${o.id} ${o.status} postOnly`;
+  });
+  await call('createOrder (market buy)', () => a.createOrder(SYMBOL, 'market', 'buy', qty), (o) => {
+    expect(o.status === 'closed' && o.filled === qty, `status ${o.status} filled ${o.filled}`);
+    return `${o.id} ${o.status} filled ${o.filled} average ${o.average}`;
+  });
+
   // Leave nothing resting.
   await b.cancelAllOrders(SYMBOL).catch(() => {});
   await a.cancelAllOrders(SYMBOL).catch(() => {});
