@@ -175,9 +175,13 @@ async function main() {
     expect(bal.BTC && bal.BTC.total > 0, `BTC ${JSON.stringify(bal.BTC)}`);
     return `BTC ${bal.BTC.free}/${bal.BTC.used}`;
   });
-  await call('fetchDepositsWithdrawals', () => a.fetchDepositsWithdrawals('BTC'), (ts) => {
+  await call('transfer (funding to spot)', () => a.transfer('USDT', 10, 'funding', 'spot'), (t) => {
+    expect(t.id, JSON.stringify(t.info));
+    return `${t.id} ${t.currency}`;
+  });
+  await call('fetchDepositsWithdrawals', () => a.fetchDepositsWithdrawals('USDT'), (ts) => {
     expect(Array.isArray(ts), typeof ts);
-    return `${ts.length} transactions`;
+    return `${ts.length} transactions${ts.length ? `, latest ${ts[0].type} ${ts[0].amount} ${ts[0].currency} ${ts[0].status}` : ''}`;
   });
   await call('fetchDepositWithdrawFees', () => a.fetchDepositWithdrawFees(['BTC']), (f) => {
     expect(f.BTC, Object.keys(f).join(','));

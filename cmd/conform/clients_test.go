@@ -21,7 +21,9 @@ var clientsDir = filepath.Join("..", "..", "clients")
 
 // TestClientsCCXT runs ccxt's hitbtc class, unchanged but for its base URL,
 // against the emulator: clients/ccxt/check.js (ccxt 4.5.84, API v3, REST
-// and pro) prints one line per unified call, ok or FAIL with the reason.
+// and pro) and check-v2.js (ccxt 4.0.33, the last release on API v2: REST
+// and pro over /api/2/ws) print one line per unified call, ok or FAIL with
+// the reason; each runs against a fresh emulator.
 // It needs node and the pinned ccxt installed (npm ci --prefix
 // clients/ccxt) and skips, saying so, without them; with
 // CONFORM_CLIENTS=require (make clients) it fails instead. With CONFORM_BIN
@@ -29,7 +31,7 @@ var clientsDir = filepath.Join("..", "..", "clients")
 func TestClientsCCXT(t *testing.T) {
 	dir := filepath.Join(clientsDir, "ccxt")
 	requireClients(t, dir)
-	for _, script := range []string{"check.js"} {
+	for _, script := range []string{"check.js", "check-v2.js"} {
 		t.Run(script, func(t *testing.T) { runClientCheck(t, dir, script, clientTarget(t)) })
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/tape"
+	"github.com/conform-harness/conform/emulator/internal/wallet"
 )
 
 // Prefix is where version 3 is served ({base_url}/api/3).
@@ -30,6 +31,9 @@ type Deps struct {
 	// Tape is the record of public trades behind the ticker, trades and
 	// candles endpoints (beyond the contract); nil serves none of them.
 	Tape *tape.Tape
+	// Wallet is the main (wallet) account behind the wallet endpoints
+	// (beyond the contract); nil serves none of them.
+	Wallet *wallet.Wallet
 }
 
 // Routes is the v3 route table.

@@ -8,16 +8,22 @@ import (
 // The wallet endpoints are beyond the contract: these tests pin the shapes
 // ccxt's hitbtc parses (fetchDepositAddress reads the first element's
 // currency and address; createDepositAddress one object; fetchBalance
-// {type: 'funding'} currency, available, reserved).
+// {type: 'funding'} currency, available, reserved; fetchDeposits the
+// transaction's status, type and native fields).
 func TestWalletAnswers(t *testing.T) {
 	v := newTradingEnv(t)
 	first := objs(v.ok(v.send("GET", "/wallet/crypto/address", full1, params{"currency": "btc"})))
 	if len(first) != 1 || str(first[0], "currency") != "BTC" || str(first[0], "address") == "" {
 		t.Fatalf("GET /wallet/crypto/address?currency=btc: %v", first)
 	}
-	again := v.ok(v.send("POST", "/wallet/crypto/address", full1, params{"currency": "BTC"})).obj()
-	if str(again, "address") != str(first[0], "address") {
-		t.Errorf("the address changed between calls: %v, %v", first[0], again)
+	same := objs(v.ok(v.send("GET", "/wallet/crypto/address", full1, params{"currency": "BTC"})))
+	if str(same[0], "address") != str(first[0], "address") {
+		t.Errorf("the current address changed between reads: %v, %v", first[0], same[0])
+	}
+	created := v.ok(v.send("POST", "/wallet/crypto/address", full1, params{"currency": "BTC"})).obj()
+	current := objs(v.ok(v.send("GET", "/wallet/crypto/address", full1, params{"currency": "BTC"})))
+	if str(created, "address") == str(first[0], "address") || str(current[0], "address") != str(created, "address") {
+		t.Errorf("POST made %v; the current address is %v (was %v)", created, current[0], first[0])
 	}
 	other := objs(v.ok(v.send("GET", "/wallet/crypto/address", full2, params{"currency": "BTC"})))
 	if str(other[0], "address") == str(first[0], "address") {
@@ -49,8 +55,29 @@ func TestWalletAnswers(t *testing.T) {
 	if _, ok := one["currency"]; ok || str(one, "available") == "" {
 		t.Errorf("GET /wallet/balance/BTC: %v", one)
 	}
-	if n := len(v.ok(v.send("GET", "/wallet/transactions", full1, nil)).arr()); n != 0 {
-		t.Errorf("%d transactions", n)
+	// The fixture balances arrived in the main account as settled deposits.
+	txs := objs(v.ok(v.send("GET", "/wallet/transactions", full1, nil)))
+	if len(txs) != 3 {
+		t.Fatalf("%d transactions, want the 3 opening deposits: %v", len(txs), txs)
+	}
+	native, _ := txs[0]["native"].(map[string]any)
+	if str(txs[0], "status") != "SUCCESS" || str(txs[0], "type") != "DEPOSIT" || str(txs[0], "subtype") != "BLOCKCHAIN" || str(native, "amount") == "" {
+		t.Errorf("opening deposit: %v", txs[0])
+	}
+	for _, tc := range []struct {
+		q    params
+		want int
+	}{
+		{params{"currencies": "BTC"}, 1},
+		{params{"currencies": "btc,eth", "types": "DEPOSIT"}, 2},
+		{params{"types": "WITHDRAW"}, 0},
+		{params{"statuses": "PENDING,FAILED"}, 0},
+		{params{"limit": 1, "offset": 1}, 1},
+		{params{"offset": 5}, 0},
+	} {
+		if n := len(v.ok(v.send("GET", "/wallet/transactions", full1, tc.q)).arr()); n != tc.want {
+			t.Errorf("GET /wallet/transactions %v: %d, want %d", tc.q, n, tc.want)
+		}
 	}
 }
 
@@ -62,16 +89,44 @@ func TestWalletRefusals(t *testing.T) {
 		status, code            int
 	}{
 		{"unknown currency", "GET", "/wallet/crypto/address", full1, params{"currency": "NOPE"}, http.StatusBadRequest, 2002},
-		{"fiat", "GET", "/wallet/crypto/address", full1, params{"currency": "EUR"}, http.StatusBadRequest, 10001},
-		{"payin disabled", "POST", "/wallet/crypto/address", full1, params{"currency": "BCN"}, http.StatusBadRequest, 10001},
+		{"fiat", "GET", "/wallet/crypto/address", full1, params{"currency": "EUR"}, http.StatusBadRequest, 600},
+		{"payin disabled", "POST", "/wallet/crypto/address", full1, params{"currency": "BCN"}, http.StatusBadRequest, 600},
 		{"unknown network", "GET", "/wallet/crypto/address", full1, params{"currency": "BTC", "network_code": "TRX"}, http.StatusBadRequest, 10001},
 		{"no currency", "POST", "/wallet/crypto/address", full1, params{}, http.StatusBadRequest, 10001},
 		{"no payment right", "GET", "/wallet/balance", tradeKey, nil, http.StatusForbidden, 1003},
 		{"no credentials", "GET", "/wallet/crypto/address", "", nil, http.StatusUnauthorized, 1001},
+		{"limit over 1000", "GET", "/wallet/transactions", full1, params{"limit": 1001}, http.StatusBadRequest, 10001},
+		{"bad sort", "GET", "/wallet/transactions", full1, params{"sort": "UP"}, http.StatusBadRequest, 10001},
+		{"transfer beyond the balance", "POST", "/wallet/transfer", full1, params{"currency": "BTC", "amount": "1000", "source": "wallet", "destination": "spot"}, http.StatusBadRequest, 20001},
+		{"transfer to futures", "POST", "/wallet/transfer", full1, params{"currency": "BTC", "amount": "1", "source": "wallet", "destination": "derivatives"}, http.StatusBadRequest, 600},
+		{"transfer to itself", "POST", "/wallet/transfer", full1, params{"currency": "BTC", "amount": "1", "source": "spot", "destination": "spot"}, http.StatusBadRequest, 10001},
+		{"transfer of nothing", "POST", "/wallet/transfer", full1, params{"currency": "BTC", "amount": "0", "source": "spot", "destination": "wallet"}, http.StatusBadRequest, 10001},
 	} {
 		a := v.send(tc.method, tc.path, tc.key, tc.p)
 		if a.status != tc.status || a.errCode() != tc.code {
 			t.Errorf("%s: HTTP %d code %d, want %d %d: %s", tc.name, a.status, a.errCode(), tc.status, tc.code, a.raw)
 		}
+	}
+}
+
+func TestWalletTransfer(t *testing.T) {
+	v := newTradingEnv(t)
+	walletBTC := func() string { return str(v.ok(v.send("GET", "/wallet/balance/BTC", full1, nil)).obj(), "available") }
+	spotBTC := func() string { return str(v.balance(full1, "BTC"), "available") }
+	w0, s0 := walletBTC(), spotBTC()
+	ids := v.ok(v.send("POST", "/wallet/transfer", full1, params{"currency": "BTC", "amount": "0.5", "source": "wallet", "destination": "spot"})).arr()
+	if len(ids) != 1 {
+		t.Fatalf("answer %v, want one transfer id", ids)
+	}
+	if w, s := walletBTC(), spotBTC(); w0 != "2.5" || w != "2" || s0 != "2.5" || s != "3" {
+		t.Errorf("wallet %s -> %s, spot %s -> %s after moving 0.5 BTC to spot", w0, w, s0, s)
+	}
+	v.ok(v.send("POST", "/wallet/transfer", full1, params{"currency": "BTC", "amount": "1", "source": "spot", "destination": "wallet"}))
+	if w, s := walletBTC(), spotBTC(); w != "3" || s != "2" {
+		t.Errorf("wallet %s, spot %s after moving 1 BTC back", w, s)
+	}
+	transfers := objs(v.ok(v.send("GET", "/wallet/transactions", full1, params{"types": "TRANSFER"})))
+	if len(transfers) != 2 || str(transfers[0], "subtype") != "SPOT_TO_WALLET" || str(transfers[1], "subtype") != "WALLET_TO_SPOT" {
+		t.Errorf("transfers, newest first: %v", transfers)
 	}
 }
