@@ -180,7 +180,7 @@ func New(opts Options) (*Emulator, error) {
 		auth.NewStore(keys, v2fs), v2fs, opts.Logger)
 	v2Router.SetLimiter(guard.V2())
 	v2Router.SetMessages(v2.Messages())
-	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.ledger.Balances,
+	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.wallet.Balances, // the main (wallet) account, as GET /wallet/balance
 		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
 		Updates: stream.HubUpdates{Hub: e.feed}}
 	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
