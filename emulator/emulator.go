@@ -148,9 +148,12 @@ func New(opts Options) (*Emulator, error) {
 	if err := e.Reset(); err != nil {
 		return nil, err
 	}
-	prefix := v3.Prefix
+	prefix, wsPrefix := v3.Prefix, v3.Prefix
 	if fs.On("V3-CONV-ADDRESS") {
 		prefix = "/api/v3"
+	}
+	if fs.On("V3-VERSION-WS-PATHS") {
+		wsPrefix = "/api/v3"
 	}
 	subs, err := fixtures.SubAccounts()
 	if err != nil {
@@ -176,6 +179,9 @@ func New(opts Options) (*Emulator, error) {
 	if fs.On("V2-CONV-ADDRESS") {
 		v2Prefix = "/api/v2"
 	}
+	if fs.On("V3-VERSION-V2-AVAILABLE") {
+		v2Prefix = "/api/2-retired"
+	}
 	v2Router := api.NewRouter(v2Prefix, v2.Routes(v2.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Wallet: e.wallet, Tape: e.tape, Faults: fs, Clock: e.clock}),
 		auth.NewStore(keys, v2fs), v2fs, opts.Logger)
 	v2Router.SetLimiter(guard.V2())
@@ -183,7 +189,7 @@ func New(opts Options) (*Emulator, error) {
 	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.wallet.Balances, // the main (wallet) account, as GET /wallet/balance
 		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
 		Updates: stream.HubUpdates{Hub: e.feed}}
-	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
+	e.streams = stream.New(stream.Options{Prefix: wsPrefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
 		Accounts: accounts,
 		Market:   &stream.Market{Tape: e.tape, Depth: e.engine.Depth, Feed: e.feed, Clock: e.clock, Currency: mkt.HasCurrency}})
 	e.v2streams = jsonrpc.New(jsonrpc.Options{Market: mkt, Engine: e.engine, Ledger: e.ledger, Keys: keyStore, Hub: e.feed,
@@ -197,7 +203,7 @@ func New(opts Options) (*Emulator, error) {
 	// redirect that has no JSON body.
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
-		case strings.HasPrefix(p, v3.Prefix+"/ws/"): // streams stay at /api/3 even under V3-CONV-ADDRESS
+		case strings.HasPrefix(p, wsPrefix+"/ws/"): // streams stay at /api/3 even under V3-CONV-ADDRESS
 			e.streams.ServeHTTP(w, r)
 		case p == jsonrpc.Prefix || strings.HasPrefix(p, jsonrpc.Prefix+"/"):
 			e.v2streams.ServeHTTP(w, r)

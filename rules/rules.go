@@ -106,6 +106,7 @@ var defaultCatalogue = mustNew(
 	streamwalletRules,
 	errorsRules,
 	limitsRules,
+	versioningRules,
 	v2conventionsRules,
 	v2marketdataRules,
 	v2historyRules,

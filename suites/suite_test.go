@@ -31,6 +31,7 @@ import (
 	_ "github.com/conform-harness/conform/suites/v2marketdata"
 	_ "github.com/conform-harness/conform/suites/v2streams"
 	_ "github.com/conform-harness/conform/suites/v2versioning"
+	_ "github.com/conform-harness/conform/suites/versioning"
 )
 
 var flags = framework.RegisterFlags(flag.CommandLine)

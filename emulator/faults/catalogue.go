@@ -16,6 +16,7 @@ var catalogue = concat(
 	streamwalletFaults,
 	errorsFaults,
 	limitsFaults,
+	versioningFaults,
 	v2conventionsFaults,
 	v2marketdataFaults,
 	v2historyFaults,
