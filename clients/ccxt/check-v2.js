@@ -159,6 +159,11 @@ async function main() {
     expect(t.id, JSON.stringify(t));
     return `${t.id} ${t.amount} ${t.currency}`;
   });
+  const payee = await b.fetchDepositAddress('BTC').catch(() => undefined);
+  await call('withdraw', () => a.withdraw('BTC', 0.01, payee && payee.address), (tx) => {
+    expect(tx.id, JSON.stringify(tx.info));
+    return `${tx.id}`;
+  });
   await call('fetchDepositsWithdrawals', () => a.fetchDepositsWithdrawals('USDT'), (ts) => {
     expect(Array.isArray(ts), typeof ts);
     return `${ts.length} transactions`;

@@ -179,6 +179,15 @@ async function main() {
     expect(t.id, JSON.stringify(t.info));
     return `${t.id} ${t.currency}`;
   });
+  const payee = await b.fetchDepositAddress('BTC').catch(() => undefined);
+  await call('withdraw', () => a.withdraw('BTC', 0.01, payee && payee.address), (tx) => {
+    expect(tx.id, JSON.stringify(tx.info));
+    return `${tx.id}`;
+  });
+  await call('fetchWithdrawals', () => a.fetchWithdrawals('BTC'), (ts) => {
+    expect(ts.some((x) => x.type === 'withdrawal' && x.amount === 0.01), `${ts.length} withdrawals`);
+    return `${ts.length} withdrawals, latest ${ts[ts.length - 1].amount} ${ts[ts.length - 1].currency} ${ts[ts.length - 1].status}`;
+  });
   await call('fetchDepositsWithdrawals', () => a.fetchDepositsWithdrawals('USDT'), (ts) => {
     expect(Array.isArray(ts), typeof ts);
     return `${ts.length} transactions${ts.length ? `, latest ${ts[0].type} ${ts[0].amount} ${ts[0].currency} ${ts[0].status}` : ''}`;

@@ -17,7 +17,7 @@ import (
 // answers. The emulator serves the few that client libraries call for an
 // account's funds — ccxt's hitbtc fetchDepositAddress, createDepositAddress,
 // fetchBalance({type: 'funding'}), fetchDeposits/fetchWithdrawals, transfer
-// between funding and spot — with the
+// between funding and spot, withdraw — with the
 // real service's shapes (its API reference, "Wallet management"; the
 // platform's own SDKs, e.g. cryptomkt-js; ccxt's hitbtc.ts parsers), over
 // the same main (wallet) account as v2's /account/*: Payment information
@@ -171,6 +171,23 @@ func walletRoutes(d Deps) []api.Route {
 		{Method: "POST", Path: "/wallet/transfer", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
 			return walletTransfer(d, r)
 		}},
+		{Method: "POST", Path: "/wallet/crypto/withdraw", Right: auth.RightWithdraw, Handle: func(r *api.Request) (any, *api.Error) {
+			return walletWithdraw(d, r)
+		}},
+		{Method: "PUT", Path: "/wallet/crypto/withdraw/{id}", Right: auth.RightWithdraw, Handle: func(r *api.Request) (any, *api.Error) {
+			ok, err := w.Commit(r.Principal.Account, r.PathValue("id"))
+			if err != nil {
+				return nil, walletError(err, "")
+			}
+			return map[string]bool{"result": ok}, nil
+		}},
+		{Method: "DELETE", Path: "/wallet/crypto/withdraw/{id}", Right: auth.RightWithdraw, Handle: func(r *api.Request) (any, *api.Error) {
+			ok, err := w.Rollback(r.Principal.Account, r.PathValue("id"))
+			if err != nil {
+				return nil, walletError(err, "")
+			}
+			return map[string]bool{"result": ok}, nil
+		}},
 	}
 }
 
@@ -206,6 +223,43 @@ func walletTransfer(d Deps, r *api.Request) (any, *api.Error) {
 	return []string{id}, nil
 }
 
+// walletWithdraw answers POST /wallet/crypto/withdraw: currency, amount,
+// address, payment_id, network_code, include_fee (default false),
+// auto_commit (default true), public_comment; {id} of the transaction,
+// which then moves through the wallet's states (see wallet.Timeline).
+func walletWithdraw(d Deps, r *api.Request) (any, *api.Error) {
+	cur, _ := r.Params.String("currency")
+	amount, ok, perr := r.Params.Decimal("amount")
+	if perr != nil {
+		return nil, perr
+	}
+	if cur == "" || !ok {
+		return nil, api.Validation("currency and amount are required")
+	}
+	includeFee, perr := r.Params.Bool("include_fee", false)
+	if perr != nil {
+		return nil, perr
+	}
+	autoCommit, perr := r.Params.Bool("auto_commit", true)
+	if perr != nil {
+		return nil, perr
+	}
+	address, _ := r.Params.String("address")
+	paymentID, _ := r.Params.String("payment_id")
+	network, _ := r.Params.String("network_code")
+	comment, _ := r.Params.String("public_comment")
+	code := strings.ToUpper(cur)
+	if !d.Market.HasCurrency(code) {
+		return nil, api.CurrencyNotFound(cur)
+	}
+	id, err := d.Wallet.Withdraw(wallet.WithdrawRequest{Account: r.Principal.Account, Currency: code, Network: strings.ToUpper(network),
+		Amount: amount, Address: address, PaymentID: paymentID, IncludeFee: includeFee, AutoCommit: autoCommit, PublicComment: comment})
+	if err != nil {
+		return nil, walletError(err, cur)
+	}
+	return map[string]string{"id": id}, nil
+}
+
 // walletError maps a wallet refusal to the v3 error table.
 func walletError(err *wallet.Error, cur string) *api.Error {
 	switch err.Kind {
@@ -215,6 +269,8 @@ func walletError(err *wallet.Error, cur string) *api.Error {
 		return &api.Error{Status: http.StatusBadRequest, Code: 20001, Message: "Insufficient funds", Description: err.Msg}
 	case wallet.NotAllowed:
 		return &api.Error{Status: http.StatusBadRequest, Code: 600, Message: "Action is not allowed", Description: err.Msg}
+	case wallet.NotFound:
+		return &api.Error{Status: http.StatusBadRequest, Code: api.CodeOrderNotFound, Message: "Not found", Description: err.Msg}
 	}
 	return api.Validation("%s", err.Msg)
 }

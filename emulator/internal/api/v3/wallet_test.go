@@ -130,3 +130,46 @@ func TestWalletTransfer(t *testing.T) {
 		t.Errorf("transfers, newest first: %v", transfers)
 	}
 }
+
+func TestWalletWithdraw(t *testing.T) {
+	v := newTradingEnv(t)
+	to := objs(v.ok(v.send("GET", "/wallet/crypto/address", full2, params{"currency": "BTC"})))[0]
+	id := str(v.ok(v.send("POST", "/wallet/crypto/withdraw", full1, params{"currency": "BTC", "amount": "0.1", "address": str(to, "address")})).obj(), "id")
+	if id == "" {
+		t.Fatal("no transaction id")
+	}
+	if b := v.ok(v.send("GET", "/wallet/balance/BTC", full1, nil)).obj(); str(b, "reserved") == "0" {
+		t.Errorf("nothing reserved for the withdrawal: %v", b)
+	}
+	txs := objs(v.ok(v.send("GET", "/wallet/transactions", full1, params{"types": "WITHDRAW"})))
+	native, _ := txs[0]["native"].(map[string]any)
+	if len(txs) != 1 || str(native, "tx_id") != id || str(txs[0], "status") != "CREATED" || str(native, "amount") != "0.1" {
+		t.Errorf("withdrawals: %v", txs)
+	}
+
+	// Without auto_commit the withdrawal waits for a commit or a rollback.
+	held := str(v.ok(v.send("POST", "/wallet/crypto/withdraw", full1, params{"currency": "BTC", "amount": "0.2", "address": str(to, "address"), "auto_commit": false})).obj(), "id")
+	if r := v.ok(v.send("DELETE", "/wallet/crypto/withdraw/"+held, full1, nil)).obj(); r["result"] != true {
+		t.Errorf("rollback answered %v", r)
+	}
+	for _, tc := range []struct {
+		name   string
+		method string
+		path   string
+		key    string
+		p      params
+		status int
+		code   int
+	}{
+		{"no withdraw right", "POST", "/wallet/crypto/withdraw", readOnly, params{"currency": "BTC", "amount": "0.1", "address": "x"}, http.StatusForbidden, 1003},
+		{"beyond the balance", "POST", "/wallet/crypto/withdraw", full1, params{"currency": "BTC", "amount": "100", "address": str(to, "address")}, http.StatusBadRequest, 20001},
+		{"no address", "POST", "/wallet/crypto/withdraw", full1, params{"currency": "BTC", "amount": "0.1"}, http.StatusBadRequest, 10001},
+		{"unknown currency", "POST", "/wallet/crypto/withdraw", full1, params{"currency": "NOPE", "amount": "0.1", "address": "x"}, http.StatusBadRequest, 2002},
+		{"commit of an unknown id", "PUT", "/wallet/crypto/withdraw/nope", full1, nil, http.StatusBadRequest, 20002},
+	} {
+		a := v.send(tc.method, tc.path, tc.key, tc.p)
+		if a.status != tc.status || a.errCode() != tc.code {
+			t.Errorf("%s: HTTP %d code %d, want %d %d: %s", tc.name, a.status, a.errCode(), tc.status, tc.code, a.raw)
+		}
+	}
+}
