@@ -94,6 +94,10 @@ async function main() {
     expect(last.length === 6 && last[4] === px, `last candle ${JSON.stringify(last)}`);
     return `${c.length} candles, last ${JSON.stringify(last)}`;
   });
+  await call('fetchPremiumIndexOHLCV (perpetual)', () => pub.fetchPremiumIndexOHLCV('BTC/USDT:USDT', '1h', undefined, 5), (c) => {
+    expect(c.length > 0 && num(c[0][0]) && num(c[0][4]), `${c.length} candles ${JSON.stringify(c[0])}`);
+    return `${c.length} candles`;
+  });
   await call('fetchTrades', () => pub.fetchTrades(SYMBOL, undefined, 10), (ts) => {
     expect(ts.length > 0, 'no trades');
     const t = ts[ts.length - 1];
