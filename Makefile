@@ -7,7 +7,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 ARGS    ?=
 
-.PHONY: all build conform test unit suite coverage trust mutation mutation-fast fuzz vet bench load clean
+.PHONY: all build conform test unit suite coverage trust mutation mutation-fast fuzz vet bench load clean bench-compare
 
 all: build
 
@@ -70,3 +70,8 @@ load: build
 
 clean:
 	rm -rf $(BIN) $(REPORTS)
+
+## bench-compare: our engine beside github.com/i25959341/orderbook on its own workload, conform load beside wrk,
+## HTTP placement beside a bare handler; in its own module (bench/), ratios are the figures of record
+bench-compare:
+	cd bench && $(GO) run . $(ARGS)

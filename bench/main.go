@@ -1,0 +1,107 @@
+// Command benchcmp is make bench-compare: our engine beside the public Go
+// order book github.com/i25959341/orderbook on that book's own benchmark
+// workload, conform load beside wrk on one trivial endpoint, and the
+// emulator's HTTP order placement beside a bare net/http handler. Each pair
+// runs in one process, one after the other, for several rounds; the
+// figures of record are the ratios (median of the rounds), since absolute
+// times on a shared machine say little.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"time"
+)
+
+func main() {
+	rounds := flag.Int("rounds", 5, "rounds of each pair")
+	dur := flag.Duration("time", time.Second, "time per side per round (engine pairs)")
+	netDur := flag.Duration("net-time", 3*time.Second, "time per side per round (HTTP and load pairs)")
+	only := flag.String("only", "engine,match,http,load", "which comparisons to run")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	want := func(s string) bool { return slices.Contains(strings.Split(*only, ","), s) }
+	failed := false
+	run := func(name string, f func() error) {
+		if !want(name) {
+			return
+		}
+		if err := f(); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+			failed = true
+		}
+		fmt.Println()
+	}
+	run("engine", func() error { return compareEngine(*rounds, *dur) })
+	run("match", func() error { return pureMatch(*rounds, *dur) })
+	run("http", func() error { return compareHTTP(*rounds, *netDur) })
+	run("load", func() error { return compareLoad(*rounds, *netDur) })
+	if failed {
+		pprof.StopCPUProfile()
+		os.Exit(1)
+	}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	} else {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+}
+
+func compareEngine(rounds int, d time.Duration) error {
+	fmt.Println("== engine vs github.com/i25959341/orderbook v0.2.5, its BenchmarkLimitOrder workload (32 operations per iteration; ours with ledger and fees on)")
+	var ratios, refNs, engNs, refAl, engAl []float64
+	for r := 1; r <= rounds; r++ {
+		ref := measure(d, opsPerIter, referenceWorkload())
+		w, err := engineWorkload()
+		if err != nil {
+			return err
+		}
+		eng := measure(d, opsPerIter, w)
+		ratio := eng.opsPerSec / ref.opsPerSec
+		fmt.Printf("round %d: reference %8.0f ns/op %9.0f ops/s %6.0f allocs/iter | engine %8.0f ns/op %9.0f ops/s %6.0f allocs/iter | ratio %.2f\n",
+			r, ref.nsPerOp, ref.opsPerSec, ref.allocsPerOp, eng.nsPerOp, eng.opsPerSec, eng.allocsPerOp, ratio)
+		ratios, refNs, engNs = append(ratios, ratio), append(refNs, ref.nsPerOp), append(engNs, eng.nsPerOp)
+		refAl, engAl = append(refAl, ref.allocsPerOp), append(engAl, eng.allocsPerOp)
+	}
+	fmt.Printf("reference: %.0f ns/op, %.0f allocs/iter (%.1f allocs/op)\n", median(refNs), median(refAl), median(refAl)/opsPerIter)
+	fmt.Printf("engine:    %.0f ns/op, %.0f allocs/iter (%.1f allocs/op)\n", median(engNs), median(engAl), median(engAl)/opsPerIter)
+	fmt.Printf("engine/reference ratio: %.2f (target >= 2.00)\n", median(ratios))
+	return nil
+}
+
+func pureMatch(rounds int, d time.Duration) error {
+	fmt.Println("== pure match: a resting sell and the buy that fills it (2 operations, 1 trade per iteration)")
+	var rates, allocs []float64
+	for r := 1; r <= rounds; r++ {
+		w, err := matchWorkload()
+		if err != nil {
+			return err
+		}
+		m := measure(d, 2, w)
+		fmt.Printf("round %d: %8.0f ns/op %9.0f ops/s %5.1f allocs/op\n", r, m.nsPerOp, m.opsPerSec, m.allocsPerOp/2)
+		rates, allocs = append(rates, m.opsPerSec), append(allocs, m.allocsPerOp/2)
+	}
+	fmt.Printf("pure match: %.0f ops/s, %.1f allocs/op (target >= 1000000 ops/s)\n", median(rates), median(allocs))
+	return nil
+}
