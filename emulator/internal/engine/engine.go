@@ -1,13 +1,16 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
@@ -31,7 +34,28 @@ type Options struct {
 	// engine's with its fee charged in its quote currency; New panics
 	// otherwise (margin.Load checks fixture data and reports such errors).
 	Margin []margin.Params
+	// Retention bounds what history keeps; zero fields take the defaults.
+	Retention Retention
 }
+
+// Retention bounds an account's order and trade history, so that the
+// engine's memory stays flat however long it runs. The documents require
+// orders without executions to leave history after 24 hours and let the
+// history endpoints reach at most offset 100,000 plus limit 1,000 records;
+// the defaults keep that many.
+type Retention struct {
+	// Orders is how many final (filled, canceled, expired) orders an
+	// account's history keeps; older ones leave it first, before the 24
+	// hours if need be. Active orders always stay. Default 101,000.
+	Orders int
+	// Trades is how many trades an account's trade history keeps; older
+	// ones leave it first. Default 101,000.
+	Trades int
+}
+
+// DefaultRetention is offset maximum plus limit maximum of the history
+// endpoints (spec: Limits, 3).
+const DefaultRetention = 101_000
 
 // Defaults of Options.
 const (
@@ -45,10 +69,6 @@ const (
 	defaultHistoryLimit = 100
 	defaultTradesLimit  = 100
 )
-
-// maxTradeRecords bounds an account's trade history (its shape and depth are
-// not in the spec); older records are dropped first.
-const maxTradeRecords = 100_000
 
 // historyRetention is how long an order without executions stays in history
 // after its last update (spec: Order history record).
@@ -69,7 +89,9 @@ type Engine struct {
 	accounts map[string]*account
 
 	lastOrderID, lastTradeID int64
-	cloidSeq                 uint64
+	// purgedEarly counts purge entries whose order Retention deleted first.
+	purgedEarly int
+	cloidSeq    uint64
 
 	// expiries holds active orders with a deadline (Day, GTD); purges holds
 	// final orders without executions, due to leave history. Both are swept
@@ -102,6 +124,12 @@ func New(symbols []Symbol, l *ledger.Ledger, clk clock.Clock, f *faults.Set, opt
 	}
 	if opts.FeeAccount == "" {
 		opts.FeeAccount = DefaultFeeAccount
+	}
+	if opts.Retention.Orders <= 0 {
+		opts.Retention.Orders = DefaultRetention
+	}
+	if opts.Retention.Trades <= 0 {
+		opts.Retention.Trades = DefaultRetention
 	}
 	if clk == nil {
 		clk = clock.Real{}
@@ -196,7 +224,7 @@ func (e *Engine) resetLocked() {
 	}
 	e.accounts = map[string]*account{}
 	e.lastOrderID, e.lastTradeID, e.cloidSeq = 0, 0, 0
-	e.expiries, e.purges = nil, nil
+	e.expiries, e.purges, e.purgedEarly = nil, nil, 0
 	e.doomed, e.activations = nil, nil
 	e.margin = map[string]*marginAcct{}
 	e.lastPosID = 0
@@ -247,7 +275,8 @@ func MarginKey(account string) string { return account + marginSuffix }
 func (e *Engine) account(id string) *account {
 	a := e.accounts[id]
 	if a == nil {
-		a = &account{id: id, user: strings.TrimSuffix(id, marginSuffix), byCloid: map[string]*order{}, active: map[int64]*order{}, perSym: make([]int, len(e.bookList))}
+		a = &account{id: id, user: strings.TrimSuffix(id, marginSuffix), byCloid: map[string]*order{}, active: map[int64]*order{},
+			perSym: make([]int, len(e.bookList)), maxTrades: e.opts.Retention.Trades}
 		e.accounts[id] = a
 	}
 	return a
@@ -263,8 +292,8 @@ func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
 	if release && o.resv.IsPositive() {
 		// An error means the ledger was reset under the engine; the funds
 		// it would release no longer exist.
-		_ = e.led.Release(o.resvAccount(), o.resvCurrency(), o.resv)
-		o.resv = decimal.Decimal{}
+		_ = e.led.ReleaseAmount(o.resvAccount(), o.resvCurrency(), o.resv)
+		o.resv = fixed.Amount{}
 	}
 	a := o.acct
 	if a.active[o.id] == o {
@@ -278,12 +307,16 @@ func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
 		o.purgeAt = at + int64(historyRetention)
 		e.purges.push(deadline{at: o.purgeAt, o: o})
 	}
+	e.retain(a)
 }
 
 // purge deletes a final order from history; its client_order_id becomes
 // free again.
 func (e *Engine) purge(o *order) {
 	o.deleted = true
+	if o.purgeAt != 0 {
+		e.purgedEarly++ // its entry in purges is now dead weight
+	}
 	a := o.acct
 	if a.byCloid[o.cloid] == o {
 		prev := o.sameCloidPrev
@@ -305,7 +338,35 @@ func (e *Engine) purge(o *order) {
 			}
 		}
 		clear(a.history[len(kept):])
-		a.history, a.deleted = kept, 0
+		a.history, a.deleted, a.trimAt = kept, 0, 0
+	}
+}
+
+// retain keeps an account's history within Retention.Orders final orders,
+// deleting the oldest first; a cursor spares rescanning what it passed.
+// Entries of the purge schedule whose order left early are dropped once
+// they are the larger part, so that the schedule stays bounded too.
+func (e *Engine) retain(a *account) {
+	for final := len(a.history) - a.deleted - len(a.active); final > e.opts.Retention.Orders && a.trimAt < len(a.history); {
+		o := a.history[a.trimAt]
+		a.trimAt++
+		if o.deleted || o.active() {
+			continue
+		}
+		e.purge(o) // may compact history and reset the cursor
+		final--
+	}
+	if e.purgedEarly > 1024 && e.purgedEarly*2 > len(e.purges) {
+		kept := e.purges[:0]
+		for _, d := range e.purges {
+			if !d.o.deleted {
+				kept = append(kept, d)
+			}
+		}
+		clear(e.purges[len(kept):])
+		// A slice sorted by time is a valid min-heap.
+		slices.SortFunc(kept, func(x, y deadline) int { return cmp.Compare(x.at, y.at) })
+		e.purges, e.purgedEarly = kept, 0
 	}
 }
 

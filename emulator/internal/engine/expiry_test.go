@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -84,4 +85,38 @@ func TestHistoryRetention(t *testing.T) {
 	if got := hist(); !slices.Equal(got, []string{"executed1"}) {
 		t.Fatalf("after 24h: %v", got)
 	}
+}
+
+// TestRetention keeps history within Retention: the oldest final orders and
+// trades leave first (their client order IDs become free), active orders
+// always stay, and the purge schedule of orders that left early is dropped.
+func TestRetention(t *testing.T) {
+	v := newEnv(t, Options{Retention: Retention{Orders: 5, Trades: 3}})
+	v.fund("A", "BTC", "100")
+	v.fund("B", "ETH", "100")
+	v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("resting-oldest")))
+	for i := 0; i < 2000; i++ {
+		id := fmt.Sprintf("canceled-%05d", i)
+		v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID(id)))
+		if _, err := v.e.Cancel("A", id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 4; i++ {
+		v.place(lim("B", "ETHBTC", Sell, "0.1", "0.05"))
+		v.place(lim("A", "ETHBTC", Buy, "0.1", "0.05", withID(fmt.Sprintf("filled-%d", i))))
+	}
+	h, _ := v.e.History(HistoryQuery{Account: "A", Limit: 1000})
+	if got := ids(h); !slices.Equal(got, []string{"filled-3", "filled-2", "filled-1", "filled-0", "canceled-01999", "resting-oldest"}) {
+		t.Fatalf("history: %v", got)
+	}
+	if tr := v.e.Trades("A", "", 100); len(tr) != 3 {
+		t.Fatalf("%d trades kept, want 3", len(tr))
+	}
+	// A deleted record's client order ID is free again.
+	v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("canceled-00000")))
+	if n := len(v.e.purges); n > 2*1024+10 {
+		t.Fatalf("purge schedule holds %d entries for 5 retained orders", n)
+	}
+	v.check()
 }

@@ -1,8 +1,8 @@
 package engine
 
 import (
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
-	"github.com/shopspring/decimal"
 )
 
 // Placing a list: every order is checked and its funds reserved before
@@ -142,10 +142,10 @@ func (lp *listPlacement) checkLimits() *Error {
 
 // need is what order o reserves at creation, in which balance, and whether
 // the available amount must exceed it (a market buy).
-func (e *Engine) need(o *order) (amt decimal.Decimal, exceed bool) {
+func (e *Engine) need(o *order) (amt fixed.Amount, exceed bool) {
 	switch {
 	case o.mg != nil:
-		return e.marginNeed(o), false
+		return fixed.FromDecimal(e.marginNeed(o)), false
 	case o.side == Buy && o.marketNow():
 		cost := o.bk.asks.cost(o.bk, o.qty)
 		return e.withFee(o, cost), cost.IsPositive()
@@ -159,14 +159,14 @@ func (lp *listPlacement) reserveAll() *Error {
 	e := lp.e
 	type key struct{ acct, cur string }
 	type sum struct {
-		amt    decimal.Decimal
+		amt    fixed.Amount
 		exceed bool
 		ma     *marginAcct
 		free   bool // reducing margin orders need no free margin
 	}
 	sums := map[key]*sum{}
 	var keys []key
-	amts := make([]decimal.Decimal, len(lp.os))
+	amts := make([]fixed.Amount, len(lp.os))
 	for i, o := range lp.os {
 		amt, exceed := e.need(o)
 		amts[i] = amt
@@ -185,13 +185,13 @@ func (lp *listPlacement) reserveAll() *Error {
 			s.exceed = s.exceed || exceed
 		}
 	}
-	var ds []ledger.Delta
+	var ds []ledger.Move
 	for _, k := range keys {
 		s := sums[k]
-		have := e.led.Balance(k.acct, k.cur).Available
+		have := fixed.FromDecimal(e.led.Balance(k.acct, k.cur).Available)
 		what := "available"
 		if s.ma != nil {
-			have, what = e.freeMargin(s.ma), "free margin"
+			have, what = fixed.FromDecimal(e.freeMargin(s.ma)), "free margin"
 		}
 		if c := have.Cmp(s.amt); c < 0 || (s.exceed && c == 0) {
 			return errorf(ErrInsufficientFunds, "insufficient funds: the list needs %s %s, %s is %s", s.amt, k.cur, what, have)
@@ -199,10 +199,10 @@ func (lp *listPlacement) reserveAll() *Error {
 	}
 	for i, o := range lp.os {
 		if amts[i].IsPositive() {
-			ds = append(ds, ledger.Delta{Account: o.resvAccount(), Currency: o.resvCurrency(), Available: amts[i].Neg(), Reserved: amts[i], MayOverdraw: o.mg != nil})
+			ds = append(ds, ledger.Move{Account: o.resvAccount(), Currency: o.resvCurrency(), Available: amts[i].Neg(), Reserved: amts[i], MayOverdraw: o.mg != nil})
 		}
 	}
-	if err := e.led.Apply(ds...); err != nil {
+	if err := e.led.ApplyMoves(ds...); err != nil {
 		return errorf(ErrInsufficientFunds, "insufficient funds: %v", err)
 	}
 	for i, o := range lp.os {
@@ -269,7 +269,7 @@ func (lp *listPlacement) oneByOne() ([]Order, error) {
 		amt, exceed := e.need(o)
 		var rerr *Error
 		if o.mg != nil {
-			rerr = e.holdMargin(o, amt)
+			rerr = e.holdMargin(o, amt.Decimal())
 		} else {
 			rerr = e.reserve(o, o.resvCurrency(), amt, exceed, false)
 		}

@@ -196,7 +196,7 @@ func (e *Engine) MarginTrades(q MarginTradeQuery) []MarginTrade {
 	for _, t := range sel {
 		bk := t.o.bk
 		out = append(out, MarginTrade{ID: t.id, OrderID: t.o.id, ClientOrderID: t.o.cloid, Symbol: bk.sym.Code, Side: t.o.side,
-			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee, Timestamp: nanoTime(t.at),
+			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee.Decimal(), Timestamp: nanoTime(t.at),
 			Taker: t.taker, PositionID: t.posID, PnL: t.pnl})
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/shopspring/decimal"
@@ -48,7 +49,7 @@ func (e *Engine) marginNeed(o *order) decimal.Decimal {
 	var notional decimal.Decimal
 	switch {
 	case o.marketNow():
-		notional = o.bk.opposite(o.side).cost(o.bk, o.remaining())
+		notional = o.bk.opposite(o.side).cost(o.bk, o.remaining()).Decimal()
 	case isLimitKind(o.typ):
 		notional = o.priceDec.Mul(o.remainingDec())
 	default:
@@ -107,7 +108,7 @@ func (e *Engine) holdMargin(o *order, amt decimal.Decimal) *Error {
 	if err := e.led.Apply(ledger.Delta{Account: ma.ledgerID, Currency: ma.cur, Available: amt.Neg(), Reserved: amt, MayOverdraw: true}); err != nil {
 		return errorf(ErrInsufficientFunds, "reserving %s %s: %v", amt, ma.cur, err)
 	}
-	o.resv = o.resv.Add(amt)
+	o.resv = o.resv.Add(fixed.FromDecimal(amt))
 	return nil
 }
 
@@ -115,16 +116,16 @@ func (e *Engine) holdMargin(o *order, amt decimal.Decimal) *Error {
 // pays or receives the quote and the base like a spot balance, below zero
 // if need be, and pays its fee (always in the quote: margin.Load checks it)
 // from its cash. The reservation is a hold, released by trim and finalize.
-func (e *Engine) marginLegs(ds []ledger.Delta, o *order, q, notional, fee decimal.Decimal) []ledger.Delta {
+func (e *Engine) marginLegs(ds []ledger.Move, o *order, q, notional, fee fixed.Amount) []ledger.Move {
 	ma, bk := o.mg.acct, o.bk
 	cash, base := notional.Neg(), q
 	if o.side == Sell {
 		cash, base = notional, q.Neg()
 	}
 	return append(ds,
-		ledger.Delta{Account: ma.ledgerID, Currency: bk.sym.Quote, Available: cash.Sub(fee), MayOverdraw: true},
-		ledger.Delta{Account: ma.ledgerID, Currency: bk.sym.Base, Available: base, MayOverdraw: true},
-		ledger.Delta{Account: e.opts.FeeAccount, Currency: bk.sym.FeeCurrency, Available: fee, MayOverdraw: true},
+		ledger.Move{Account: ma.ledgerID, Currency: bk.sym.Quote, Available: cash.Sub(fee), MayOverdraw: true},
+		ledger.Move{Account: ma.ledgerID, Currency: bk.sym.Base, Available: base, MayOverdraw: true},
+		ledger.Move{Account: e.opts.FeeAccount, Currency: bk.sym.FeeCurrency, Available: fee, MayOverdraw: true},
 	)
 }
 

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/shopspring/decimal"
 )
@@ -39,8 +40,8 @@ type order struct {
 	deadline         int64 // expiry by time in force, 0 when none
 	purgeAt          int64 // when it leaves history, 0 when not scheduled
 
-	fees *rates          // shared with the book unless the order has markups
-	resv decimal.Decimal // still reserved in spendCurrency
+	fees *rates       // shared with the book unless the order has markups
+	resv fixed.Amount // still reserved in spendCurrency
 	// cum is Σ ticks × increments of the executions (the executed notional
 	// in units of tick × step); cumBig takes over should it overflow.
 	cum    int64
@@ -91,6 +92,15 @@ func (o *order) reducing() bool {
 type rates struct {
 	take, make decimal.Decimal
 	onePlus    decimal.Decimal // 1 + max(take, make, 0): the reservation factor
+	// The same as fixed-point factors, for settlement and reservations.
+	takeF, makeF, onePlusF fixed.Factor
+}
+
+// newRates makes the rates take and make, with their reservation factor.
+func newRates(take, mk decimal.Decimal) rates {
+	r := rates{take: take, make: mk, onePlus: decimal.New(1, 0).Add(maxRate(take, mk))}
+	r.takeF, r.makeF, r.onePlusF = fixed.NewFactor(r.take), fixed.NewFactor(r.make), fixed.NewFactor(r.onePlus)
+	return r
 }
 
 func (o *order) active() bool {
@@ -262,9 +272,11 @@ type account struct {
 	perSym  []int    // active and suspended orders per book index
 	history []*order // by ID; deleted records linger until compaction
 	deleted int
+	trimAt  int // history before it holds no final record Retention may delete
 
-	trades    []tradeRec // ring of the latest maxTradeRecords
+	trades    []tradeRec // ring of the latest maxTrades
 	tradeNext int        // next slot to overwrite once the ring is full
+	maxTrades int
 }
 
 // tradeRec is one side of a trade in an account's trade history.
@@ -273,7 +285,7 @@ type tradeRec struct {
 	o     *order
 	qty   int64
 	price int64
-	fee   decimal.Decimal
+	fee   fixed.Amount
 	taker bool
 	at    int64
 	// Margin trades: the position traded into, and the profit or loss
@@ -283,12 +295,12 @@ type tradeRec struct {
 }
 
 func (a *account) addTrade(t tradeRec) {
-	if len(a.trades) < maxTradeRecords {
+	if len(a.trades) < a.maxTrades {
 		a.trades = append(a.trades, t)
 		return
 	}
 	a.trades[a.tradeNext] = t
-	a.tradeNext = (a.tradeNext + 1) % maxTradeRecords
+	a.tradeNext = (a.tradeNext + 1) % a.maxTrades
 }
 
 // deadline is a heap entry: order o is due at at (Unix nanoseconds).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/shopspring/decimal"
 )
@@ -235,14 +236,15 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 
 	o.fees = &bk.fees
 	if req.TakeRate != nil || req.MakeRate != nil {
-		r := rates{}
-		if r.take, err = e.rate("take_rate", bk.sym.TakeRate, req.TakeRate); err != nil {
+		take, err := e.rate("take_rate", bk.sym.TakeRate, req.TakeRate)
+		if err != nil {
 			return nil, err
 		}
-		if r.make, err = e.rate("make_rate", bk.sym.MakeRate, req.MakeRate); err != nil {
+		mk, err := e.rate("make_rate", bk.sym.MakeRate, req.MakeRate)
+		if err != nil {
 			return nil, err
 		}
-		r.onePlus = decimal.New(1, 0).Add(maxRate(r.take, r.make))
+		r := newRates(take, mk)
 		o.fees = &r
 	}
 	if isStop(o.typ) && e.faults.On("V3-SPOT-SUSPENDED") {
@@ -311,7 +313,7 @@ func (e *Engine) reserveNew(o *order) *Error {
 		if e.faults.On("V3-SPOT-MARKET-BUY-FUNDS") {
 			// The broken check weighs the cost without fees, then reserves
 			// whatever the fees take on top.
-			if avail := e.led.Balance(o.acct.id, cur).Available; !force && avail.Cmp(cost) <= 0 {
+			if avail := fixed.FromDecimal(e.led.Balance(o.acct.id, cur).Available); !force && avail.Cmp(cost) <= 0 {
 				return errorf(ErrInsufficientFunds, "insufficient funds: %s %s available does not exceed %s", avail, cur, cost)
 			}
 			force = true
@@ -323,41 +325,41 @@ func (e *Engine) reserveNew(o *order) *Error {
 
 // reservation is what a limit or suspended order may still spend at most,
 // for its remaining quantity.
-func (e *Engine) reservation(o *order) decimal.Decimal {
+func (e *Engine) reservation(o *order) fixed.Amount {
 	if o.mg != nil {
-		return e.marginNeed(o)
+		return fixed.FromDecimal(e.marginNeed(o))
 	}
 	bk := o.bk
 	if o.side == Sell {
-		q := o.remainingDec()
+		q := bk.stepF.Times(o.remaining())
 		if !bk.feeInQuote {
-			q = q.Mul(o.fees.onePlus)
+			q = q.Mul(o.fees.onePlusF)
 		}
 		return q
 	}
-	price := o.priceDec
+	price := o.price
 	if !isLimitKind(o.typ) {
-		price = bk.tick.decimal(o.stop) // a suspended stopMarket buy is estimated at its stop price
+		price = o.stop // a suspended stopMarket buy is estimated at its stop price
 	}
-	return e.withFee(o, price.Mul(o.remainingDec()))
+	return e.withFee(o, bk.notionalF.TimesProduct(price, o.remaining()))
 }
 
 // withFee adds the highest fee to a buy's quote amount when fees are
 // charged in the quote currency.
-func (e *Engine) withFee(o *order, quote decimal.Decimal) decimal.Decimal {
+func (e *Engine) withFee(o *order, quote fixed.Amount) fixed.Amount {
 	if o.bk.feeInQuote {
-		return quote.Mul(o.fees.onePlus)
+		return quote.Mul(o.fees.onePlusF)
 	}
 	return quote
 }
 
 // reserve moves amt of cur from available to reserved for o; mustExceed
 // and force are as for ledger.Reserve.
-func (e *Engine) reserve(o *order, cur string, amt decimal.Decimal, mustExceed, force bool) *Error {
+func (e *Engine) reserve(o *order, cur string, amt fixed.Amount, mustExceed, force bool) *Error {
 	if amt.IsZero() {
 		return nil
 	}
-	if err := e.led.Reserve(o.acct.id, cur, amt, mustExceed, force); err != nil {
+	if err := e.led.ReserveAmount(o.acct.id, cur, amt, mustExceed, force); err != nil {
 		if errors.Is(err, ledger.ErrInsufficient) {
 			return errorf(ErrInsufficientFunds, "insufficient funds: the order needs %s %s: %v", amt, cur, err)
 		}
@@ -439,16 +441,16 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		// Margin accounts may go below zero (the borrowed part); what
 		// bounds an order is the free margin, checked here.
 		if !n.reducing() && !n.mg.force {
-			if free := e.freeMargin(n.mg.acct).Add(old.resv); free.LessThan(amt) {
+			if free := fixed.FromDecimal(e.freeMargin(n.mg.acct)).Add(old.resv); free.LessThan(amt) {
 				return Order{}, errorf(ErrInsufficientFunds, "insufficient margin: the replacement needs %s %s, %s is free (the old order holds %s)", amt, cur, free, old.resv)
 			}
 		}
 		force = true
 	}
-	if err := e.led.Apply(ledger.Delta{Account: n.resvAccount(), Currency: cur, Available: old.resv.Sub(amt), Reserved: amt.Sub(old.resv), MayOverdraw: force}); err != nil {
+	if err := e.led.ApplyMoves(ledger.Move{Account: n.resvAccount(), Currency: cur, Available: old.resv.Sub(amt), Reserved: amt.Sub(old.resv), MayOverdraw: force}); err != nil {
 		return Order{}, errorf(ErrInsufficientFunds, "insufficient funds: the replacement needs %s %s (the old order holds %s): %v", amt, cur, old.resv, err)
 	}
-	n.resv, old.resv = amt, decimal.Decimal{}
+	n.resv, old.resv = amt, fixed.Amount{}
 	if old.list != nil {
 		// The replacement takes the old order's place in its list.
 		n.list, n.listIdx, n.inactive = old.list, old.listIdx, old.inactive

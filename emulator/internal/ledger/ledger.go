@@ -1,5 +1,7 @@
 // Package ledger keeps the emulator's balances: per account and currency,
-// the available and reserved amounts, as exact decimals.
+// the available and reserved amounts, exact. Balances are kept in fixed
+// point (emulator/internal/fixed) so that the engine settles with integer
+// arithmetic; decimals are made only where an API reads or writes them.
 package ledger
 
 import (
@@ -9,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/shopspring/decimal"
 )
 
@@ -19,23 +22,32 @@ type Balance struct {
 	Reserved  decimal.Decimal
 }
 
+// bal is one balance as kept.
+type bal struct {
+	avail, resv fixed.Amount
+}
+
+func (b *bal) view(currency string) Balance {
+	return Balance{Currency: currency, Available: b.avail.Decimal(), Reserved: b.resv.Decimal()}
+}
+
 // Ledger is safe for concurrent use.
 type Ledger struct {
 	mu       sync.Mutex
-	accounts map[string]map[string]*Balance
+	accounts map[string]map[string]*bal
 	faults   *faults.Set
 }
 
 // New returns an empty ledger.
 func New(f *faults.Set) *Ledger {
-	return &Ledger{accounts: map[string]map[string]*Balance{}, faults: f}
+	return &Ledger{accounts: map[string]map[string]*bal{}, faults: f}
 }
 
 // Reset drops every balance.
 func (l *Ledger) Reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.accounts = map[string]map[string]*Balance{}
+	l.accounts = map[string]map[string]*bal{}
 }
 
 // Credit adds amount to the available balance (a negative amount debits,
@@ -47,21 +59,15 @@ func (l *Ledger) Credit(account, currency string, amount decimal.Decimal) error 
 		f, _ := amount.Float64()
 		amount = decimal.NewFromFloat(f)
 	}
-	acct := l.accounts[account]
-	if acct == nil {
-		acct = map[string]*Balance{}
-		l.accounts[account] = acct
+	var avail fixed.Amount
+	if b := l.accounts[account][currency]; b != nil {
+		avail = b.avail
 	}
-	b := acct[currency]
-	if b == nil {
-		b = &Balance{Currency: currency}
-	}
-	next := b.Available.Add(amount)
+	next := avail.Add(fixed.FromDecimal(amount))
 	if next.IsNegative() {
-		return fmt.Errorf("ledger: debit of %s %s exceeds available %s", amount.Neg(), currency, b.Available)
+		return fmt.Errorf("ledger: debit of %s %s exceeds available %s", amount.Neg(), currency, avail)
 	}
-	b.Available = next
-	acct[currency] = b
+	l.balance(account, currency).avail = next
 	return nil
 }
 
@@ -70,8 +76,8 @@ func (l *Ledger) Balances(account string) []Balance {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := make([]Balance, 0, len(l.accounts[account]))
-	for _, b := range l.accounts[account] {
-		out = append(out, *b)
+	for cur, b := range l.accounts[account] {
+		out = append(out, b.view(cur))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Currency < out[j].Currency })
 	return out
@@ -82,7 +88,7 @@ func (l *Ledger) Balance(account, currency string) Balance {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if b := l.accounts[account][currency]; b != nil {
-		return *b
+		return b.view(currency)
 	}
 	return Balance{Currency: currency}
 }
@@ -107,25 +113,45 @@ type Delta struct {
 // add up before the check, so their order does not matter. A reserved amount
 // may never end below zero.
 func (l *Ledger) Apply(ds ...Delta) error {
+	var buf [smallApply]Move
+	ms := buf[:0]
+	for _, d := range ds {
+		ms = append(ms, Move{Account: d.Account, Currency: d.Currency, Available: fixed.FromDecimal(d.Available),
+			Reserved: fixed.FromDecimal(d.Reserved), MayOverdraw: d.MayOverdraw})
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.apply(ds)
+	return l.apply(ms)
+}
+
+// Move is a Delta in fixed-point amounts, for the engine's settlement.
+type Move struct {
+	Account, Currency   string
+	Available, Reserved fixed.Amount
+	MayOverdraw         bool
+}
+
+// ApplyMoves is Apply for fixed-point amounts.
+func (l *Ledger) ApplyMoves(ms ...Move) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.apply(ms)
 }
 
 // Trades settle with a handful of deltas; sized so the common case does not
 // allocate.
 const smallApply = 8
 
-func (l *Ledger) apply(ds []Delta) error {
+func (l *Ledger) apply(ms []Move) error {
 	type next struct {
-		b               *Balance
+		b               *bal
 		account, cur    string
-		avail, reserved decimal.Decimal
+		avail, reserved fixed.Amount
 		overdraw        bool
 	}
 	var buf [smallApply]next
 	ns := buf[:0]
-	for _, d := range ds {
+	for _, d := range ms {
 		if d.Available.IsZero() && d.Reserved.IsZero() {
 			continue
 		}
@@ -136,14 +162,10 @@ func (l *Ledger) apply(ds []Delta) error {
 			}
 		}
 		if i == len(ns) {
-			acct := l.accounts[d.Account]
-			var b *Balance
-			if acct != nil {
-				b = acct[d.Currency]
-			}
+			b := l.accounts[d.Account][d.Currency]
 			n := next{b: b, account: d.Account, cur: d.Currency}
 			if b != nil {
-				n.avail, n.reserved = b.Available, b.Reserved
+				n.avail, n.reserved = b.avail, b.resv
 			}
 			ns = append(ns, n)
 		}
@@ -158,16 +180,16 @@ func (l *Ledger) apply(ds []Delta) error {
 	}
 	// A balance may not be taken below zero; one already below (after an
 	// overdraft) may still move up.
-	below := func(now decimal.Decimal, b *Balance, reserved bool) bool {
+	below := func(now fixed.Amount, b *bal, reserved bool) bool {
 		if !now.IsNegative() {
 			return false
 		}
 		if b == nil {
 			return true
 		}
-		was := b.Available
+		was := b.avail
 		if reserved {
-			was = b.Reserved
+			was = b.resv
 		}
 		return now.LessThan(was)
 	}
@@ -184,7 +206,7 @@ func (l *Ledger) apply(ds []Delta) error {
 		if b == nil {
 			b = l.balance(n.account, n.cur)
 		}
-		b.Available, b.Reserved = n.avail, n.reserved
+		b.avail, b.resv = n.avail, n.reserved
 	}
 	return nil
 }
@@ -195,15 +217,20 @@ func (l *Ledger) apply(ds []Delta) error {
 // the error wraps ErrInsufficient and nothing changes. force lets the
 // available amount go below zero (only the fault paths use it).
 func (l *Ledger) Reserve(account, currency string, amount decimal.Decimal, mustExceed, force bool) error {
+	return l.ReserveAmount(account, currency, fixed.FromDecimal(amount), mustExceed, force)
+}
+
+// ReserveAmount is Reserve for a fixed-point amount.
+func (l *Ledger) ReserveAmount(account, currency string, amount fixed.Amount, mustExceed, force bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if amount.IsNegative() {
 		return fmt.Errorf("ledger: cannot reserve a negative amount %s %s", amount, currency)
 	}
 	if !force {
-		var avail decimal.Decimal
+		var avail fixed.Amount
 		if b := l.accounts[account][currency]; b != nil {
-			avail = b.Available
+			avail = b.avail
 		}
 		if c := avail.Cmp(amount); c < 0 || (mustExceed && c == 0) {
 			word := "cover"
@@ -214,37 +241,42 @@ func (l *Ledger) Reserve(account, currency string, amount decimal.Decimal, mustE
 		}
 	}
 	b := l.balance(account, currency)
-	b.Available, b.Reserved = b.Available.Sub(amount), b.Reserved.Add(amount)
+	b.avail, b.resv = b.avail.Sub(amount), b.resv.Add(amount)
 	return nil
 }
 
 // Release moves amount from reserved back to available; the error wraps
 // ErrInsufficient when less than amount is reserved.
 func (l *Ledger) Release(account, currency string, amount decimal.Decimal) error {
+	return l.ReleaseAmount(account, currency, fixed.FromDecimal(amount))
+}
+
+// ReleaseAmount is Release for a fixed-point amount.
+func (l *Ledger) ReleaseAmount(account, currency string, amount fixed.Amount) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.accounts[account][currency]
-	if b == nil || b.Reserved.LessThan(amount) {
-		var res decimal.Decimal
+	if b == nil || b.resv.LessThan(amount) {
+		var res fixed.Amount
 		if b != nil {
-			res = b.Reserved
+			res = b.resv
 		}
 		return fmt.Errorf("%w: %s cannot release %s %s of %s reserved", ErrInsufficient, account, amount, currency, res)
 	}
-	b.Available, b.Reserved = b.Available.Add(amount), b.Reserved.Sub(amount)
+	b.avail, b.resv = b.avail.Add(amount), b.resv.Sub(amount)
 	return nil
 }
 
 // balance returns (creating) one balance; the caller holds the lock.
-func (l *Ledger) balance(account, currency string) *Balance {
+func (l *Ledger) balance(account, currency string) *bal {
 	acct := l.accounts[account]
 	if acct == nil {
-		acct = map[string]*Balance{}
+		acct = map[string]*bal{}
 		l.accounts[account] = acct
 	}
 	b := acct[currency]
 	if b == nil {
-		b = &Balance{Currency: currency}
+		b = &bal{}
 		acct[currency] = b
 	}
 	return b
@@ -267,11 +299,11 @@ func (l *Ledger) Accounts() []string {
 func (l *Ledger) Total(currency string) decimal.Decimal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var t decimal.Decimal
+	var t fixed.Amount
 	for _, acct := range l.accounts {
 		if b := acct[currency]; b != nil {
-			t = t.Add(b.Available).Add(b.Reserved)
+			t = t.Add(b.avail).Add(b.resv)
 		}
 	}
-	return t
+	return t.Decimal()
 }
