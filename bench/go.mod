@@ -14,4 +14,7 @@ require (
 	github.com/shopspring/decimal v1.6.0
 )
 
-require github.com/emirpasic/gods v1.18.1 // indirect
+require (
+	github.com/emirpasic/gods v1.18.1 // indirect
+	github.com/gorilla/websocket v1.5.3 // indirect
+)
