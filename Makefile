@@ -7,7 +7,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 ARGS    ?=
 
-.PHONY: all build conform test unit suite coverage trust mutation mutation-fast fuzz vet bench load clean bench-compare
+.PHONY: rules.yaml all build conform test unit suite coverage trust mutation mutation-fast fuzz vet bench load clean bench-compare soak
 
 all: build
 
@@ -32,9 +32,16 @@ vet:
 unit:
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/suites$$')
 
-## coverage: every testable rule has a spec that runs on the emulator (not one that skips everywhere), every spec names a known rule
+## coverage: every testable rule has a spec that runs on the emulator (not one that skips everywhere) and a fault,
+## every spec names a known rule, and the checked-in rules.yaml is what the code says
 coverage: conform-check
 	$(BIN)/conform rules --check --results $(REPORTS)/results.json
+	@$(BIN)/conform rules --yaml > $(REPORTS)/rules.yaml.new && diff -u rules.yaml $(REPORTS)/rules.yaml.new > $(REPORTS)/rules.yaml.diff \
+	  || { echo "rules.yaml is stale (make rules.yaml regenerates it):"; head -40 $(REPORTS)/rules.yaml.diff; exit 1; }
+
+## rules.yaml: regenerate the checked-in catalogue (rule, area, section, sentence, specs, fault)
+rules.yaml: build
+	$(BIN)/conform rules --yaml > rules.yaml
 
 ## conform-check: the full conformance run must pass against the emulator
 conform-check: build

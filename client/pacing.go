@@ -7,26 +7,12 @@ import (
 	"time"
 )
 
-// PathClass is one row of the spec's per-IP REST limit table (v3 Limits).
-// The client keeps its own copy of the table, read from the spec, so that a
+// PathClass is one row of a per-IP REST limit table: the harness builds
+// them from its one reading of the document (rules.Limits), so that a
 // misreading in the emulator's limiter cannot hide in the suites.
 type PathClass struct {
-	Prefixes []string // relative to /api/3; the longest match wins
-	Rate     int      // requests per second
-}
-
-// V3PerIP is the per-IP REST table of the v3 Limits section (rates only: a
-// paced client never spends the burst).
-var V3PerIP = []PathClass{
-	{Prefixes: []string{"/"}, Rate: 20},
-	{Prefixes: []string{"/public/"}, Rate: 30},
-	{Prefixes: []string{"/wallet/"}, Rate: 10},
-	{Prefixes: []string{"/buy-crypto/provider/"}, Rate: 10},
-	{Prefixes: []string{"/buy-crypto/fiat2crypto/"}, Rate: 10},
-	{Prefixes: []string{"/spot/order"}, Rate: 300},
-	{Prefixes: []string{"/margin/order", "/margin/account", "/margin/position"}, Rate: 300},
-	{Prefixes: []string{"/futures/order", "/futures/account", "/futures/position"}, Rate: 300},
-	{Prefixes: []string{"/transfer-convert/config"}, Rate: 10},
+	Prefixes []string // relative to the API prefix; the longest match wins
+	Rate     int      // requests per second (a paced client never spends the burst)
 }
 
 // Pacer spaces requests per path class so that a client stays just under

@@ -9,9 +9,16 @@ import (
 	"strings"
 )
 
-// Credential is one API key pair, as the redactor needs to know it.
+// Credential is one API key pair: the one credential type of the harness,
+// for REST clients, streams, limit scenarios and load runs alike, and what
+// the redactor needs to know to take its secret out of every text.
 type Credential struct {
 	Key, Secret string
+}
+
+// BasicHeader is the Authorization value of the Basic scheme for c.
+func (c Credential) BasicHeader() string {
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(c.Key+":"+c.Secret))
 }
 
 // Redactor is the one place where credentials are taken out of text that

@@ -23,13 +23,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/conform-harness/conform/emulator/clock"
+	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/api"
 	v3 "github.com/conform-harness/conform/emulator/internal/api/v3"
 	"github.com/conform-harness/conform/emulator/internal/auth"
-	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/internal/control"
 	"github.com/conform-harness/conform/emulator/internal/engine"
-	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/feed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/limits"
 	"github.com/conform-harness/conform/emulator/internal/margin"
@@ -91,6 +92,8 @@ type Emulator struct {
 	faults  *faults.Set
 	streams *stream.Server
 	engine  *engine.Engine
+	// feed fans the engine's events out to the streams.
+	feed *feed.Hub
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -136,7 +139,8 @@ func New(opts Options) (*Emulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emulator: margin fixtures: %w", err)
 	}
-	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(),
+	e.feed = feed.New()
+	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Observer: e.feed,
 		Retention: engine.Retention{Orders: opts.Retention.Orders, Trades: opts.Retention.Trades}})
 	if err := e.Reset(); err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/emulator"
 	"github.com/conform-harness/conform/fixtures"
 )
@@ -47,7 +48,7 @@ func startEmulator(t *testing.T, limits bool) *emulator.Emulator {
 }
 
 // measure runs a scenario and returns its analysis.
-func measure(t *testing.T, base, scenario string, key Credentials, p Pacing, d time.Duration, workers, maxWorkers uint64, conns int) *Summary {
+func measure(t *testing.T, base, scenario string, key client.Credential, p Pacing, d time.Duration, workers, maxWorkers uint64, conns int) *Summary {
 	t.Helper()
 	u := testBase(t, base)
 	s, err := NewScenario(scenario, ScenarioConfig{Base: u, Key: key})
@@ -91,7 +92,7 @@ func TestPrecisionOfferedRate(t *testing.T) {
 		{"bare 5000", bare, 5000},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := measure(t, c.url, ScenarioPublic, Credentials{}, Pacing{Rate: ConstantRate(c.rate)}, 10*time.Second, 10, 1000, 100)
+			s := measure(t, c.url, ScenarioPublic, client.Credential{}, Pacing{Rate: ConstantRate(c.rate)}, 10*time.Second, 10, 1000, 100)
 			if s.Shortfall > MaxShortfall || s.Verdict.Status == StatusInvalid {
 				t.Errorf("achieved %.2f/s of %d/s, %d unsent: %v", s.AchievedRate, c.rate, s.Unsent, s.Verdict.Problems)
 			}
@@ -108,7 +109,7 @@ func TestPrecisionEmulatorOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := Credentials{APIKey: accts[0].Keys[0].APIKey, Secret: accts[0].Keys[0].Secret}
+	key := client.Credential{Key: accts[0].Keys[0].APIKey, Secret: accts[0].Keys[0].Secret}
 	s := measure(t, emu.URL(), ScenarioOrders, key, Pacing{Rate: ConstantRate(300)}, 10*time.Second, 10, 1000, 100)
 	if s.Latency.P99MS > 5 || s.Success < 1 || s.Verdict.Status != StatusPass {
 		t.Errorf("p99 %s (want <= 5ms), success %.4f, %s", fmtMS(s.Latency.P99MS), s.Success, s.Verdict.Status)
@@ -184,7 +185,7 @@ func TestPrecisionGeneratorHeadroom(t *testing.T) {
 			t.Fatalf("wrk output without Requests/sec:\n%s", out)
 		}
 		w, _ := strconv.ParseFloat(string(m[1]), 64)
-		s := measure(t, url, ScenarioPublic, Credentials{}, Unlimited, d, conns, conns, conns)
+		s := measure(t, url, ScenarioPublic, client.Credential{}, Unlimited, d, conns, conns, conns)
 		t.Logf("round %d: wrk -t2 -c%d -d%s %.0f/s; conform load --rate max --workers %d --max-workers %d --connections %d %.0f/s (%.2f x wrk)",
 			round, conns, d, w, conns, conns, conns, s.AchievedRate, s.AchievedRate/w)
 		bestWrk, bestConform = max(bestWrk, w), max(bestConform, s.AchievedRate)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conform-harness/conform/client"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -49,11 +50,6 @@ type CleanupReport struct {
 	Failures int `json:"failures"` // could not be removed
 }
 
-// Credentials are the API key pair that signs a scenario's private requests.
-type Credentials struct {
-	APIKey, Secret string
-}
-
 // OrderParams are the order a trading scenario places and cancels; the
 // default is a buy far below any plausible market so that it rests.
 type OrderParams struct {
@@ -71,7 +67,7 @@ type ScenarioConfig struct {
 	// Base is the target's REST base URL (before /api/3), from ParseBase.
 	Base *url.URL
 	// Key signs private requests (trading scenarios only).
-	Key Credentials
+	Key client.Credential
 	// Order is the order the trading scenarios place; zero means DefaultOrderParams.
 	Order OrderParams
 	// WorkerID goes into every client_order_id, so that workers sharing
@@ -103,7 +99,7 @@ func NewScenario(name string, cfg ScenarioConfig) (Scenario, error) {
 	if cfg.Order == (OrderParams{}) {
 		cfg.Order = DefaultOrderParams()
 	}
-	if Trades(name) && (cfg.Key.APIKey == "" || cfg.Key.Secret == "") {
+	if Trades(name) && (cfg.Key.Key == "" || cfg.Key.Secret == "") {
 		return nil, fmt.Errorf("scenario %s places orders: it needs an API key and secret", name)
 	}
 	switch name {

@@ -64,7 +64,7 @@ func newOrders(cfg ScenarioConfig) (*orders, error) {
 		postURL:   apiBase(cfg.Base) + "/spot/order",
 		postPath:  apiPath(cfg.Base) + "/spot/order",
 		orderBody: form.Encode(),
-		auth:      client.HS256{Key: cfg.Key.APIKey, Secret: cfg.Key.Secret, Now: cfg.Now},
+		auth:      client.HS256{Key: cfg.Key.Key, Secret: cfg.Key.Secret, Now: cfg.Now},
 		// ld<worker>-<5 random>-<sequence>, all base 36: 11 to 26
 		// characters of the documented alphabet (spec: Create order
 		// parameters, 8 to 32).

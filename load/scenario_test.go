@@ -27,7 +27,7 @@ func testBase(t *testing.T, raw string) *url.URL {
 	return u
 }
 
-var testKey = Credentials{APIKey: "emu-full-01", Secret: "s3cret"}
+var testKey = client.Credential{Key: "emu-full-01", Secret: "s3cret"}
 
 func TestNewScenario(t *testing.T) {
 	base := testBase(t, "http://127.0.0.1:1")
@@ -81,14 +81,14 @@ func TestPublicSpreadsOverEndpoints(t *testing.T) {
 
 // verifyHS256 checks a request's signature as the spec's Authentication
 // section defines it and returns the timestamp it carries.
-func verifyHS256(t *testing.T, key Credentials, method, path string, body []byte, header string) time.Time {
+func verifyHS256(t *testing.T, key client.Credential, method, path string, body []byte, header string) time.Time {
 	t.Helper()
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(header, "HS256 "))
 	if err != nil || !strings.HasPrefix(header, "HS256 ") {
 		t.Fatalf("authorization %q", header)
 	}
 	parts := strings.Split(string(raw), ":")
-	if len(parts) != 3 || parts[0] != key.APIKey {
+	if len(parts) != 3 || parts[0] != key.Key {
 		t.Fatalf("credentials %q", raw)
 	}
 	if want := client.Sign(key.Secret, client.Message(method, path, "", body, parts[2], "")); parts[1] != want {

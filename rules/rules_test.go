@@ -53,3 +53,31 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("FromLabels: %v", got)
 	}
 }
+
+// Every limit row names a testable limit rule, once.
+func TestLimitsNameLimitRules(t *testing.T) {
+	seen := map[string]bool{}
+	for _, l := range Limits() {
+		r, ok := Default().Lookup(l.Rule)
+		if !ok || r.Area != "limits" || seen[l.Rule] || l.Rate <= 0 || len(l.Prefixes) == 0 {
+			t.Errorf("limit row %+v: rule %+v found %v, twice %v", l, r, ok, seen[l.Rule])
+		}
+		seen[l.Rule] = true
+	}
+}
+
+// Every rule's area is one of Areas, and Areas names each area once.
+func TestAreas(t *testing.T) {
+	names := map[string]bool{}
+	for _, a := range Areas() {
+		if names[a.Name] || (a.Document != "api-v3.md" && a.Document != "api-v2.md") || a.Title == "" {
+			t.Errorf("area %+v: twice %v", a, names[a.Name])
+		}
+		names[a.Name] = true
+	}
+	for _, r := range Default().All() {
+		if !names[r.Area] {
+			t.Errorf("%s: area %q is not in Areas", r.ID, r.Area)
+		}
+	}
+}

@@ -19,9 +19,9 @@ type Config struct {
 	Symbol string
 	// Identities are keys of different accounts; with anonymous requests
 	// they are the identities V3-LIMIT-PER-IP mixes on one address.
-	Identities []Credential
+	Identities []client.Credential
 	// AccountKeys are two keys of one account, for the per-account rows.
-	AccountKeys []Credential
+	AccountKeys []client.Credential
 	// Addresses hands out source addresses.
 	Addresses *Addresses
 	// Guard is the live-trading guard: a row whose requests are
@@ -215,7 +215,7 @@ func (c Config) resolve(t Target) Target {
 // sender builds the sender of a per-IP row's target from one address.
 func (c Config) sender(r Row, t Target, from net.IP) Sender {
 	if r.Kind == Stream {
-		return &wsSender{url: c.WS + "/api/3" + t.Path, from: from, conns: 2, message: t.Message}
+		return &wsSender{url: c.WS + "/api/3" + t.Path, from: from, conns: 2, message: t.Message, guard: c.Guard}
 	}
 	return &restSender{url: c.url(t), method: t.Method, from: from, workers: r.Workers, guard: c.Guard}
 }

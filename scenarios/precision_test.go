@@ -32,19 +32,19 @@ func emulatorConfig(tb testing.TB, base string, addrs *Addresses) Config {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	key := func(a fixtures.Account, role string) Credential {
+	key := func(a fixtures.Account, role string) client.Credential {
 		for _, k := range a.Keys {
 			if k.Role == role {
-				return Credential{k.APIKey, k.Secret}
+				return client.Credential{Key: k.APIKey, Secret: k.Secret}
 			}
 		}
 		tb.Fatalf("fixture account %s has no %s key", a.ID, role)
-		return Credential{}
+		return client.Credential{}
 	}
 	return Config{
 		REST: base, WS: "ws" + strings.TrimPrefix(base, "http"), Symbol: "BTCUSDT",
-		Identities:  []Credential{key(accts[0], "full"), key(accts[1], "full")},
-		AccountKeys: []Credential{key(accts[0], "full"), key(accts[0], "read-only")},
+		Identities:  []client.Credential{key(accts[0], "full"), key(accts[1], "full")},
+		AccountKeys: []client.Credential{key(accts[0], "full"), key(accts[0], "read-only")},
 		Addresses:   addrs,
 		Guard:       client.PermitTrading(), // the emulator
 	}

@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -16,16 +15,6 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
-// Credential is an API key pair; requests carry it as Basic credentials,
-// which need no per-request signature.
-type Credential struct {
-	Key, Secret string
-}
-
-func (c Credential) header() string {
-	return "Basic " + base64.StdEncoding.EncodeToString([]byte(c.Key+":"+c.Secret))
-}
-
 // restSender offers a REST request from one source address with Vegeta.
 // The first answer it ever gets (from a fresh budget) sets what an
 // accepted answer looks like: its HTTP status. Offers mixing credentials,
@@ -35,7 +24,7 @@ type restSender struct {
 	method  string
 	from    net.IP
 	workers int
-	cred    *Credential // nil: anonymous
+	cred    *client.Credential // nil: anonymous; sent as Basic, which needs no per-request signature
 	guard   *client.Guard
 
 	mu     sync.Mutex
@@ -49,7 +38,7 @@ func (s *restSender) Send(ctx context.Context, n int) (Burst, error) {
 			t.Method, t.URL = s.method, s.url
 			t.Header = http.Header{"Accept": {"application/json"}}
 			if s.cred != nil {
-				t.Header.Set("Authorization", s.cred.header())
+				t.Header.Set("Authorization", s.cred.BasicHeader())
 			}
 			return nil
 		},

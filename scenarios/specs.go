@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/rules"
 	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/target"
@@ -69,14 +70,14 @@ var _ = Describe("Limits", Ordered, ContinueOnFailure, containerLabels(), func()
 		}
 		for _, role := range []string{target.RoleFull, target.RoleCounterparty} {
 			if a, ok := e.Config.Accounts[role]; ok {
-				cfg.Identities = append(cfg.Identities, Credential{a.APIKey, a.Secret})
+				cfg.Identities = append(cfg.Identities, client.Credential{Key: a.APIKey, Secret: a.Secret})
 			}
 		}
 		// Roles other than the counterparty are keys of the suite's one
 		// account (target.RoleCounterparty is "a second account").
 		for _, role := range []string{target.RoleFull, target.RoleReadOnly} {
 			if a, ok := e.Config.Accounts[role]; ok {
-				cfg.AccountKeys = append(cfg.AccountKeys, Credential{a.APIKey, a.Secret})
+				cfg.AccountKeys = append(cfg.AccountKeys, client.Credential{Key: a.APIKey, Secret: a.Secret})
 			}
 		}
 		var err error

@@ -1,6 +1,10 @@
 package scenarios
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/conform-harness/conform/rules"
+)
 
 // Kind says what a row counts.
 type Kind int
@@ -89,50 +93,73 @@ const (
 )
 
 // Table is the declarative table of the limit scenarios: one row per limit
-// rule of the v3 Limits section, transcribed from the spec (not from the
-// emulator, so that a misreading there cannot hide here).
+// rule of the v3 Limits section. The numbers (rate, burst, scope, kind) come
+// from the harness's one reading of the document, rules.Limits (not from
+// the emulator, so that a misreading there cannot hide here); this table
+// adds how each row is offered.
 func Table() []Row {
+	rows := offers()
+	for i := range rows {
+		l, ok := rules.LimitOf(rows[i].Rule)
+		if !ok {
+			panic(fmt.Sprintf("scenarios: %s has no row in rules.Limits", rows[i].Rule)) // caught by the package's tests
+		}
+		rows[i].Rate, rows[i].Burst = l.Rate, l.Burst
+		rows[i].Kind, rows[i].Scope = REST, PerIP
+		if l.Stream {
+			rows[i].Kind = Stream
+		}
+		if l.PerAccount {
+			rows[i].Scope = PerAccount
+		}
+	}
+	return rows
+}
+
+// offers says how each limit row is offered: its requests, addresses and
+// workers.
+func offers() []Row {
 	get := func(p string) Target { return Target{Method: "GET", Path: p} }
 	return []Row{
 		// Per IP address, REST.
-		{Rule: "V3-LIMIT-IP-DEFAULT", Kind: REST, Scope: PerIP, Rate: 20, Burst: 30,
+		{Rule: "V3-LIMIT-IP-DEFAULT",
 			Targets: []Target{get("/spot/balance")}, Addresses: 3, Workers: 4},
-		{Rule: "V3-LIMIT-IP-PUBLIC", Kind: REST, Scope: PerIP, Rate: 30, Burst: 50,
+		{Rule: "V3-LIMIT-IP-PUBLIC",
 			Targets: []Target{get("/public/symbol/{symbol}")}, Addresses: 3, Workers: 4},
-		{Rule: "V3-LIMIT-IP-WALLET", Kind: REST, Scope: PerIP, Rate: 10, Burst: 10,
+		{Rule: "V3-LIMIT-IP-WALLET",
 			Targets: []Target{get("/wallet/balance")}, Addresses: 3, Workers: 4},
-		{Rule: "V3-LIMIT-IP-BUYCRYPTO-PROVIDER", Kind: REST, Scope: PerIP, Rate: 10, Burst: 10,
+		{Rule: "V3-LIMIT-IP-BUYCRYPTO-PROVIDER",
 			Targets: []Target{get("/buy-crypto/provider/1/rate")}, Addresses: 3, Workers: 4},
 		// The spec names no endpoint under /buy-crypto/fiat2crypto/.
-		{Rule: "V3-LIMIT-IP-BUYCRYPTO-FIAT2CRYPTO", Kind: REST, Scope: PerIP, Rate: 10, Burst: 10,
+		{Rule: "V3-LIMIT-IP-BUYCRYPTO-FIAT2CRYPTO",
 			Targets: []Target{get("/buy-crypto/fiat2crypto/provider")}, Addresses: 3, Workers: 4},
-		{Rule: "V3-LIMIT-IP-SPOT-ORDER", Kind: REST, Scope: PerIP, Rate: 300, Burst: 450,
+		{Rule: "V3-LIMIT-IP-SPOT-ORDER",
 			Targets: []Target{get("/spot/order/" + probeID)}, Addresses: 2, Workers: 8},
-		{Rule: "V3-LIMIT-IP-MARGIN", Kind: REST, Scope: PerIP, Rate: 300, Burst: 450,
+		{Rule: "V3-LIMIT-IP-MARGIN",
 			Targets: []Target{get("/margin/order/" + probeID), get("/margin/account/isolated/{symbol}"),
 				{Method: "DELETE", Path: "/margin/position/isolated/{symbol}"}}, Addresses: 2, Workers: 8},
 		// Futures paths are not shown beyond their names.
-		{Rule: "V3-LIMIT-IP-FUTURES", Kind: REST, Scope: PerIP, Rate: 300, Burst: 450,
+		{Rule: "V3-LIMIT-IP-FUTURES",
 			Targets: []Target{get("/futures/order/" + probeID), get("/futures/account/" + probeID),
 				get("/futures/position/" + probeID)}, Addresses: 2, Workers: 8},
-		{Rule: "V3-LIMIT-IP-TRANSFER-CONVERT", Kind: REST, Scope: PerIP, Rate: 10, Burst: 10,
+		{Rule: "V3-LIMIT-IP-TRANSFER-CONVERT",
 			Targets: []Target{get("/transfer-convert/config")}, Addresses: 3, Workers: 4},
 
 		// Per IP address, streams: two connections per address share its budget.
-		{Rule: "V3-LIMIT-WS-PUBLIC-MSG", Kind: Stream, Scope: PerIP, Rate: 10, Burst: 10,
+		{Rule: "V3-LIMIT-WS-PUBLIC-MSG",
 			Targets: []Target{{Path: "/ws/public", Message: msgPublic}}, Addresses: 2},
-		{Rule: "V3-LIMIT-WS-TRADING-MSG", Kind: Stream, Scope: PerIP, Rate: 10, Burst: 10,
+		{Rule: "V3-LIMIT-WS-TRADING-MSG",
 			Targets: []Target{{Path: "/ws/trading", Message: msgTrading}}, Addresses: 2},
-		{Rule: "V3-LIMIT-WS-WALLET-MSG", Kind: Stream, Scope: PerIP, Rate: 10, Burst: 10,
+		{Rule: "V3-LIMIT-WS-WALLET-MSG",
 			Targets: []Target{{Path: "/ws/wallet", Message: msgWallet}}, Addresses: 2},
 
 		// Per account, REST: spread over three addresses so that no address
 		// reaches its own per-IP budget first.
-		{Rule: "V3-LIMIT-ACCT-WALLET", Kind: REST, Scope: PerAccount, Rate: 20, Burst: 30,
+		{Rule: "V3-LIMIT-ACCT-WALLET",
 			Targets: []Target{get("/wallet/balance")}, Addresses: 3, IPBudget: 20, Workers: 4},
-		{Rule: "V3-LIMIT-ACCT-BUYCRYPTO", Kind: REST, Scope: PerAccount, Rate: 20, Burst: 30,
+		{Rule: "V3-LIMIT-ACCT-BUYCRYPTO",
 			Targets: []Target{get("/buy-crypto/provider")}, Addresses: 3, IPBudget: 20, Workers: 4},
-		{Rule: "V3-LIMIT-ACCT-SUBACCOUNT", Kind: REST, Scope: PerAccount, Rate: 20, Burst: 30,
+		{Rule: "V3-LIMIT-ACCT-SUBACCOUNT",
 			Targets: []Target{get("/sub-account")}, Addresses: 3, IPBudget: 50, Workers: 4},
 	}
 }

@@ -2,15 +2,14 @@ package scenarios
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/conform-harness/conform/client"
 	"github.com/gorilla/websocket"
 )
 
@@ -19,122 +18,14 @@ const answerTimeout = 3 * time.Second
 
 // wsDial opens a WebSocket connection from a source address.
 func wsDial(ctx context.Context, url string, from net.IP) (*websocket.Conn, *http.Response, error) {
-	d := websocket.Dialer{
-		HandshakeTimeout: 5 * time.Second,
-		NetDialContext:   (&net.Dialer{Timeout: 5 * time.Second, LocalAddr: &net.TCPAddr{IP: from}}).DialContext,
-	}
-	return d.DialContext(ctx, url, nil)
+	return client.DialWSRaw(ctx, url, from, nil)
 }
 
-// describeRefusedHandshake says how a failed handshake was refused.
-func describeRefusedHandshake(resp *http.Response, err error) string {
-	if resp == nil {
-		return fmt.Sprintf("handshake failed without an answer: %v", err)
-	}
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
-	resp.Body.Close()
-	return fmt.Sprintf("handshake answered HTTP %d %s", resp.StatusCode, body)
-}
-
-// wsAnswer is one message received, by request id.
-type wsAnswer struct {
-	kind string // "result" or "error <code>"
-	desc string
-	at   time.Time
-}
-
-// wsClient is a connection with a reader that hands answers to whoever
-// waits for their id. Reading all the time also answers the server's
-// pings (gorilla/websocket's default handler) and notices a close.
-type wsClient struct {
-	conn *websocket.Conn
-
-	mu      sync.Mutex
-	waiting map[string]chan wsAnswer
-	closed  chan struct{}
-	err     error // why reading stopped
-}
-
-func newWSClient(conn *websocket.Conn) *wsClient {
-	c := &wsClient{conn: conn, waiting: map[string]chan wsAnswer{}, closed: make(chan struct{})}
-	go c.read()
-	return c
-}
-
-func (c *wsClient) read() {
-	for {
-		_, data, err := c.conn.ReadMessage()
-		if err != nil {
-			c.mu.Lock()
-			c.err = err
-			c.mu.Unlock()
-			close(c.closed)
-			return
-		}
-		at := time.Now()
-		var msg struct {
-			ID    json.RawMessage `json:"id"`
-			Error *struct {
-				Code    json.Number `json:"code"`
-				Message string      `json:"message"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(data, &msg) != nil {
-			continue
-		}
-		var id string
-		if json.Unmarshal(msg.ID, &id) != nil {
-			continue // notifications and answers to nobody's id
-		}
-		a := wsAnswer{kind: "result", desc: "a result", at: at}
-		if msg.Error != nil {
-			a.kind = "error " + msg.Error.Code.String()
-			a.desc = fmt.Sprintf("error %s %q", msg.Error.Code, msg.Error.Message)
-		}
-		c.mu.Lock()
-		ch := c.waiting[id]
-		delete(c.waiting, id)
-		c.mu.Unlock()
-		if ch != nil {
-			ch <- a
-		}
-	}
-}
-
-// isClosed reports whether the server closed the connection.
-func (c *wsClient) isClosed() bool {
-	select {
-	case <-c.closed:
-		return true
-	default:
-		return false
-	}
-}
-
-func (c *wsClient) closeReason() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var ce *websocket.CloseError
-	if errors.As(c.err, &ce) {
-		return fmt.Sprintf("connection closed with %d %q", ce.Code, ce.Text)
-	}
-	return fmt.Sprintf("connection closed: %v", c.err)
-}
-
-// expect registers an id before its request is sent.
-func (c *wsClient) expect(id string) chan wsAnswer {
-	ch := make(chan wsAnswer, 1)
-	c.mu.Lock()
-	c.waiting[id] = ch
-	c.mu.Unlock()
-	return ch
-}
-
-// close ends the connection from our side and waits for the reader.
-func (c *wsClient) close() {
-	_ = c.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
-	_ = c.conn.Close()
-	<-c.closed
+// newWSClient starts the shared client's reader on a connection: it hands
+// answers to whoever waits for their id, answers the server's pings and
+// notices a close.
+func newWSClient(conn *websocket.Conn, guard *client.Guard) *client.WSConn {
+	return client.NewWSConn(conn, conn.RemoteAddr().String(), client.WSOptions{Guard: guard})
 }
 
 // wsSender offers messages on a stream over several connections from one
@@ -146,8 +37,9 @@ type wsSender struct {
 	from    net.IP
 	conns   int
 	message string // with %q for the id
+	guard   *client.Guard
 
-	clients []*wsClient
+	clients []*client.WSConn
 	seq     int
 	normal  string
 }
@@ -158,14 +50,14 @@ func (s *wsSender) connect(ctx context.Context) error {
 		s.clients = append(s.clients, nil)
 	}
 	for i, c := range s.clients {
-		if c != nil && !c.isClosed() {
+		if c != nil && !c.IsClosed() {
 			continue
 		}
 		conn, resp, err := wsDial(ctx, s.url, s.from)
 		if err != nil {
-			return fmt.Errorf("connecting to %s from %s: %s", s.url, s.from, describeRefusedHandshake(resp, err))
+			return fmt.Errorf("connecting to %s from %s: %s", s.url, s.from, client.DescribeHandshake(resp, err))
 		}
-		s.clients[i] = newWSClient(conn)
+		s.clients[i] = newWSClient(conn, s.guard)
 	}
 	return nil
 }
@@ -175,8 +67,8 @@ func (s *wsSender) Send(ctx context.Context, n int) (Burst, error) {
 		return Burst{}, err
 	}
 	type pending struct {
-		c  *wsClient
-		ch chan wsAnswer
+		c  *client.WSConn
+		ch <-chan client.WSMessage
 	}
 	waits := make([]pending, n)
 	b := Burst{Offered: n, Start: time.Now()}
@@ -184,9 +76,12 @@ func (s *wsSender) Send(ctx context.Context, n int) (Burst, error) {
 		c := s.clients[i%len(s.clients)]
 		id := fmt.Sprintf("m%d", s.seq)
 		s.seq++
-		waits[i] = pending{c, c.expect(id)}
-		_ = c.conn.SetWriteDeadline(time.Now().Add(answerTimeout))
-		if err := c.conn.WriteMessage(websocket.TextMessage, fmt.Appendf(nil, s.message, id)); err != nil && !c.isClosed() {
+		waits[i] = pending{c, c.Expect(id)}
+		err := c.SendRaw(fmt.Appendf(nil, s.message, id))
+		if errors.Is(err, client.ErrLiveTrading) {
+			return b, err
+		}
+		if err != nil && !c.IsClosed() {
 			b.Failed = append(b.Failed, fmt.Sprintf("sending message %d: %v", i, err))
 		}
 	}
@@ -197,21 +92,21 @@ func (s *wsSender) Send(ctx context.Context, n int) (Burst, error) {
 		a, outcome := await(ctx, w.c, w.ch, deadline.C)
 		switch outcome {
 		case answered:
-			if a.at.After(b.End) {
-				b.End = a.at
+			if a.At.After(b.End) {
+				b.End = a.At
 			}
 			if s.normal == "" {
-				s.normal = a.kind
+				s.normal = a.Kind()
 			}
-			if a.kind == s.normal {
+			if a.Kind() == s.normal {
 				b.Accepted++
 				continue
 			}
 			b.Refused++
-			b.addRefusal(a.desc)
+			b.addRefusal(a.Describe())
 		case closedFirst:
 			b.Closed++
-			b.addRefusal(w.c.closeReason())
+			b.addRefusal(w.c.CloseReason())
 			b.End = time.Now()
 		case timedOut:
 			// The target's silence, not the harness's speed: say what was
@@ -237,21 +132,21 @@ const (
 
 // await waits for one answer. An answer that came in before the
 // connection closed is still an answer.
-func await(ctx context.Context, c *wsClient, ch chan wsAnswer, deadline <-chan time.Time) (wsAnswer, awaited) {
+func await(ctx context.Context, c *client.WSConn, ch <-chan client.WSMessage, deadline <-chan time.Time) (client.WSMessage, awaited) {
 	select {
 	case a := <-ch:
 		return a, answered
-	case <-c.closed:
+	case <-c.Closed():
 		select {
 		case a := <-ch:
 			return a, answered
 		default:
-			return wsAnswer{}, closedFirst
+			return client.WSMessage{}, closedFirst
 		}
 	case <-deadline:
-		return wsAnswer{}, timedOut
+		return client.WSMessage{}, timedOut
 	case <-ctx.Done():
-		return wsAnswer{}, canceled
+		return client.WSMessage{}, canceled
 	}
 }
 
@@ -265,17 +160,17 @@ func (b *Burst) addRefusal(desc string) {
 func (s *wsSender) close() {
 	for _, c := range s.clients {
 		if c != nil {
-			c.close()
+			c.Close()
 		}
 	}
 }
 
 // openMany opens n connections to url from one address, a few handshakes
 // at a time.
-func openMany(ctx context.Context, url string, from net.IP, n int) ([]*wsClient, []string) {
+func openMany(ctx context.Context, url string, from net.IP, n int) ([]*client.WSConn, []string) {
 	var (
 		mu      sync.Mutex
-		clients []*wsClient
+		clients []*client.WSConn
 		errs    []string
 		wg      sync.WaitGroup
 		slots   = make(chan struct{}, 20)
@@ -290,21 +185,21 @@ func openMany(ctx context.Context, url string, from net.IP, n int) ([]*wsClient,
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				errs = append(errs, describeRefusedHandshake(resp, err))
+				errs = append(errs, client.DescribeHandshake(resp, err))
 				return
 			}
-			clients = append(clients, newWSClient(conn))
+			clients = append(clients, newWSClient(conn, nil))
 		}()
 	}
 	wg.Wait()
 	return clients, errs
 }
 
-func closeAll(cs []*wsClient) {
+func closeAll(cs []*client.WSConn) {
 	var wg sync.WaitGroup
 	for _, c := range cs {
 		wg.Add(1)
-		go func() { defer wg.Done(); c.close() }()
+		go func() { defer wg.Done(); c.Close() }()
 	}
 	wg.Wait()
 }
@@ -315,13 +210,13 @@ func closeAll(cs []*wsClient) {
 func tryOneMore(ctx context.Context, url string, from net.IP) (accepted bool, how string) {
 	conn, resp, err := wsDial(ctx, url, from)
 	if err != nil {
-		return false, describeRefusedHandshake(resp, err)
+		return false, client.DescribeHandshake(resp, err)
 	}
-	c := newWSClient(conn)
-	defer c.close()
+	c := newWSClient(conn, nil)
+	defer c.Close()
 	select {
-	case <-c.closed:
-		return false, "accepted at the handshake, then " + c.closeReason()
+	case <-c.Closed():
+		return false, "accepted at the handshake, then " + c.CloseReason()
 	case <-time.After(time.Second):
 		return true, "accepted and kept open"
 	}
@@ -386,24 +281,24 @@ func checkCap(ctx context.Context, url string, from, other net.IP) CapOutcome {
 	o.ExtraAccepted, o.Extra = tryOneMore(ctx, url, from)
 	o.OtherAccepted, o.Other = tryOneMore(ctx, url, other)
 	for _, c := range clients {
-		if c.isClosed() {
+		if c.IsClosed() {
 			o.Dropped++
 		}
 	}
 	if len(clients) == 0 {
 		return o
 	}
-	clients[0].close()
+	clients[0].Close()
 	clients = clients[1:]
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		conn, resp, err := wsDial(ctx, url, from)
 		if err == nil {
 			o.Freed = true
-			clients = append(clients, newWSClient(conn))
+			clients = append(clients, newWSClient(conn, nil))
 			return o
 		}
-		o.FreedHow = describeRefusedHandshake(resp, err)
+		o.FreedHow = client.DescribeHandshake(resp, err)
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			return o
 		}
@@ -432,24 +327,22 @@ func checkScope(ctx context.Context, wsBase string, from net.IP) ScopeOutcome {
 func WaitPing(ctx context.Context, url string, from net.IP, timeout time.Duration) (time.Duration, error) {
 	conn, resp, err := wsDial(ctx, url, from)
 	if err != nil {
-		return 0, errors.New(describeRefusedHandshake(resp, err))
+		return 0, errors.New(client.DescribeHandshake(resp, err))
 	}
 	start := time.Now()
 	pinged := make(chan time.Duration, 1)
-	conn.SetPingHandler(func(data string) error {
+	c := client.NewWSConn(conn, url, client.WSOptions{OnPing: func() {
 		select {
 		case pinged <- time.Since(start):
 		default:
 		}
-		return conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
-	})
-	c := newWSClient(conn)
-	defer c.close()
+	}})
+	defer c.Close()
 	select {
 	case d := <-pinged:
 		return d, nil
-	case <-c.closed:
-		return 0, errors.New(c.closeReason())
+	case <-c.Closed():
+		return 0, errors.New(c.CloseReason())
 	case <-time.After(timeout):
 		return 0, fmt.Errorf("no ping within %s", timeout)
 	case <-ctx.Done():

@@ -11,9 +11,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	_ "github.com/conform-harness/conform/scenarios"
-	_ "github.com/conform-harness/conform/suites/errors"
 	_ "github.com/conform-harness/conform/suites/auth"
 	_ "github.com/conform-harness/conform/suites/conventions"
+	_ "github.com/conform-harness/conform/suites/errors"
 	"github.com/conform-harness/conform/suites/framework"
 	_ "github.com/conform-harness/conform/suites/margin"
 	_ "github.com/conform-harness/conform/suites/marketdata"

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/load"
 	"github.com/conform-harness/conform/target"
 )
@@ -229,13 +230,13 @@ func loadTarget(o *loadOptions, getenv func(string) string) (target.Config, erro
 }
 
 // tradingKey picks the key that signs the order scenarios' requests.
-func tradingKey(cfg target.Config) (load.Credentials, error) {
+func tradingKey(cfg target.Config) (client.Credential, error) {
 	for _, role := range []string{target.RoleFull, target.RoleTradeOnly} {
 		if a, ok := cfg.Accounts[role]; ok {
-			return load.Credentials{APIKey: a.APIKey, Secret: a.Secret}, nil
+			return client.Credential{Key: a.APIKey, Secret: a.Secret}, nil
 		}
 	}
-	return load.Credentials{}, fmt.Errorf("the order scenarios need a key of role %s or %s in the target config (or CONFORM_KEY_FULL)", target.RoleFull, target.RoleTradeOnly)
+	return client.Credential{}, fmt.Errorf("the order scenarios need a key of role %s or %s in the target config (or CONFORM_KEY_FULL)", target.RoleFull, target.RoleTradeOnly)
 }
 
 // checkTrading refuses a scenario that places orders on a target that may

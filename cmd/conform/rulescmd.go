@@ -15,31 +15,39 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/reporters/coverage"
 	"github.com/conform-harness/conform/reporters/ginkgojson"
 	"github.com/conform-harness/conform/rules"
 )
 
-const rulesSynopsis = `usage: conform rules [--json] [--check] [--suite PATH]
+const rulesSynopsis = `usage: conform rules [--json | --yaml | --id ID] [--check] [--suite PATH]
 
-Lists the rule catalogue joined with the specs that check each rule, learnt
-from a dry run of the suite binary (no spec runs, no target is needed).
+Lists the rule catalogue joined with the specs that check each rule (their
+area and files), learnt from a dry run of the suite binary (no spec runs, no
+target is needed), and the emulator fault that breaks each rule.
+--id ID prints one rule end to end: its sentence, section, specs (file:line),
+fault and where the reports carry it.
+--yaml prints the generated rules.yaml checked in at the repository root.
 --check exits 1 and lists the problems when a testable rule that is not
-pending has no spec, or a spec names no rule, an unknown rule or an
-out-of-scope one.`
+pending has no spec or no fault, or a spec names no rule, an unknown rule or
+an out-of-scope one.`
 
 // specColumn bounds the spec texts shown per rule in the table.
 const specColumn = 70
 
 type rulesOptions struct {
-	json, check bool
-	suite       string
-	results     string
+	json, yaml, check bool
+	id                string
+	suite             string
+	results           string
 }
 
 func rulesFlagSet(o *rulesOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
 	fs.BoolVar(&o.json, "json", false, "print the joined catalogue as JSON")
+	fs.BoolVar(&o.yaml, "yaml", false, "print the catalogue as rules.yaml (rule, area, section, sentence, specs, fault)")
+	fs.StringVar(&o.id, "id", "", "print one rule `ID` end to end: sentence, specs and their files, fault, report rows")
 	fs.BoolVar(&o.check, "check", false, "exit 1 listing coverage problems")
 	fs.StringVar(&o.suite, "suite", "", "suite binary `path` (default: suites.test next to conform, in ./bin or on PATH)")
 	fs.StringVar(&o.results, "results", "", "results.json of a full run against the emulator: with --check, a rule whose every spec skipped there is a problem")
@@ -50,6 +58,14 @@ func cmdRules(args []string, e *env) error {
 	o := &rulesOptions{}
 	if err := parseFlags("rules", rulesFlagSet(o), args, e); err != nil {
 		return err
+	}
+	if n := btoi(o.json) + btoi(o.yaml) + btoi(o.id != ""); n > 1 {
+		return usageErrorf("rules: --json, --yaml and --id exclude each other")
+	}
+	if o.id != "" {
+		if _, ok := rules.Default().Lookup(o.id); !ok {
+			return usageErrorf("rules: --id %s: no such rule in the catalogue", o.id)
+		}
 	}
 	suite, err := e.locator().find(suiteBinary, o.suite, "suite")
 	if err != nil {
@@ -66,7 +82,17 @@ func cmdRules(args []string, e *env) error {
 		}
 		cov.CheckRun(run)
 	}
-	if o.json {
+	switch {
+	case o.id != "":
+		r, _ := cov.Rule(o.id)
+		if err := printRule(e.stdout, r); err != nil {
+			return harnessError(err)
+		}
+	case o.yaml:
+		if err := writeRulesYAML(e.stdout, cov); err != nil {
+			return harnessError(err)
+		}
+	case o.json:
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		out := struct {
@@ -76,13 +102,15 @@ func cmdRules(args []string, e *env) error {
 		if err := enc.Encode(out); err != nil {
 			return harnessErrorf("encode: %w", err)
 		}
-	} else if err := printRules(e.stdout, cov); err != nil {
-		return harnessError(err)
+	default:
+		if err := printRules(e.stdout, cov); err != nil {
+			return harnessError(err)
+		}
 	}
 	if o.check && len(cov.Problems) > 0 {
 		w := e.stdout
-		if o.json {
-			w = e.stderr // keep stdout valid JSON
+		if o.json || o.yaml {
+			w = e.stderr // keep stdout valid JSON or YAML
 		}
 		fmt.Fprintf(w, "\ncoverage problems (%d):\n", len(cov.Problems))
 		for _, p := range cov.Problems {
@@ -158,7 +186,7 @@ func dryRunCoverage(ctx context.Context, suite string) (*coverage.Coverage, erro
 	if status != 0 {
 		return nil, harnessErrorf("dry run of %s failed with status %d:\n%s", suite, status, tail(output.String(), 20))
 	}
-	return coverage.Compute(reports, rules.Default()), nil
+	return coverage.Compute(reports, rules.Default(), faults.Catalogue()), nil
 }
 
 func dryRunArgs(report string) []string {
@@ -168,27 +196,21 @@ func dryRunArgs(report string) []string {
 func printRules(w io.Writer, cov *coverage.Coverage) error {
 	// Widths are computed here rather than with text/tabwriter, whose column
 	// blocks would break at the indented reason lines.
-	status := func(r coverage.Rule) string {
-		if r.Pending != "" {
-			return "pending"
-		}
-		return string(r.Status)
-	}
-	wID, wStatus, wSection := len("ID"), len("STATUS"), len("SECTION")
+	wID, wArea, wStatus := len("ID"), len("AREA"), len("STATUS")
 	for _, r := range cov.Rules {
-		wID, wStatus, wSection = max(wID, len(r.ID)), max(wStatus, len(status(r))), max(wSection, len([]rune(r.Section)))
+		wID, wArea, wStatus = max(wID, len(r.ID)), max(wArea, len(r.Area)), max(wStatus, len(ruleStatus(r)))
 	}
 	bw := bufio.NewWriter(w)
-	row := func(id, st, section, n, texts string) {
-		fmt.Fprintf(bw, "%-*s  %-*s  %-*s  %5s  %s\n", wID, id, wStatus, st, wSection, section, n, texts)
+	row := func(id, area, st, n, files string) {
+		fmt.Fprintf(bw, "%-*s  %-*s  %-*s  %5s  %s\n", wID, id, wArea, area, wStatus, st, n, files)
 	}
-	row("ID", "STATUS", "SECTION", "SPECS", "SPEC TEXTS")
+	row("ID", "AREA", "STATUS", "SPECS", "SPEC FILES")
 	for _, r := range cov.Rules {
-		texts := strings.Join(r.Specs, "; ")
-		if texts == "" {
-			texts = "-"
+		files := strings.Join(specFiles(r.Locations), ", ")
+		if files == "" {
+			files = "-"
 		}
-		row(r.ID, status(r), r.Section, strconv.Itoa(len(r.Specs)), clip(texts, specColumn))
+		row(r.ID, r.Area, ruleStatus(r), strconv.Itoa(len(r.Specs)), clip(files, specColumn))
 		switch {
 		case r.Pending != "":
 			fmt.Fprintf(bw, "%*s  pending: %s\n", wID, "", r.Pending)
@@ -200,6 +222,97 @@ func printRules(w io.Writer, cov *coverage.Coverage) error {
 	fmt.Fprintf(bw, "\n%d rules: %d/%d testable with specs (%d pending), %d/%d ambiguous with specs, %d out of scope; %d specs\n",
 		t.Rules, t.Covered, t.Testable, t.Pending, t.AmbCovered, t.Ambiguous, t.OutOfScope, t.Specs)
 	return bw.Flush()
+}
+
+func ruleStatus(r coverage.Rule) string {
+	if r.Pending != "" {
+		return "pending"
+	}
+	return string(r.Status)
+}
+
+// specFiles lists the distinct files of spec locations (file:line), in order.
+func specFiles(locs []string) []string {
+	var out []string
+	for _, l := range locs {
+		f, _, _ := strings.Cut(l, ":")
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// printRule shows one rule's four places: its sentence in the catalogue,
+// its specs, its emulator fault and its rows in the reports.
+func printRule(w io.Writer, r coverage.Rule) error {
+	bw := bufio.NewWriter(w)
+	area, _ := rules.LookupArea(r.Area)
+	fmt.Fprintf(bw, "%s  (%s)\n", r.ID, ruleStatus(r))
+	fmt.Fprintf(bw, "  sentence: %s\n", r.Statement)
+	fmt.Fprintf(bw, "  section:  %s (%s)\n", r.Section, area.Document)
+	fmt.Fprintf(bw, "  area:     %s  (rules/%s.go, emulator/faults/%s.go, %s)\n", r.Area, r.Area, r.Area, suiteDir(r.Area))
+	if r.Reason != "" {
+		fmt.Fprintf(bw, "  %s: %s\n", r.Status, r.Reason)
+	}
+	if r.Pending != "" {
+		fmt.Fprintf(bw, "  pending:  %s\n", r.Pending)
+	}
+	fmt.Fprintf(bw, "  specs:    %d\n", len(r.Specs))
+	for i, text := range r.Specs {
+		fmt.Fprintf(bw, "    %s\n      %s\n", r.Locations[i], text)
+	}
+	fault := r.Fault
+	if fault == "" {
+		fault = "none"
+	}
+	fmt.Fprintf(bw, "  fault:    %s  (conform emulate --faults %s; conform mutate --only %s)\n", fault, r.ID, r.ID)
+	fmt.Fprintf(bw, "  reports:  results.json rules[id=%s]; junit.xml testcase %q; select with --label-filter 'rule:%s'\n", r.ID, r.ID, r.ID)
+	return bw.Flush()
+}
+
+// suiteDir is where an area's specs live.
+func suiteDir(area string) string {
+	if area == "limits" {
+		return "scenarios/"
+	}
+	return "suites/" + area + "/"
+}
+
+// writeRulesYAML writes the catalogue joined with its specs and faults in
+// the shape of Kubernetes' conformance.yaml. Strings are JSON-quoted, which
+// YAML reads as they are.
+func writeRulesYAML(w io.Writer, cov *coverage.Coverage) error {
+	bw := bufio.NewWriter(w)
+	q := strconv.Quote
+	fmt.Fprintln(bw, "# Generated by `make rules.yaml` (conform rules --yaml): the rule catalogue with the specs")
+	fmt.Fprintln(bw, "# and the emulator fault of each rule. Do not edit; make test fails when it is stale.")
+	for _, r := range cov.Rules {
+		fmt.Fprintf(bw, "- id: %s\n  area: %s\n  section: %s\n  status: %s\n  sentence: %s\n", r.ID, r.Area, q(r.Section), ruleStatus(r), q(r.Statement))
+		if r.Reason != "" {
+			fmt.Fprintf(bw, "  reason: %s\n", q(r.Reason))
+		}
+		if len(r.Specs) == 0 {
+			fmt.Fprintln(bw, "  specs: []")
+		} else {
+			fmt.Fprintln(bw, "  specs:")
+			for i, text := range r.Specs {
+				file, _, _ := strings.Cut(r.Locations[i], ":") // no line: an edit above a spec must not make the file stale
+				fmt.Fprintf(bw, "    - file: %s\n      text: %s\n", q(file), q(text))
+			}
+		}
+		if r.Fault != "" {
+			fmt.Fprintf(bw, "  fault: %s\n", q(r.Fault))
+		}
+	}
+	return bw.Flush()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // clip shortens s to at most n runes, marking the cut.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/reporters/coverage"
 	"github.com/conform-harness/conform/rules"
 )
@@ -23,23 +24,24 @@ func TestPrintRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cov := coverage.Compute(report(
-		itSpec("checks a", types.SpecStatePassed, "rule:V3-A"),
-		itSpec("checks a again with a very long text that will not fit into the spec column of the table at all", types.SpecStatePassed, "rule:V3-A"),
-	), cat)
+	a1 := itSpec("checks a", types.SpecStatePassed, "rule:V3-A")
+	a1.LeafNodeLocation = types.CodeLocation{FileName: "/home/u/conform/suites/spot/create_params.go", LineNumber: 12}
+	a2 := itSpec("checks a again", types.SpecStatePassed, "rule:V3-A")
+	a2.LeafNodeLocation = types.CodeLocation{FileName: "/home/u/conform/suites/spot/rounding.go", LineNumber: 40}
+	cov := coverage.Compute(report(a1, a2), cat, []faults.Fault{{Rule: "V3-A", Breaks: "accepts anything"}})
 	var b bytes.Buffer
 	if err := printRules(&b, cov); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")
 	want := []string{
-		"ID       STATUS        SECTION         SPECS  SPEC TEXTS",
-		"V3-A     testable      Sec                 2  checks a; checks a again with a very long text that will not fit into…",
-		"V3-PEND  pending       Longer section      0  -",
+		"ID       AREA  STATUS        SPECS  SPEC FILES",
+		"V3-A     spot  testable          2  suites/spot/create_params.go, suites/spot/rounding.go",
+		"V3-PEND  spot  pending           0  -",
 		"         pending: issue 3",
-		"V3-AMB   ambiguous     Sec                 0  -",
+		"V3-AMB   spot  ambiguous         0  -",
 		"         ambiguous: two readings",
-		"V3-OOS   out-of-scope  Sec                 0  -",
+		"V3-OOS   spot  out-of-scope      0  -",
 		"         out-of-scope: not shown",
 		"",
 		"4 rules: 1/2 testable with specs (1 pending), 0/1 ambiguous with specs, 1 out of scope; 2 specs",
@@ -47,6 +49,29 @@ func TestPrintRules(t *testing.T) {
 	for i, w := range want {
 		if i >= len(lines) || lines[i] != w {
 			t.Errorf("line %d:\n got %q\nwant %q", i, lines[min(i, len(lines)-1)], w)
+		}
+	}
+
+	// One rule end to end: sentence, spec files with lines, fault, report rows.
+	b.Reset()
+	r, _ := cov.Rule("V3-A")
+	if err := printRule(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"sentence: a", "rules/spot.go, emulator/faults/spot.go, suites/spot/", "suites/spot/rounding.go:40", "checks a again", "fault:    accepts anything", `junit.xml testcase "V3-A"`} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("--id output lacks %q:\n%s", w, b.String())
+		}
+	}
+
+	// rules.yaml: files without lines, so that editing a spec file does not make it stale.
+	b.Reset()
+	if err := writeRulesYAML(&b, cov); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"- id: V3-A\n  area: spot\n", `    - file: "suites/spot/rounding.go"`, `  fault: "accepts anything"`, "- id: V3-OOS\n"} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("yaml lacks %q:\n%s", w, b.String())
 		}
 	}
 }
@@ -63,8 +88,16 @@ func TestCmdRulesWithFakeSuite(t *testing.T) {
 	if code := realMain([]string{"rules", "--suite", suite}, e); code != exitOK {
 		t.Errorf("rules: exit %d", code)
 	}
-	if !strings.Contains(stdout.String(), "V3-CONV-ADDRESS") || !strings.Contains(stdout.String(), "serves /api/3") {
+	if !strings.Contains(stdout.String(), "V3-CONV-ADDRESS") {
 		t.Errorf("table:\n%s", stdout)
+	}
+	e, stdout, _ = testEnv(t)
+	if code := realMain([]string{"rules", "--suite", suite, "--id", "V3-CONV-ADDRESS"}, e); code != exitOK || !strings.Contains(stdout.String(), "serves /api/3") {
+		t.Errorf("rules --id: exit %d\n%s", code, stdout)
+	}
+	e, _, _ = testEnv(t)
+	if code := realMain([]string{"rules", "--suite", suite, "--id", "V3-NO-SUCH"}, e); code != exitUsage {
+		t.Errorf("rules --id unknown: exit %d, want %d", code, exitUsage)
 	}
 
 	e, stdout, stderr := testEnv(t)

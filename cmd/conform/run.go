@@ -137,7 +137,7 @@ func resolveTarget(o *runOptions, getenv func(string) string) (target.Config, er
 // ginkgo flags, the suite binary, then the suite's own flags after --.
 // Paths are absolute because Ginkgo runs a precompiled suite from the
 // binary's directory.
-func ginkgoArgs(o *runOptions, cfg target.Config, suite, outDir, configPath string, color bool) []string {
+func ginkgoArgs(o *runOptions, cfg target.Config, suite, outDir, configPath, resolved string, color bool) []string {
 	args := []string{"-p", "--procs=" + strconv.Itoa(o.procs), "--timeout=" + o.timeout.String()}
 	if o.labelFilter != "" {
 		args = append(args, "--label-filter="+o.labelFilter)
@@ -149,16 +149,20 @@ func ginkgoArgs(o *runOptions, cfg target.Config, suite, outDir, configPath stri
 		args = append(args, "--no-color")
 	}
 	args = append(args, "--json-report="+ginkgoReport, "--junit-report="+junitReport, "--output-dir="+outDir, suite, "--")
-	return append(args, suiteArgs(cfg, configPath)...)
+	return append(args, suiteArgs(cfg, configPath, resolved)...)
 }
 
-// suiteArgs are the suite binary's flags for a resolved target. The suite
+// suiteArgs are the suite binary's flags for a resolved target (resolved:
+// target.Resolution.Encode, so that the suite does not probe it again). The suite
 // reads the config file itself (for the accounts) and ORs its booleans with
 // the flags.
-func suiteArgs(cfg target.Config, configPath string) []string {
+func suiteArgs(cfg target.Config, configPath, resolved string) []string {
 	var args []string
 	if cfg.REST != "" {
 		args = append(args, "-conform.target="+cfg.REST)
+		if resolved != "" {
+			args = append(args, "-conform.resolved="+resolved)
+		}
 		if cfg.WS != "" {
 			args = append(args, "-conform.ws-target="+cfg.WS)
 		}
@@ -228,15 +232,18 @@ func cmdRun(args []string, e *env) error {
 		return err
 	}
 	ctx := context.Background()
+	var resolved string
 	if cfg.REST != "" {
-		if err := preflight(ctx, cfg.REST); err != nil {
+		r, err := resolve(ctx, cfg, nil)
+		if err != nil {
 			return err
 		}
+		resolved = r.Encode()
 	}
 
 	ctx, cancel := context.WithTimeout(ctx, o.timeout+killGrace) // Ginkgo's own --timeout should end it first
 	defer cancel()
-	c := child{path: ginkgo, args: ginkgoArgs(o, cfg, suite, outDir, configPath, isTerminal(os.Stdout)),
+	c := child{path: ginkgo, args: ginkgoArgs(o, cfg, suite, outDir, configPath, resolved, isTerminal(os.Stdout)),
 		stdout: e.stdout, stderr: e.stderr}
 	status, err := c.run(ctx)
 	if err != nil {

@@ -132,7 +132,7 @@ func TestGinkgoArgs(t *testing.T) {
 			"-conform.target=http://h", "-conform.ws-target=ws://h", "-conform.allow-live-trading"}},
 	}
 	for _, c := range cases {
-		got := ginkgoArgs(c.o, c.cfg, "/bin/suites.test", "/out", c.config, c.color)
+		got := ginkgoArgs(c.o, c.cfg, "/bin/suites.test", "/out", c.config, "", c.color)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
@@ -269,5 +269,19 @@ func TestPrepareOutDirRemovesStaleReports(t *testing.T) {
 	}
 	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("stale report kept: %v", err)
+	}
+}
+
+// The CLI probes the target once and hands the resolution down, so that
+// the suite does not probe it again.
+func TestSuiteArgsCarryTheResolution(t *testing.T) {
+	cfg := target.Config{REST: "http://127.0.0.1:9"}
+	res := target.Resolution{REST: cfg.REST, Emulator: true}.Encode()
+	args := suiteArgs(cfg, "", res)
+	if !slices.Contains(args, "-conform.resolved="+res) {
+		t.Errorf("suite args %q lack the resolution", args)
+	}
+	if args := suiteArgs(target.Config{}, "", ""); len(args) != 0 {
+		t.Errorf("embedded emulator: suite args %q", args)
 	}
 }

@@ -6,10 +6,13 @@ package coverage
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/reporters/ginkgojson"
 	"github.com/conform-harness/conform/rules"
 )
@@ -27,6 +30,9 @@ const (
 	UnknownRule Kind = "unknown-rule"
 	// OutOfScopeRule: a spec names an out-of-scope rule, which must never be asserted.
 	OutOfScopeRule Kind = "out-of-scope-rule"
+	// NoFault: a testable rule has no emulator fault, so nothing proves
+	// that its specs can fail.
+	NoFault Kind = "rule-without-fault"
 	// SkippedOnly: every spec of a testable rule skipped in a full run
 	// against the emulator, so nothing actually checks it there (a spec
 	// that skips everywhere covers nothing).
@@ -55,6 +61,8 @@ func (p Problem) String() string {
 		return fmt.Sprintf("spec %q (%s) names %s, which is not in the rule catalogue", p.Spec, p.Location, p.Rule)
 	case OutOfScopeRule:
 		return fmt.Sprintf("spec %q (%s) names %s, which is out of scope", p.Spec, p.Location, p.Rule)
+	case NoFault:
+		return fmt.Sprintf("%s: testable rule without an emulator fault (emulator/faults)", p.Rule)
 	case SkippedOnly:
 		return fmt.Sprintf("%s: every spec skipped in the emulator run, so nothing checks it (%s)", p.Rule, p.Spec)
 	}
@@ -66,6 +74,12 @@ type Rule struct {
 	rules.Rule
 	// Specs are the full texts of the specs labelled with the rule.
 	Specs []string `json:"specs"`
+	// Locations are the specs' file:line, relative to the repository root
+	// where the file lies inside it, in the order of Specs.
+	Locations []string `json:"locations"`
+	// Fault says what the emulator's fault for the rule breaks ("" when the
+	// rule has none).
+	Fault string `json:"fault,omitempty"`
 }
 
 // Coverage is the join of a catalogue with the specs of a suite.
@@ -78,20 +92,22 @@ type Coverage struct {
 	Problems []Problem `json:"problems"`
 }
 
-// Compute joins the specs of a (dry-run) report with the catalogue.
-func Compute(reports []types.Report, cat *rules.Catalogue) *Coverage {
+// Compute joins the specs of a (dry-run) report with the catalogue and the
+// emulator's faults (faults.Catalogue() for the real ones).
+func Compute(reports []types.Report, cat *rules.Catalogue, fs []faults.Fault) *Coverage {
 	cov := &Coverage{Problems: []Problem{}}
-	specsOf := map[string][]string{}
+	specsOf, locsOf := map[string][]string{}, map[string][]string{}
 	var specProblems []Problem
 	for _, s := range ginkgojson.Specs(reports) {
 		cov.Specs++
-		text, loc := s.FullText(), ginkgojson.Location(s.LeafNodeLocation)
+		text, loc := s.FullText(), relative(ginkgojson.Location(s.LeafNodeLocation))
 		ids := rules.FromLabels(s.Labels())
 		if len(ids) == 0 {
 			specProblems = append(specProblems, Problem{Kind: NoRule, Spec: text, Location: loc})
 		}
 		for _, id := range ids {
 			specsOf[id] = append(specsOf[id], text)
+			locsOf[id] = append(locsOf[id], loc)
 			r, ok := cat.Lookup(id)
 			switch {
 			case !ok:
@@ -101,15 +117,47 @@ func Compute(reports []types.Report, cat *rules.Catalogue) *Coverage {
 			}
 		}
 	}
+	faultOf := map[string]string{}
+	for _, f := range fs {
+		faultOf[f.Rule] = f.Breaks
+	}
 	for _, r := range cat.All() {
 		specs := specsOf[r.ID]
-		cov.Rules = append(cov.Rules, Rule{Rule: r, Specs: append([]string{}, specs...)})
+		cov.Rules = append(cov.Rules, Rule{Rule: r, Specs: append([]string{}, specs...), Locations: append([]string{}, locsOf[r.ID]...), Fault: faultOf[r.ID]})
 		if len(specs) == 0 && r.Status == rules.Testable && r.Pending == "" {
 			cov.Problems = append(cov.Problems, Problem{Kind: Uncovered, Rule: r.ID})
+		}
+		if faultOf[r.ID] == "" && r.Status == rules.Testable && r.Pending == "" {
+			cov.Problems = append(cov.Problems, Problem{Kind: NoFault, Rule: r.ID})
 		}
 	}
 	cov.Problems = append(cov.Problems, specProblems...)
 	return cov
+}
+
+// repoDirs are the top folders of the repository's own path in a
+// of the repository that hold specs.
+var repoDirs = []string{"/suites/", "/scenarios/"}
+
+// relative cuts a spec location down to its path inside the repository, so
+// that listings and rules.yaml do not depend on where the clone lies.
+func relative(loc string) string {
+	loc = filepath.ToSlash(loc)
+	for _, d := range repoDirs {
+		if i := strings.LastIndex(loc, d); i >= 0 {
+			return loc[i+1:]
+		}
+	}
+	return loc
+}
+
+// Rule returns the joined rule id.
+func (c *Coverage) Rule(id string) (Rule, bool) {
+	i := slices.IndexFunc(c.Rules, func(r Rule) bool { return r.ID == id })
+	if i < 0 {
+		return Rule{}, false
+	}
+	return c.Rules[i], true
 }
 
 // SpecsFor returns the specs that check the rule id (nil when none or unknown).

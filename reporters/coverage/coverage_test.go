@@ -6,6 +6,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/rules"
 )
 
@@ -46,7 +47,7 @@ func TestCompute(t *testing.T) {
 		it("four", nil, "rule:V3-NOPE"),
 		it("five", nil, "rule:V3-OOS"),
 	}}}
-	cov := Compute(reports, catalogue(t))
+	cov := Compute(reports, catalogue(t), testFaults)
 	if cov.Specs != 5 {
 		t.Errorf("specs: %d", cov.Specs)
 	}
@@ -86,7 +87,7 @@ func TestComputeCleanSuite(t *testing.T) {
 		it("one", nil, "rule:V3-A"),
 		it("two", nil, "rule:V3-B"),
 	}}}
-	if cov := Compute(reports, catalogue(t)); len(cov.Problems) != 0 {
+	if cov := Compute(reports, catalogue(t), testFaults); len(cov.Problems) != 0 {
 		t.Errorf("pending and ambiguous rules without specs are not problems: %v", cov.Problems)
 	}
 }
@@ -111,3 +112,6 @@ func TestCheckRunFlagsRulesWhoseSpecsOnlySkipped(t *testing.T) {
 		t.Errorf("problems %v", cov.Problems)
 	}
 }
+
+// testFaults are faults for the testable rules of the test catalogue.
+var testFaults = []faults.Fault{{Rule: "V3-A", Breaks: "a"}, {Rule: "V3-B", Breaks: "b"}}

@@ -17,6 +17,7 @@ import (
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/emulator"
 	"github.com/conform-harness/conform/fixtures"
+	"github.com/conform-harness/conform/rules"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 )
@@ -36,7 +37,10 @@ type Flags struct {
 	Sandbox          bool
 	AllowLiveTrading bool
 	Faults           string
-	fs               *flag.FlagSet
+	// Resolved is the target as the CLI already probed it (target.Resolution
+	// encoded): the suite then uses it as is instead of probing again.
+	Resolved string
+	fs       *flag.FlagSet
 }
 
 // given reports whether a flag was set on the command line, so that an
@@ -57,6 +61,7 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 	fs.StringVar(&f.Config, "conform.config", "", "target config file (JSON: rest, ws, sandbox, accounts by role)")
 	fs.BoolVar(&f.Sandbox, "conform.sandbox", false, "declare the target a sandbox, where orders may be placed")
 	fs.BoolVar(&f.AllowLiveTrading, "conform.allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
+	fs.StringVar(&f.Resolved, "conform.resolved", "", "the target as conform run resolved it (internal: set by the CLI, which probes the target once)")
 	fs.StringVar(&f.Faults, "conform.faults", "", "comma-separated rule IDs whose faults the embedded emulator switches on")
 	return f
 }
@@ -143,95 +148,20 @@ func StartTarget(f *Flags) ([]byte, func(), error) {
 		stop()
 		return nil, nil, err
 	}
-	if err := probe(cfg.REST); err != nil {
+	var res target.Resolution
+	if f.Resolved != "" && f.Target != "" {
+		// conform run probed this target already: one resolution per run.
+		res, err = target.DecodeResolution(f.Resolved)
+	} else {
+		res, err = target.Resolve(context.Background(), cfg, nil)
+	}
+	if err != nil {
 		stop()
 		return nil, nil, err
 	}
-	if err := target.Preflight(context.Background(), cfg.REST, target.PreflightTimeout); err != nil {
-		stop()
-		return nil, nil, err
-	}
-	var seen string
-	cfg.Emulator, cfg.ControlURL, seen = detectEmulator(cfg.REST, cfg.IsLoopback())
-	if cfg.Emulator && seen != "" && seen != probeSource.String() {
-		// Something between us re-originates connections: every client
-		// shares one address's budgets there.
-		cfg.SharedSource = true
-	}
+	cfg.Apply(res)
 	b, err := json.Marshal(cfg)
 	return b, stop, err
-}
-
-// probe fails fast when nothing listens at the target.
-func probe(rest string) error {
-	u, err := url.Parse(rest)
-	if err != nil {
-		return fmt.Errorf("target %q: %w", rest, err)
-	}
-	host := u.Host
-	if u.Port() == "" {
-		port := "80"
-		if u.Scheme == "https" {
-			port = "443"
-		}
-		host = net.JoinHostPort(u.Hostname(), port)
-	}
-	c, err := net.DialTimeout("tcp", host, 3*time.Second)
-	if err != nil {
-		return fmt.Errorf("target %s unreachable: %w", rest, err)
-	}
-	return c.Close()
-}
-
-// probeSource is the loopback address the emulator probe connects from:
-// outside every process's range of 127.(16+p).0.0/16.
-var probeSource = net.IPv4(127, 16, 0, 1)
-
-// detectEmulator asks for the control plane; only a conform emulator has it.
-// It also returns the client address the emulator saw; on loopback the
-// probe connects from probeSource, so a different answer means a proxy.
-func detectEmulator(rest string, loopback bool) (bool, string, string) {
-	if loopback {
-		if ok, ctl, seen := askControlPlane(rest, probeSource); ok {
-			return ok, ctl, seen
-		}
-	}
-	// Not on loopback, or this system cannot connect from probeSource: the
-	// address seen tells nothing.
-	ok, ctl, _ := askControlPlane(rest, nil)
-	return ok, ctl, ""
-}
-
-// askControlPlane reads the emulator's /_conform/info from source address
-// from (nil: the system's choice).
-func askControlPlane(rest string, from net.IP) (bool, string, string) {
-	ctl := strings.TrimRight(rest, "/") + "/_conform"
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	d := &net.Dialer{Timeout: 3 * time.Second}
-	if from != nil {
-		d.LocalAddr = &net.TCPAddr{IP: from}
-	}
-	tr := &http.Transport{Proxy: nil, DialContext: d.DialContext}
-	defer tr.CloseIdleConnections()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ctl+"/info", nil)
-	resp, err := (&http.Client{Transport: tr}).Do(req)
-	if err != nil {
-		return false, "", ""
-	}
-	defer resp.Body.Close()
-	var in struct {
-		Emulator   bool   `json:"emulator"`
-		RemoteAddr string `json:"remote_addr"`
-	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&in) != nil || !in.Emulator {
-		return false, "", ""
-	}
-	host, _, err := net.SplitHostPort(in.RemoteAddr)
-	if err != nil {
-		host = in.RemoteAddr
-	}
-	return true, ctl, host
 }
 
 // Setup runs on every process with the config from StartTarget. On the
@@ -278,7 +208,7 @@ func Setup(data []byte) error {
 	forward := cfg.SharedSource && cfg.Emulator && cfg.IsLoopback()
 	env = &Env{Config: cfg, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
 		guard: tradingGuard(cfg), redactor: newRedactor(cfg)}
-	env.pacer = client.NewPacer(client.V3PerIP, 1/float64(n))
+	env.pacer = client.NewPacer(perIPClasses(), 1/float64(n))
 	return nil
 }
 
@@ -393,4 +323,16 @@ func (e *Env) RequireEmulator() {
 	if !e.Config.Emulator {
 		Skip("emulator-only: needs the conform emulator's control plane (reset, fund, clock), which this target does not have")
 	}
+}
+
+// perIPClasses are the per-IP REST rows of the harness's reading of the
+// limit tables, for pacing clients.
+func perIPClasses() []client.PathClass {
+	var cs []client.PathClass
+	for _, l := range rules.Limits() {
+		if !l.Stream && !l.PerAccount {
+			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate})
+		}
+	}
+	return cs
 }

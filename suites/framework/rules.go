@@ -62,14 +62,15 @@ func Rule(id string) rules.Rule {
 // Further decorators (Label(LabelEmulatorOnly), Serial, ...) may follow.
 func ConformanceIt(id string, args ...any) bool {
 	r := Rule(id)
-	return It(fmt.Sprintf("%s %s", r.ID, r.Statement), append([]any{Checks(id)}, args...)...)
+	// Offset(1): the spec's location is the caller's line, not this wrapper's.
+	return It(fmt.Sprintf("%s %s", r.ID, r.Statement), append([]any{Checks(id), Offset(1)}, args...)...)
 }
 
 // ConformanceContext groups the specs of one rule (for DescribeTable rows or
 // several Its), with the rule's label on every spec inside.
 func ConformanceContext(id string, args ...any) bool {
 	r := Rule(id)
-	return Context(fmt.Sprintf("%s %s", r.ID, r.Statement), append([]any{Checks(id)}, args...)...)
+	return Context(fmt.Sprintf("%s %s", r.ID, r.Statement), append([]any{Checks(id), Offset(1)}, args...)...)
 }
 
 // Observe records what the target did for an ambiguous rule. The spec passes;
@@ -99,4 +100,3 @@ func Record(id string, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	reportEntry(EntryRecorded, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
 }
-

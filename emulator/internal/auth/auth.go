@@ -10,8 +10,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/api"
 )
 
 // Access rights, by the short names used in fixtures and target config.

@@ -9,9 +9,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/shopspring/decimal"
 )
 

@@ -36,6 +36,9 @@ type Options struct {
 	Margin []margin.Params
 	// Retention bounds what history keeps; zero fields take the defaults.
 	Retention Retention
+	// Observer, when set, receives every order update, public trade and
+	// book change (see Event); nil costs nothing.
+	Observer Observer
 }
 
 // Retention bounds an account's order and trade history, so that the
@@ -109,6 +112,9 @@ type Engine struct {
 	marginCfg map[string]*marginSym
 	margin    map[string]*marginAcct
 	lastPosID int64
+
+	obs Observer
+	seq uint64 // last Event.Seq emitted
 }
 
 // New returns an engine trading symbols, keeping balances in l. Every symbol
@@ -134,7 +140,7 @@ func New(symbols []Symbol, l *ledger.Ledger, clk clock.Clock, f *faults.Set, opt
 	if clk == nil {
 		clk = clock.Real{}
 	}
-	e := &Engine{clk: clk, led: l, faults: f, opts: opts, books: map[string]*book{}, marginCfg: map[string]*marginSym{}}
+	e := &Engine{clk: clk, led: l, faults: f, opts: opts, books: map[string]*book{}, marginCfg: map[string]*marginSym{}, obs: opts.Observer}
 	for _, s := range symbols {
 		b, err := newBook(s, len(e.bookList))
 		if err != nil {
@@ -228,6 +234,9 @@ func (e *Engine) resetLocked() {
 	e.doomed, e.activations = nil, nil
 	e.margin = map[string]*marginAcct{}
 	e.lastPosID = 0
+	if e.wants(ResetEvent) {
+		e.emit(Event{Kind: ResetEvent})
+	}
 }
 
 // now reads the clock and applies what became due since the last call,
@@ -289,6 +298,11 @@ func (e *Engine) account(id string) *account {
 func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
 	o.status = status
 	o.updated = at
+	if status != Filled && !o.superseded {
+		// A fill was reported with its trade; a replaced order by its
+		// replacement.
+		e.emitOrder(o, reportOf(status), nil)
+	}
 	if release && o.resv.IsPositive() {
 		// An error means the ledger was reset under the engine; the funds
 		// it would release no longer exist.
@@ -308,6 +322,13 @@ func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
 		e.purges.push(deadline{at: o.purgeAt, o: o})
 	}
 	e.retain(a)
+}
+
+func reportOf(s Status) ReportType {
+	if s == Expired {
+		return ReportExpired
+	}
+	return ReportCanceled
 }
 
 // purge deletes a final order from history; its client_order_id becomes
@@ -375,6 +396,7 @@ func (e *Engine) unlink(o *order) {
 	switch {
 	case o.lvl != nil:
 		o.bk.sideOf(o.side).remove(o)
+		e.emitLevel(o.bk, o.side, o.price)
 	case o.status == Suspended:
 		o.bk.unpark(o)
 	}

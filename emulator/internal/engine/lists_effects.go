@@ -26,7 +26,7 @@ func (e *Engine) allOrNone(os []*order, now int64) {
 		return
 	}
 	for _, o := range os {
-		e.admit(o, now, nil)
+		e.admit(o, now, nil, ReportNew)
 	}
 }
 
@@ -100,10 +100,11 @@ func (e *Engine) activate(o *order, now int64) {
 		}
 		o.status = Suspended
 		o.bk.park(o)
+		e.emitOrder(o, ReportActivated, nil)
 		return
 	}
 	if e.ready(o, now) {
-		e.execute(o, now, nil)
+		e.execute(o, now, nil, ReportActivated)
 	}
 }
 

@@ -237,13 +237,14 @@ func (lp *listPlacement) start(i int) {
 	case o.doomed:
 		e.finalize(o, Canceled, now, true) // a sibling executed before its turn
 	case o.inactive:
+		e.emitOrder(o, ReportNew, nil)
 		if o.deadline != 0 {
 			e.expiries.push(deadline{at: o.deadline, o: o})
 		}
 	case o.mg != nil && o.mg.closePos && o.qty == 0:
 		e.finalize(o, Canceled, now, true) // no position to close
 	default:
-		e.admit(o, now, nil)
+		e.admit(o, now, nil, ReportNew)
 	}
 }
 
@@ -279,7 +280,7 @@ func (lp *listPlacement) oneByOne() ([]Order, error) {
 		}
 		lp.register(i)
 		if lp.ct == AllOrNone {
-			e.admit(o, lp.now, nil)
+			e.admit(o, lp.now, nil, ReportNew)
 		} else {
 			lp.start(i)
 		}

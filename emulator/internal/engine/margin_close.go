@@ -111,7 +111,7 @@ func (e *Engine) closeWith(ma *marginAcct, p *position, limit bool, ticks int64,
 	o.created, o.updated = now, now
 	o.deadline = e.deadlineOf(o, now)
 	e.register(o)
-	e.admit(o, now, nil)
+	e.admit(o, now, nil, ReportNew)
 }
 
 // MarginTradeQuery selects margin trades (GET /margin/history/trade).

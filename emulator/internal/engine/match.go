@@ -12,12 +12,16 @@ import (
 // admit starts a registered order's life: a stop or take-profit order is
 // parked until its trigger, anything else executes at once. trades collects
 // the order's own executions (nil: not wanted).
-func (e *Engine) admit(o *order, now int64, trades *[]Trade) {
+func (e *Engine) admit(o *order, now int64, trades *[]Trade, r ReportType) {
 	if isStop(o.typ) && !o.triggered {
 		o.status = Suspended
 		o.bk.park(o)
+		if r == ReportNew {
+			r = ReportSuspended
+		}
+		e.emitOrder(o, r, nil)
 	} else {
-		e.execute(o, now, trades)
+		e.execute(o, now, trades, r)
 	}
 	if o.deadline != 0 && o.active() {
 		e.expiries.push(deadline{at: o.deadline, o: o})
@@ -26,8 +30,9 @@ func (e *Engine) admit(o *order, now int64, trades *[]Trade) {
 
 // execute runs an order as taker, then rests what is left or expires it as
 // its type and time in force say.
-func (e *Engine) execute(o *order, now int64, trades *[]Trade) {
+func (e *Engine) execute(o *order, now int64, trades *[]Trade, r ReportType) {
 	o.status = StatusNew
+	e.emitOrder(o, r, nil)
 	market := o.marketNow()
 	opp := o.bk.opposite(o.side)
 	if o.reducing() && e.fillCap(o) == 0 {
@@ -76,6 +81,7 @@ func (e *Engine) execute(o *order, now int64, trades *[]Trade) {
 		}
 	}
 	o.bk.sideOf(o.side).add(o)
+	e.emitLevel(o.bk, o.side, o.price)
 }
 
 // match trades taker t against the opposite side in price-time priority,
@@ -93,11 +99,13 @@ func (e *Engine) match(t *order, now int64, trades *[]Trade) {
 		if lv == nil || (!market && !opp.crosses(lv.ticks, t.price)) {
 			return
 		}
+		ticks := lv.ticks
 		for m := lv.head; m != nil && capT > 0 && !t.doomed; {
 			next := m.next
 			capM := e.fillCap(m)
 			if m.doomed || capM == 0 {
 				opp.remove(m)
+				e.emitLevel(t.bk, m.side, ticks)
 				if m.doomed {
 					e.finalize(m, Canceled, now, true)
 				} else {
@@ -115,6 +123,7 @@ func (e *Engine) match(t *order, now int64, trades *[]Trade) {
 			} else {
 				m.status = PartiallyFilled
 			}
+			e.emitLevel(t.bk, m.side, ticks)
 			capT = e.fillCap(t)
 			m = next
 		}
@@ -170,15 +179,8 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 	t.acct.addTrade(tr)
 	m.acct.addTrade(mr)
 	bk.noteTrade(ticks)
-	// The maker first: it was there first, so when a list order meets its
-	// own sibling, the resting one's execution cancels the newcomer.
-	if m.list != nil {
-		e.noteExecution(m)
-	}
-	if t.list != nil {
-		e.noteExecution(t)
-	}
-	if trades != nil {
+	if trades != nil || e.obs != nil {
+		// Decimals only for those who read them: the answer and the feed.
 		var qd decimal.Decimal
 		switch {
 		case t.filled == lots && lots == t.qty:
@@ -188,7 +190,28 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 		default:
 			qd = bk.step.decimal(lots)
 		}
-		*trades = append(*trades, Trade{ID: id, Quantity: qd, Price: lv.price, Fee: takerFee.Decimal(), Taker: true, Timestamp: nanoTime(now)})
+		p := lv.price
+		tt := Trade{ID: id, Quantity: qd, Price: p, Fee: takerFee.Decimal(), Taker: true, Timestamp: nanoTime(now)}
+		if trades != nil {
+			*trades = append(*trades, tt)
+		}
+		if e.obs != nil {
+			e.emitPrint(bk, id, p, qd, t.side, now)
+			if e.wants(OrderEvent) {
+				mt := Trade{ID: id, Quantity: qd, Price: p, Fee: makerFee.Decimal(), Timestamp: tt.Timestamp}
+				e.emitOrder(m, ReportTrade, &mt)
+				tc := tt
+				e.emitOrder(t, ReportTrade, &tc)
+			}
+		}
+	}
+	// The maker first: it was there first, so when a list order meets its
+	// own sibling, the resting one's execution cancels the newcomer.
+	if m.list != nil {
+		e.noteExecution(m)
+	}
+	if t.list != nil {
+		e.noteExecution(t)
 	}
 }
 
@@ -276,7 +299,7 @@ func (e *Engine) trigger(o *order, now int64) {
 		return
 	}
 	if e.ready(o, now) {
-		e.execute(o, now, nil)
+		e.execute(o, now, nil, ReportTriggered)
 	}
 }
 

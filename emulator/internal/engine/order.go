@@ -66,6 +66,8 @@ type order struct {
 	doomed bool
 	// replaced: ended by a replace, which hands its list place on.
 	replaced bool
+	// superseded: ended by a replace (its replacement reports it).
+	superseded bool
 
 	mg *marginOrder // nil for spot orders
 }

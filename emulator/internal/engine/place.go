@@ -59,7 +59,7 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 		// Nothing to close: "closes the position or is canceled".
 		e.finalize(o, Canceled, now, true)
 	} else {
-		e.admit(o, now, &trades)
+		e.admit(o, now, &trades, ReportNew)
 	}
 	out := o.snapshot()
 	out.Trades = trades
@@ -457,6 +457,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		n.list.orders[n.listIdx] = n
 		old.replaced = true
 	}
+	old.superseded = true
 	e.unlink(old)
 	e.finalize(old, Canceled, now, false)
 	n.created, n.updated = now, now
@@ -465,11 +466,12 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 	var trades []Trade
 	if n.inactive {
 		n.status = StatusNew
+		e.emitOrder(n, ReportReplaced, nil)
 		if n.deadline != 0 {
 			e.expiries.push(deadline{at: n.deadline, o: n})
 		}
 	} else {
-		e.admit(n, now, &trades)
+		e.admit(n, now, &trades, ReportReplaced)
 	}
 	out := n.snapshot()
 	out.Trades = trades

@@ -54,11 +54,6 @@ type Window struct {
 // WindowOption configures a Window.
 type WindowOption func(*Window)
 
-// WithLength sets the window length (default DefaultWindow); tests use it.
-func WithLength(d time.Duration) WindowOption {
-	return func(w *Window) { w.window = int64(d) }
-}
-
 // WithFixedWindow makes the window fixed instead of sliding: a key's budget
 // resets one window after the first event accepted since the last reset.
 // It is the fault of V3-LIMIT-WINDOW, and otherwise wrong.

@@ -25,8 +25,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/limits"
 	"github.com/gorilla/websocket"
 )

@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/engine"
-	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/shopspring/decimal"
 )
 

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/engine"
-	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/shopspring/decimal"
 )
 

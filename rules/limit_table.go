@@ -1,0 +1,58 @@
+package rules
+
+// Limit is one row of a document's limit tables as the harness reads it:
+// the numbers a limit rule's sentence states, declared once here for every
+// part of the harness that needs them (the limit scenarios, the clients'
+// pacing). It is a reading of the document, kept apart from the emulator's
+// limiter on purpose, so that a misreading there cannot hide here.
+type Limit struct {
+	// Rule is the catalogue ID of the limit rule.
+	Rule string
+	// Stream rows count messages on a stream; the others REST requests.
+	Stream bool
+	// PerAccount rows count per account; the others per source address.
+	PerAccount bool
+	// Prefixes are the path classes of the row: relative to /api/3 for
+	// REST ("/" is the default row), the stream path for streams.
+	Prefixes []string
+	// Rate and Burst are requests (or messages) per second; one 1-second
+	// sliding window holds Rate+Burst.
+	Rate, Burst int
+}
+
+// Limits returns the v3 limit table rows (v3 Limits section).
+func Limits() []Limit {
+	ip := func(rule string, rate, burst int, prefixes ...string) Limit {
+		return Limit{Rule: rule, Prefixes: prefixes, Rate: rate, Burst: burst}
+	}
+	return []Limit{
+		// Per IP address, REST.
+		ip("V3-LIMIT-IP-DEFAULT", 20, 30, "/"),
+		ip("V3-LIMIT-IP-PUBLIC", 30, 50, "/public/"),
+		ip("V3-LIMIT-IP-WALLET", 10, 10, "/wallet/"),
+		ip("V3-LIMIT-IP-BUYCRYPTO-PROVIDER", 10, 10, "/buy-crypto/provider/"),
+		ip("V3-LIMIT-IP-BUYCRYPTO-FIAT2CRYPTO", 10, 10, "/buy-crypto/fiat2crypto/"),
+		ip("V3-LIMIT-IP-SPOT-ORDER", 300, 450, "/spot/order"),
+		ip("V3-LIMIT-IP-MARGIN", 300, 450, "/margin/order", "/margin/account", "/margin/position"),
+		ip("V3-LIMIT-IP-FUTURES", 300, 450, "/futures/order", "/futures/account", "/futures/position"),
+		ip("V3-LIMIT-IP-TRANSFER-CONVERT", 10, 10, "/transfer-convert/config"),
+		// Per IP address, streams.
+		{Rule: "V3-LIMIT-WS-PUBLIC-MSG", Stream: true, Prefixes: []string{"/ws/public"}, Rate: 10, Burst: 10},
+		{Rule: "V3-LIMIT-WS-TRADING-MSG", Stream: true, Prefixes: []string{"/ws/trading"}, Rate: 10, Burst: 10},
+		{Rule: "V3-LIMIT-WS-WALLET-MSG", Stream: true, Prefixes: []string{"/ws/wallet"}, Rate: 10, Burst: 10},
+		// Per account, REST.
+		{Rule: "V3-LIMIT-ACCT-WALLET", PerAccount: true, Prefixes: []string{"/wallet/", "/transfer-convert/config"}, Rate: 20, Burst: 30},
+		{Rule: "V3-LIMIT-ACCT-BUYCRYPTO", PerAccount: true, Prefixes: []string{"/buy-crypto/"}, Rate: 20, Burst: 30},
+		{Rule: "V3-LIMIT-ACCT-SUBACCOUNT", PerAccount: true, Prefixes: []string{"/sub-account/"}, Rate: 20, Burst: 30},
+	}
+}
+
+// LimitOf returns the limit row of a limit rule.
+func LimitOf(rule string) (Limit, bool) {
+	for _, l := range Limits() {
+		if l.Rule == rule {
+			return l, true
+		}
+	}
+	return Limit{}, false
+}

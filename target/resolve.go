@@ -1,0 +1,175 @@
+package target
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// ProbeTimeout bounds the TCP reachability check of a target.
+const ProbeTimeout = 3 * time.Second
+
+// Dialer opens a TCP connection (net.Dialer.DialContext); tests substitute it.
+type Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// Resolution is what probing a target found out. It is computed once per
+// run (by the CLI, or by the suite when it runs without the CLI) and handed
+// down as it is; it holds no secret, so it may travel on a command line.
+type Resolution struct {
+	REST string `json:"rest"`
+	WS   string `json:"ws,omitempty"`
+	// Emulator is set when the target is a conform emulator with its control plane.
+	Emulator   bool   `json:"emulator,omitempty"`
+	ControlURL string `json:"control_url,omitempty"`
+	// SharedSource is set when something between the harness and an
+	// emulator re-originates connections (a transparent proxy).
+	SharedSource bool `json:"shared_source,omitempty"`
+}
+
+// Resolve checks that the target is reachable and is this API (Preflight),
+// and finds out whether it is a conform emulator and whether a proxy merges
+// source addresses. Failures are one line each, within ProbeTimeout plus
+// PreflightTimeout.
+func Resolve(ctx context.Context, c Config, dial Dialer) (Resolution, error) {
+	if err := Probe(ctx, c.REST, dial); err != nil {
+		return Resolution{}, err
+	}
+	if err := Preflight(ctx, c.REST, PreflightTimeout); err != nil {
+		return Resolution{}, err
+	}
+	r := Resolution{REST: c.REST, WS: c.WS, SharedSource: c.SharedSource}
+	var seen string
+	r.Emulator, r.ControlURL, seen = detectEmulator(ctx, c.REST, c.IsLoopback())
+	if r.Emulator && seen != "" && seen != probeSource.String() {
+		// Something between us re-originates connections: every client
+		// shares one address's budgets there.
+		r.SharedSource = true
+	}
+	return r, nil
+}
+
+// Apply puts a resolution into the config it was made for.
+func (c *Config) Apply(r Resolution) {
+	c.REST, c.WS = r.REST, r.WS
+	c.Emulator, c.ControlURL = r.Emulator, r.ControlURL
+	c.SharedSource = c.SharedSource || r.SharedSource
+}
+
+// Encode renders the resolution for a command line.
+func (r Resolution) Encode() string {
+	b, _ := json.Marshal(r) // a struct of strings and booleans always encodes
+	return string(b)
+}
+
+// DecodeResolution reads what Encode wrote.
+func DecodeResolution(s string) (Resolution, error) {
+	var r Resolution
+	if err := json.Unmarshal([]byte(s), &r); err != nil {
+		return r, fmt.Errorf("resolved target %q: %w", s, err)
+	}
+	if r.REST == "" {
+		return r, fmt.Errorf("resolved target %q: no REST URL", s)
+	}
+	return r, nil
+}
+
+// HostPort returns the host:port a REST base URL connects to, filling in the
+// scheme's default port.
+func HostPort(rest string) (string, error) {
+	u, err := url.Parse(rest)
+	if err != nil {
+		return "", fmt.Errorf("target %q: %w", rest, err)
+	}
+	if u.Hostname() == "" {
+		return "", fmt.Errorf("target %q: no host", rest)
+	}
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+	}
+	return net.JoinHostPort(u.Hostname(), port), nil
+}
+
+// ErrBadURL wraps a target URL that cannot be dialled at all (a usage error).
+type ErrBadURL struct{ Err error }
+
+func (e *ErrBadURL) Error() string { return e.Err.Error() }
+func (e *ErrBadURL) Unwrap() error { return e.Err }
+
+// Probe checks that something accepts TCP connections at the target, so that
+// an unreachable target is one line instead of a suite of failed specs.
+func Probe(ctx context.Context, rest string, dial Dialer) error {
+	addr, err := HostPort(rest)
+	if err != nil {
+		return &ErrBadURL{Err: err}
+	}
+	if dial == nil {
+		dial = (&net.Dialer{}).DialContext
+	}
+	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+	defer cancel()
+	c, err := dial(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("target %s unreachable: %w", rest, err)
+	}
+	return c.Close()
+}
+
+// probeSource is the loopback address the emulator probe connects from:
+// outside every suite process's range of 127.(16+p).0.0/16.
+var probeSource = net.IPv4(127, 16, 0, 1)
+
+// detectEmulator asks for the control plane; only a conform emulator has it.
+// It also returns the client address the emulator saw; on loopback the
+// probe connects from probeSource, so a different answer means a proxy.
+func detectEmulator(ctx context.Context, rest string, loopback bool) (bool, string, string) {
+	if loopback {
+		if ok, ctl, seen := askControlPlane(ctx, rest, probeSource); ok {
+			return ok, ctl, seen
+		}
+	}
+	// Not on loopback, or this system cannot connect from probeSource: the
+	// address seen tells nothing.
+	ok, ctl, _ := askControlPlane(ctx, rest, nil)
+	return ok, ctl, ""
+}
+
+// askControlPlane reads the emulator's /_conform/info from source address
+// from (nil: the system's choice).
+func askControlPlane(ctx context.Context, rest string, from net.IP) (bool, string, string) {
+	ctl := strings.TrimRight(rest, "/") + "/_conform"
+	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+	defer cancel()
+	d := &net.Dialer{Timeout: ProbeTimeout}
+	if from != nil {
+		d.LocalAddr = &net.TCPAddr{IP: from}
+	}
+	tr := &http.Transport{Proxy: nil, DialContext: d.DialContext}
+	defer tr.CloseIdleConnections()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ctl+"/info", nil)
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		return false, "", ""
+	}
+	defer resp.Body.Close()
+	var in struct {
+		Emulator   bool   `json:"emulator"`
+		RemoteAddr string `json:"remote_addr"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&in) != nil || !in.Emulator {
+		return false, "", ""
+	}
+	host, _, err := net.SplitHostPort(in.RemoteAddr)
+	if err != nil {
+		host = in.RemoteAddr
+	}
+	return true, ctl, host
+}
