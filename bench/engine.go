@@ -21,6 +21,7 @@ const opsPerIter = 32
 type result struct {
 	nsPerOp     float64
 	allocsPerOp float64
+	bytesPerOp  float64
 	opsPerSec   float64
 }
 
@@ -40,6 +41,7 @@ func measure(d time.Duration, ops int, iter func(i int)) result {
 	total := float64(n * ops)
 	return result{nsPerOp: float64(el.Nanoseconds()) / total,
 		allocsPerOp: float64(after.Mallocs-before.Mallocs) / float64(n),
+		bytesPerOp:  float64(after.TotalAlloc-before.TotalAlloc) / total,
 		opsPerSec:   total / el.Seconds()}
 }
 
@@ -116,7 +118,7 @@ func benchEngine() (*engine.Engine, *ledger.Ledger, *clock.Manual, error) {
 		TakeRate: decimal.RequireFromString("0.0025"), MakeRate: decimal.RequireFromString("0.001"), Status: "working"}
 	l := ledger.New(fs)
 	clk := clock.NewManual(time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC))
-	e := engine.New([]engine.Symbol{sym}, l, clk, fs, engine.Options{})
+	e := engine.New([]engine.Symbol{sym}, l, clk, fs, engine.Options{Retention: engine.Retention{Orders: *retention, Trades: *retention}})
 	for _, a := range []string{"buyer", "seller", "sweeper"} {
 		for _, c := range []string{"BENCH", "USD"} {
 			if err := l.Credit(a, c, decimal.New(1, 15)); err != nil {

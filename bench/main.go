@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -22,8 +23,20 @@ func main() {
 	dur := flag.Duration("time", time.Second, "time per side per round (engine pairs)")
 	netDur := flag.Duration("net-time", 3*time.Second, "time per side per round (HTTP and load pairs)")
 	only := flag.String("only", "engine,match,http,load", "which comparisons to run")
+	retention = flag.Int("retention", 0, "the engine's history retention per account (0: the default, 101,000)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	memprofile := flag.String("memprofile", "", "write an allocation profile at the end to this file")
 	flag.Parse()
+	if *memprofile != "" {
+		runtime.MemProfileRate = 4096
+		defer func() {
+			f, err := os.Create(*memprofile)
+			if err == nil {
+				_ = pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -58,6 +71,9 @@ func main() {
 	}
 }
 
+// retention is the -retention flag.
+var retention *int
+
 func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
@@ -70,7 +86,7 @@ func median(xs []float64) float64 {
 
 func compareEngine(rounds int, d time.Duration) error {
 	fmt.Println("== engine vs github.com/i25959341/orderbook v0.2.5, its BenchmarkLimitOrder workload (32 operations per iteration; ours with ledger and fees on)")
-	var ratios, refNs, engNs, refAl, engAl []float64
+	var ratios, refNs, engNs, refAl, engAl, refB, engB []float64
 	for r := 1; r <= rounds; r++ {
 		ref := measure(d, opsPerIter, referenceWorkload())
 		w, err := engineWorkload()
@@ -83,9 +99,10 @@ func compareEngine(rounds int, d time.Duration) error {
 			r, ref.nsPerOp, ref.opsPerSec, ref.allocsPerOp, eng.nsPerOp, eng.opsPerSec, eng.allocsPerOp, ratio)
 		ratios, refNs, engNs = append(ratios, ratio), append(refNs, ref.nsPerOp), append(engNs, eng.nsPerOp)
 		refAl, engAl = append(refAl, ref.allocsPerOp), append(engAl, eng.allocsPerOp)
+		refB, engB = append(refB, ref.bytesPerOp), append(engB, eng.bytesPerOp)
 	}
-	fmt.Printf("reference: %.0f ns/op, %.0f allocs/iter (%.1f allocs/op)\n", median(refNs), median(refAl), median(refAl)/opsPerIter)
-	fmt.Printf("engine:    %.0f ns/op, %.0f allocs/iter (%.1f allocs/op)\n", median(engNs), median(engAl), median(engAl)/opsPerIter)
+	fmt.Printf("reference: %.0f ns/op, %.0f allocs/iter (%.1f allocs/op, %.0f B/op)\n", median(refNs), median(refAl), median(refAl)/opsPerIter, median(refB))
+	fmt.Printf("engine:    %.0f ns/op, %.0f allocs/iter (%.1f allocs/op, %.0f B/op)\n", median(engNs), median(engAl), median(engAl)/opsPerIter, median(engB))
 	fmt.Printf("engine/reference ratio: %.2f (target >= 2.00)\n", median(ratios))
 	return nil
 }

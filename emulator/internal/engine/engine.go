@@ -101,7 +101,8 @@ type Engine struct {
 	// lazily at the start of every call.
 	expiries, purges deadlines
 
-	fired []*order // scratch for stop triggers
+	fired    []*order // scratch for stop triggers
+	tradeBuf []Trade  // scratch for the trades of the order being answered
 
 	// Order-list effects wait here until the matching in progress is over
 	// (see drain): orders an OCO execution canceled, and secondaries a
@@ -408,8 +409,13 @@ func (e *Engine) register(o *order) {
 	e.lastOrderID++
 	o.id = e.lastOrderID
 	a := o.acct
-	if prev := a.byCloid[o.cloid]; prev != nil {
-		o.sameCloidPrev = prev
+	if !o.genID && looksGenerated(o.cloid) {
+		a.foreignHex = true
+	}
+	// A generated ID is new to the account unless it chose one of that
+	// shape itself; only then can an older record hold it.
+	if !o.genID || a.foreignHex {
+		o.sameCloidPrev = a.byCloid[o.cloid]
 	}
 	a.byCloid[o.cloid] = o
 	a.history = append(a.history, o)
@@ -417,8 +423,25 @@ func (e *Engine) register(o *order) {
 	a.perSym[o.bk.idx]++
 }
 
+// looksGenerated reports whether a client order ID has the generator's
+// shape: 32 lowercase hex digits.
+func looksGenerated(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // genClientOrderID makes a 32-hex-digit identifier unused by the account,
-// from a per-engine sequence so that runs are reproducible.
+// from a per-engine sequence so that runs are reproducible. The sequence
+// never repeats a value (splitmix64 is a bijection), so only an ID of that
+// shape that the account chose itself can be in the way: without one, no
+// lookup is needed.
 func (e *Engine) genClientOrderID(a *account) string {
 	const hexdigits = "0123456789abcdef"
 	for {
@@ -432,7 +455,7 @@ func (e *Engine) genClientOrderID(a *account) string {
 			x >>= 4
 			y >>= 4
 		}
-		if s := string(b[:]); a.byCloid[s] == nil {
+		if s := string(b[:]); !a.foreignHex || a.byCloid[s] == nil {
 			return s
 		}
 	}

@@ -26,6 +26,7 @@ type order struct {
 	// triggered is set when a stop or take-profit order leaves suspension.
 	triggered bool
 	deleted   bool
+	genID     bool // its client_order_id was generated
 	display   *string
 
 	qty, filled int64 // increments
@@ -117,6 +118,34 @@ func (o *order) setQty(n int64) {
 
 func (o *order) setPrice(n int64) {
 	o.price, o.priceDec = n, o.bk.tick.decimal(n)
+}
+
+// setQtyFrom and setPriceFrom set n units that the request sent as v: a
+// value already on the step is shared (decimals are immutable), sparing
+// the allocations of making it again.
+func (o *order) setQtyFrom(n int64, v *decimal.Decimal) {
+	if exact(o.bk.step, v) {
+		o.qty, o.qtyDec = n, *v
+		return
+	}
+	o.setQty(n)
+}
+
+func (o *order) setPriceFrom(n int64, v *decimal.Decimal) {
+	if exact(o.bk.tick, v) {
+		o.price, o.priceDec = n, *v
+		return
+	}
+	o.setPrice(n)
+}
+
+// exact reports whether v is a whole number of units u.
+func exact(u unit, v *decimal.Decimal) bool {
+	if v == nil {
+		return false
+	}
+	_, r := u.count(*v, true, false)
+	return r == roundOK
 }
 
 // remainingDec is the remaining quantity as a decimal.
@@ -275,6 +304,9 @@ type account struct {
 	history []*order // by ID; deleted records linger until compaction
 	deleted int
 	trimAt  int // history before it holds no final record Retention may delete
+	// foreignHex: the account chose a client_order_id of the generator's
+	// shape, so generated ones must be checked against byCloid.
+	foreignHex bool
 
 	trades    []tradeRec // ring of the latest maxTrades
 	tradeNext int        // next slot to overwrite once the ring is full

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/fixed"
@@ -29,7 +30,7 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	if req.ClientOrderID == nil {
 		o.cloid = ""
 		if !e.faults.On("V3-SPOT-CLOID-GENERATED") {
-			o.cloid = e.genClientOrderID(a)
+			o.cloid, o.genID = e.genClientOrderID(a), true
 		}
 	} else if old := a.byCloid[o.cloid]; old != nil {
 		if !e.faults.On("V3-SPOT-CLOID-DUPLICATE") {
@@ -54,7 +55,7 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	o.created, o.updated = now, now
 	o.deadline = e.deadlineOf(o, now)
 	e.register(o)
-	var trades []Trade
+	trades := e.tradeBuf[:0]
 	if o.mg != nil && o.mg.closePos && o.qty == 0 {
 		// Nothing to close: "closes the position or is canceled".
 		e.finalize(o, Canceled, now, true)
@@ -62,7 +63,7 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 		e.admit(o, now, &trades, ReportNew)
 	}
 	out := o.snapshot()
-	out.Trades = trades
+	out.Trades = e.keepTrades(trades)
 	switch {
 	case out.Status == Expired && o.tif == IOC && o.filled == 0 && e.faults.On("V3-SPOT-IOC-FOK-FINAL"):
 		out.Status = StatusNew
@@ -73,6 +74,19 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	}
 	e.drain(now)
 	return out, nil
+}
+
+// keepTrades copies the trades an order made into the answer, exactly
+// sized, and keeps the scratch buffer they were collected in (a sweep
+// otherwise grows a slice trade by trade).
+func (e *Engine) keepTrades(buf []Trade) []Trade {
+	var out []Trade
+	if len(buf) > 0 {
+		out = slices.Clone(buf)
+		clear(buf)
+	}
+	e.tradeBuf = buf[:0]
+	return out
 }
 
 // checkLimits enforces the active-order limits (spec: Limits, Other limits).
@@ -169,7 +183,7 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		o.setQty(n)
+		o.setQtyFrom(n, qty)
 	} else {
 		o.setQty(0)
 	}
@@ -181,7 +195,7 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 		if n, err = e.units(bk.tick, "price", req.Price, req.StrictValidate); err != nil {
 			return nil, err
 		}
-		o.setPrice(n)
+		o.setPriceFrom(n, req.Price)
 	}
 	if isStop(o.typ) {
 		if req.StopPrice == nil {
@@ -414,7 +428,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 	if err != nil {
 		return Order{}, err
 	}
-	n.setQty(units)
+	n.setQtyFrom(units, req.Quantity)
 	if isLimitKind(n.typ) {
 		if req.Price == nil {
 			return Order{}, errorf(ErrValidation, "price is required to replace a %s order", n.typ)
@@ -422,7 +436,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		if units, err = e.units(bk.tick, "price", req.Price, req.StrictValidate); err != nil {
 			return Order{}, err
 		}
-		n.setPrice(units)
+		n.setPriceFrom(units, req.Price)
 	}
 	if isStop(n.typ) && req.StopPrice != nil && !e.faults.On("V3-SPOT-REPLACE-STOP-PRICE") {
 		if n.stop, err = e.units(bk.tick, "stop_price", req.StopPrice, req.StrictValidate); err != nil {
@@ -430,7 +444,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		}
 	}
 	if n.cloid == "" {
-		n.cloid = e.genClientOrderID(a)
+		n.cloid, n.genID = e.genClientOrderID(a), true
 	}
 	// Move the old reservation to the new order in one ledger step, so a
 	// refusal leaves both untouched.
@@ -463,7 +477,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 	n.created, n.updated = now, now
 	n.deadline = e.deadlineOf(n, now)
 	e.register(n)
-	var trades []Trade
+	trades := e.tradeBuf[:0]
 	if n.inactive {
 		n.status = StatusNew
 		e.emitOrder(n, ReportReplaced, nil)
@@ -474,7 +488,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		e.admit(n, now, &trades, ReportReplaced)
 	}
 	out := n.snapshot()
-	out.Trades = trades
+	out.Trades = e.keepTrades(trades)
 	e.drain(now)
 	return out, nil
 }

@@ -225,3 +225,17 @@ func TestDuplicateClientID(t *testing.T) {
 	v.clk.Advance(24 * time.Hour)
 	v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("order-0001")))
 }
+
+// TestGeneratedIDAvoidsChosenOne: an account that chose, as its own, the
+// ID the generator would make next gets another one.
+func TestGeneratedIDAvoidsChosenOne(t *testing.T) {
+	first := newEnv(t, Options{})
+	first.fund("A", "BTC", "10")
+	next := first.place(lim("A", "ETHBTC", Buy, "1", "0.01")).ClientOrderID
+	v := newEnv(t, Options{})
+	v.fund("A", "BTC", "10")
+	v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID(next)))
+	if got := v.place(lim("A", "ETHBTC", Buy, "1", "0.01")).ClientOrderID; got == next || len(got) != 32 {
+		t.Fatalf("generated %q beside the chosen %q", got, next)
+	}
+}
