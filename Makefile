@@ -82,3 +82,9 @@ clean:
 ## HTTP placement beside a bare handler; in its own module (bench/), ratios are the figures of record
 bench-compare:
 	cd bench && $(GO) run . $(ARGS)
+
+## soak: the emulator at the documented trading rate for SOAK_DURATION (default 10m), RSS over time, which must stay
+## within ±10% after the warm-up (history bounded by its retention); not part of make test
+SOAK_DURATION ?= 10m
+soak:
+	cd bench && $(GO) run . -only soak -soak-duration $(SOAK_DURATION)

@@ -45,7 +45,7 @@ func runConformLoad(bin, url string, conns int, d time.Duration) (float64, error
 	}
 	defer os.RemoveAll(dir)
 	cmd := exec.Command(bin, "load", "--target", url, "--scenario", "public", "--rate", "max", "--override-bounds",
-		"--connections", strconv.Itoa(conns), "--duration", d.String(), "--threshold", "none", "--out", dir)
+		"--connections", strconv.Itoa(conns), "--workers", strconv.Itoa(conns), "--max-workers", strconv.Itoa(conns), "--duration", d.String(), "--threshold", "none", "--out", dir)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("conform load: %v: %s", err, out)
 	}

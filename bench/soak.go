@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/conform-harness/conform/client"
+	"github.com/conform-harness/conform/emulator"
+)
+
+// soak drives the emulator at the documented trading rate (300 requests per
+// second: places, cancels and crossing pairs that trade) for d and prints
+// the process's RSS over time. After a warm-up (the history filling up to
+// its retention) every sample must stay within ±10% of their median.
+func soak(d time.Duration, rate, keep int) error {
+	fmt.Printf("== soak: %s at %d requests/s (place far from the market and cancel; every 10th a crossing pair that trades), retention %d orders and trades per account\n", d, rate, keep)
+	emu, err := emulator.New(emulator.Options{NoLimits: true, Accounts: benchAccounts(), Retention: emulator.Retention{Orders: keep, Trades: keep}})
+	if err != nil {
+		return err
+	}
+	if err := emu.Start(); err != nil {
+		return err
+	}
+	defer emu.Close()
+	tr := client.DefaultTransport()
+	c := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	base := emu.URL() + "/api/3/spot/order"
+	do := func(method, who, u string, form url.Values) (map[string]any, error) {
+		var body io.Reader
+		if form != nil {
+			body = strings.NewReader(form.Encode())
+		}
+		req, _ := http.NewRequest(method, u, body)
+		req.Header.Set("Authorization", auth(who))
+		if form != nil {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			return nil, fmt.Errorf("%s %s: %d %s", method, u, resp.StatusCode, raw)
+		}
+		var out map[string]any
+		_ = json.Unmarshal(raw, &out)
+		return out, nil
+	}
+	// Warm-up: until the history has filled to its retention (about one
+	// order per two requests), with a margin, or 30% of the run.
+	warm := max(d*3/10, time.Duration(float64(keep)/(float64(rate)/2)*1.5*float64(time.Second)))
+	every := max(d/30, 5*time.Second)
+	tick := time.NewTicker(time.Second / time.Duration(rate))
+	defer tick.Stop()
+	start := time.Now()
+	nextSample := start
+	var samples []float64
+	sent := 0
+	var open string
+	for now := range tick.C {
+		if now.Sub(start) >= d {
+			break
+		}
+		if !now.Before(nextSample) {
+			rss := rssMiB()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			mark := ""
+			if now.Sub(start) >= warm {
+				samples = append(samples, rss)
+				mark = " *"
+			}
+			fmt.Printf("%7s  requests %8d  RSS %7.1f MiB  heap in use %7.1f MiB%s\n", now.Sub(start).Round(time.Second), sent, rss, float64(m.HeapInuse)/(1<<20), mark)
+			nextSample = nextSample.Add(every)
+		}
+		var err error
+		switch {
+		case sent%20 == 19: // a crossing pair: a resting sell, a buy that takes it
+			_, err = do("POST", "BENCH2", base, url.Values{"symbol": {"BTCUSDT"}, "side": {"sell"}, "quantity": {"0.001"}, "price": {"50000"}})
+			if err == nil {
+				_, err = do("POST", "BENCH1", base, url.Values{"symbol": {"BTCUSDT"}, "side": {"buy"}, "quantity": {"0.001"}, "price": {"50000"}})
+			}
+			sent++
+		case open == "":
+			var o map[string]any
+			o, err = do("POST", "BENCH1", base, url.Values{"symbol": {"BTCUSDT"}, "side": {"buy"}, "quantity": {"0.001"}, "price": {strconv.Itoa(100 + sent%1000)}})
+			if err == nil {
+				open, _ = o["client_order_id"].(string)
+			}
+		default:
+			_, err = do("DELETE", "BENCH1", base+"/"+open, nil)
+			open = ""
+		}
+		if err != nil {
+			return err
+		}
+		sent++
+	}
+	el := time.Since(start)
+	fmt.Printf("offered %d requests in %s (%.0f/s)\n", sent, el.Round(time.Millisecond), float64(sent)/el.Seconds())
+	if len(samples) < 2 {
+		return fmt.Errorf("soak too short to judge: %d samples after the %s warm-up", len(samples), warm)
+	}
+	med := median(samples)
+	lo, hi := slices.Min(samples), slices.Max(samples)
+	fmt.Printf("RSS after warm-up: median %.1f MiB, min %.1f (%+.1f%%), max %.1f (%+.1f%%)\n", med, lo, 100*(lo/med-1), hi, 100*(hi/med-1))
+	if lo < med*0.9 || hi > med*1.1 {
+		return fmt.Errorf("RSS not flat: outside ±10%% of its median")
+	}
+	fmt.Println("RSS flat: within ±10% of its median")
+	return nil
+}
+
+// rssMiB is the process's resident set size.
+func rssMiB() float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
