@@ -33,7 +33,7 @@ func measure(d time.Duration, ops int, iter func(i int)) result {
 	runtime.ReadMemStats(&before)
 	start := time.Now()
 	n := 0
-	for ; n%64 != 0 || time.Since(start) < d; n++ {
+	for ; (*iters > 0 && n < *iters) || (*iters <= 0 && (n%64 != 0 || time.Since(start) < d)); n++ {
 		iter(n)
 	}
 	el := time.Since(start)

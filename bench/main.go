@@ -27,6 +27,7 @@ func main() {
 	soakRate := flag.Int("soak-rate", 300, "requests per second of the soak (the documented trading rate)")
 	soakKeep := flag.Int("soak-retention", 10000, "the emulator's retention (orders and trades per account) during the soak")
 	retention = flag.Int("retention", 0, "the engine's history retention per account (0: the default, 101,000)")
+	iters = flag.Int("iters", 0, "a fixed number of iterations per side instead of -time (for instruction counts under valgrind --tool=callgrind)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	memprofile := flag.String("memprofile", "", "write an allocation profile at the end to this file")
 	flag.Parse()
@@ -65,6 +66,22 @@ func main() {
 		fmt.Println()
 	}
 	run("engine", func() error { return compareEngine(*rounds, *dur) })
+	// One side alone, for instruction counts: valgrind --tool=callgrind
+	// go run . -only engine-side -iters 20000 (and reference-side).
+	run("reference-side", func() error {
+		m := measure(*dur, opsPerIter, referenceWorkload())
+		fmt.Printf("reference: %.0f ns/op %.1f allocs/iter\n", m.nsPerOp, m.allocsPerOp)
+		return nil
+	})
+	run("engine-side", func() error {
+		w, err := engineWorkload()
+		if err != nil {
+			return err
+		}
+		m := measure(*dur, opsPerIter, w)
+		fmt.Printf("engine: %.0f ns/op %.1f allocs/iter\n", m.nsPerOp, m.allocsPerOp)
+		return nil
+	})
 	run("match", func() error { return pureMatch(*rounds, *dur) })
 	run("http", func() error { return compareHTTP(*rounds, *netDur) })
 	run("load", func() error { return compareLoad(*rounds, *netDur) })
@@ -75,8 +92,8 @@ func main() {
 	}
 }
 
-// retention is the -retention flag.
-var retention *int
+// retention and iters are the -retention and -iters flags.
+var retention, iters *int
 
 func median(xs []float64) float64 {
 	s := slices.Clone(xs)

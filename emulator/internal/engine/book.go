@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/conform-harness/conform/emulator/internal/fixed"
+	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/shopspring/decimal"
 )
 
@@ -38,6 +39,9 @@ type book struct {
 	hasLast bool
 
 	margin *marginSym // margin configuration; nil when none
+
+	count  int         // books in the engine (sizes account.refs)
+	feeRef *ledger.Ref // the fee account's balance of the fee currency
 }
 
 func newBook(s Symbol, idx int) (*book, error) {

@@ -153,6 +153,9 @@ func New(symbols []Symbol, l *ledger.Ledger, clk clock.Clock, f *faults.Set, opt
 		e.books[s.Code] = b
 		e.bookList = append(e.bookList, b)
 	}
+	for _, b := range e.bookList {
+		b.count, b.feeRef = len(e.bookList), ledger.NewRef(opts.FeeAccount, b.sym.FeeCurrency)
+	}
 	for _, p := range opts.Margin {
 		if err := e.addMarginParams(p); err != nil {
 			panic(fmt.Sprintf("engine: %v", err))
@@ -307,7 +310,11 @@ func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
 	if release && o.resv.IsPositive() {
 		// An error means the ledger was reset under the engine; the funds
 		// it would release no longer exist.
-		_ = e.led.ReleaseAmount(o.resvAccount(), o.resvCurrency(), o.resv)
+		if r := o.resvRef(); r != nil {
+			_ = e.led.ReleaseRef(r, o.resv)
+		} else {
+			_ = e.led.ReleaseAmount(o.resvAccount(), o.resvCurrency(), o.resv)
+		}
 		o.resv = fixed.Amount{}
 	}
 	a := o.acct
@@ -340,17 +347,7 @@ func (e *Engine) purge(o *order) {
 		e.purgedEarly++ // its entry in purges is now dead weight
 	}
 	a := o.acct
-	if a.byCloid[o.cloid] == o {
-		prev := o.sameCloidPrev
-		for prev != nil && prev.deleted {
-			prev = prev.sameCloidPrev
-		}
-		if prev != nil {
-			a.byCloid[o.cloid] = prev
-		} else {
-			delete(a.byCloid, o.cloid)
-		}
-	}
+	a.unindex(o)
 	a.deleted++
 	if a.deleted > 1024 && a.deleted*2 > len(a.history) {
 		kept := a.history[:0]
@@ -409,85 +406,10 @@ func (e *Engine) register(o *order) {
 	e.lastOrderID++
 	o.id = e.lastOrderID
 	a := o.acct
-	if !o.genID && looksGenerated(o.cloid) {
-		a.foreignHex = true
-	}
-	// A generated ID is new to the account unless it chose one of that
-	// shape itself; only then can an older record hold it.
-	if !o.genID || a.foreignHex {
-		o.sameCloidPrev = a.byCloid[o.cloid]
-	}
-	a.byCloid[o.cloid] = o
+	e.index(a, o)
 	a.history = append(a.history, o)
 	a.active[o.id] = o
 	a.perSym[o.bk.idx]++
-}
-
-// looksGenerated reports whether a client order ID has the generator's
-// shape: 32 lowercase hex digits.
-func looksGenerated(s string) bool {
-	if len(s) != 32 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-// genClientOrderID makes a 32-hex-digit identifier unused by the account,
-// from a per-engine sequence so that runs are reproducible. The sequence
-// never repeats a value (splitmix64 is a bijection), so only an ID of that
-// shape that the account chose itself can be in the way: without one, no
-// lookup is needed.
-func (e *Engine) genClientOrderID(a *account) string {
-	const hexdigits = "0123456789abcdef"
-	for {
-		e.cloidSeq++
-		x := splitmix64(e.cloidSeq)
-		y := splitmix64(x ^ 0x9e3779b97f4a7c15)
-		var b [32]byte
-		for i := 0; i < 16; i++ {
-			b[15-i] = hexdigits[x&15]
-			b[31-i] = hexdigits[y&15]
-			x >>= 4
-			y >>= 4
-		}
-		if s := string(b[:]); !a.foreignHex || a.byCloid[s] == nil {
-			return s
-		}
-	}
-}
-
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
-// validClientOrderID checks the documented length and alphabet.
-func (e *Engine) validClientOrderID(s string) bool {
-	minLen := 8
-	if e.faults.On("V3-SPOT-CLOID-LEN") {
-		minLen = 7
-	}
-	if len(s) < minLen || len(s) > 32 {
-		return false
-	}
-	loose := e.faults.On("V3-SPOT-CLOID-CHARSET")
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-':
-		case loose && (c == '.' || c == ' '):
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func errorf(kind ErrorKind, format string, args ...any) *Error {
@@ -505,7 +427,7 @@ func (e *Engine) notFound(cloid string) *Error {
 // activeOrder finds an account's active order by client_order_id.
 func (e *Engine) activeOrder(account, cloid string) (*order, *Error) {
 	if a := e.accounts[account]; a != nil {
-		if o := a.byCloid[cloid]; o != nil && o.active() {
+		if o := a.lookup(cloid); o != nil && o.active() {
 			return o, nil
 		}
 	}

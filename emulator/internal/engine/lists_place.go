@@ -56,8 +56,8 @@ func (lp *listPlacement) prepare(i int) *Error {
 	if r.ClientOrderID == nil {
 		// Distinct from the list's other generated IDs too: the generator
 		// never repeats a value.
-		o.cloid, o.genID = e.genClientOrderID(lp.a), true
-	} else if old := lp.a.byCloid[o.cloid]; old != nil {
+		e.genID(o)
+	} else if old := lp.a.lookup(o.cloid); old != nil {
 		return errorf(ErrDuplicateClientID, "orders[%d]: client_order_id %q is already used by order %d", i, o.cloid, old.id)
 	}
 	if o.mg != nil {

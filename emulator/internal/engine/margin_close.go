@@ -102,7 +102,7 @@ func (e *Engine) closeWith(ma *marginAcct, p *position, limit bool, ticks int64,
 		o.typ, o.tif = Limit, GTC
 		o.setPrice(ticks)
 	}
-	o.cloid, o.genID = e.genClientOrderID(a), true
+	e.genID(o)
 	if err := e.reserveMargin(o); err != nil {
 		// A reducing order is never refused for margin; only a ledger
 		// changed behind the engine's back gets here.

@@ -222,11 +222,13 @@ func (e *Engine) legs(ds []ledger.Move, o *order, q, notional, fee fixed.Amount)
 	if o.mg != nil {
 		return e.marginLegs(ds, o, q, notional, fee)
 	}
-	bk, acct := o.bk, o.acct.id
-	spendCur, getCur := bk.sym.Quote, bk.sym.Base
+	bk := o.bk
+	spendCur := bk.sym.Quote
+	spendRef, getRef := o.acct.ref(bk, false), o.acct.ref(bk, true)
 	spend, get := notional, q
 	if o.side == Sell {
-		spendCur, getCur = bk.sym.Base, bk.sym.Quote
+		spendCur = bk.sym.Base
+		spendRef, getRef = getRef, spendRef
 		spend, get = q, notional
 	}
 	var rebate fixed.Amount
@@ -249,9 +251,9 @@ func (e *Engine) legs(ds []ledger.Move, o *order, q, notional, fee fixed.Amount)
 	}
 	o.resv = o.resv.Sub(fromResv)
 	ds = append(ds,
-		ledger.Move{Account: acct, Currency: spendCur, Reserved: fromResv.Neg(), Available: rebate, MayOverdraw: overdraw},
-		ledger.Move{Account: acct, Currency: getCur, Available: get},
-		ledger.Move{Account: e.opts.FeeAccount, Currency: bk.sym.FeeCurrency, Available: fee, MayOverdraw: true},
+		ledger.Move{Ref: spendRef, Reserved: fromResv.Neg(), Available: rebate, MayOverdraw: overdraw},
+		ledger.Move{Ref: getRef, Available: get},
+		ledger.Move{Ref: bk.feeRef, Available: fee, MayOverdraw: true},
 	)
 	return ds
 }
@@ -268,7 +270,7 @@ func (e *Engine) trim(ds []ledger.Move, o *order) []ledger.Move {
 		return ds
 	}
 	o.resv = o.resv.Sub(surplus)
-	return append(ds, ledger.Move{Account: o.resvAccount(), Currency: o.resvCurrency(), Available: surplus, Reserved: surplus.Neg()})
+	return append(ds, ledger.Move{Account: o.resvAccount(), Currency: o.resvCurrency(), Ref: o.resvRef(), Available: surplus, Reserved: surplus.Neg()})
 }
 
 // runTriggers fires the stop and take-profit orders of bk that the trades

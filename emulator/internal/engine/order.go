@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/fixed"
+	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/shopspring/decimal"
 )
@@ -26,7 +27,8 @@ type order struct {
 	// triggered is set when a stop or take-profit order leaves suspension.
 	triggered bool
 	deleted   bool
-	genID     bool // its client_order_id was generated
+	genID     bool   // its client_order_id was generated
+	genSeq    uint64 // the generator's sequence number then (see index)
 	display   *string
 
 	qty, filled int64 // increments
@@ -208,6 +210,33 @@ func (o *order) resvAccount() string {
 	return o.acct.id
 }
 
+// bookRefs are ledger handles on one book's base and quote.
+type bookRefs struct{ base, quote *ledger.Ref }
+
+// ref is the handle on the account's balance of the book's base (or quote).
+func (a *account) ref(bk *book, base bool) *ledger.Ref {
+	if a.refs == nil {
+		a.refs = make([]bookRefs, bk.count)
+	}
+	r := &a.refs[bk.idx]
+	if r.base == nil {
+		r.base, r.quote = ledger.NewRef(a.id, bk.sym.Base), ledger.NewRef(a.id, bk.sym.Quote)
+	}
+	if base {
+		return r.base
+	}
+	return r.quote
+}
+
+// resvRef is the handle on the balance that holds a spot order's
+// reservation (its spend currency); nil for a margin order.
+func (o *order) resvRef() *ledger.Ref {
+	if o.mg != nil {
+		return nil
+	}
+	return o.acct.ref(o.bk, o.side == Sell)
+}
+
 func (o *order) resvCurrency() string {
 	if o.mg != nil {
 		return o.mg.acct.cur
@@ -307,6 +336,10 @@ type account struct {
 	// foreignHex: the account chose a client_order_id of the generator's
 	// shape, so generated ones must be checked against byCloid.
 	foreignHex bool
+
+	// refs are handles on the account's balances of each book's base and
+	// quote (by book index), made on first use.
+	refs []bookRefs
 
 	trades    []tradeRec // ring of the latest maxTrades
 	tradeNext int        // next slot to overwrite once the ring is full

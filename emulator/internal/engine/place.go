@@ -30,9 +30,9 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	if req.ClientOrderID == nil {
 		o.cloid = ""
 		if !e.faults.On("V3-SPOT-CLOID-GENERATED") {
-			o.cloid, o.genID = e.genClientOrderID(a), true
+			e.genID(o)
 		}
-	} else if old := a.byCloid[o.cloid]; old != nil {
+	} else if old := a.lookup(o.cloid); old != nil {
 		if !e.faults.On("V3-SPOT-CLOID-DUPLICATE") {
 			return Order{}, errorf(ErrDuplicateClientID, "client_order_id %q is already used by order %d", o.cloid, old.id)
 		}
@@ -373,7 +373,13 @@ func (e *Engine) reserve(o *order, cur string, amt fixed.Amount, mustExceed, for
 	if amt.IsZero() {
 		return nil
 	}
-	if err := e.led.ReserveAmount(o.acct.id, cur, amt, mustExceed, force); err != nil {
+	var err error
+	if r := o.resvRef(); r != nil && r.Currency == cur {
+		err = e.led.ReserveRef(r, amt, mustExceed, force)
+	} else {
+		err = e.led.ReserveAmount(o.acct.id, cur, amt, mustExceed, force)
+	}
+	if err != nil {
 		if errors.Is(err, ledger.ErrInsufficient) {
 			return errorf(ErrInsufficientFunds, "insufficient funds: the order needs %s %s: %v", amt, cur, err)
 		}
@@ -419,7 +425,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		if !e.validClientOrderID(*req.NewClientOrderID) {
 			return Order{}, errorf(ErrValidation, "new_client_order_id %q must be 8 to 32 characters of Latin letters, digits, underscore and hyphen", *req.NewClientOrderID)
 		}
-		if used := a.byCloid[*req.NewClientOrderID]; used != nil {
+		if used := a.lookup(*req.NewClientOrderID); used != nil {
 			return Order{}, errorf(ErrDuplicateClientID, "new_client_order_id %q is already used by order %d", *req.NewClientOrderID, used.id)
 		}
 		n.cloid = *req.NewClientOrderID
@@ -444,7 +450,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		}
 	}
 	if n.cloid == "" {
-		n.cloid, n.genID = e.genClientOrderID(a), true
+		e.genID(n)
 	}
 	// Move the old reservation to the new order in one ledger step, so a
 	// refusal leaves both untouched.

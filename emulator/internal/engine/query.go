@@ -124,7 +124,7 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 	if q.ClientOrderID != "" {
 		// Every other parameter is ignored: all records with the ID, newest first.
 		var os []*order
-		for o := a.byCloid[q.ClientOrderID]; o != nil; o = o.sameCloidPrev {
+		for o := a.lookup(q.ClientOrderID); o != nil; o = o.sameCloidPrev {
 			if !o.deleted {
 				os = append(os, o)
 			}

@@ -239,3 +239,28 @@ func TestGeneratedIDAvoidsChosenOne(t *testing.T) {
 		t.Fatalf("generated %q beside the chosen %q", got, next)
 	}
 }
+
+// TestGeneratedIDDecodes: a generated ID decodes to its sequence number,
+// and nothing else of that shape does.
+func TestGeneratedIDDecodes(t *testing.T) {
+	for _, seq := range []uint64{1, 2, 3, 1 << 20, 1<<63 + 12345, ^uint64(0)} {
+		if got := unsplitmix64(splitmix64(seq)); got != seq {
+			t.Fatalf("unsplitmix64(splitmix64(%d)) = %d", seq, got)
+		}
+	}
+	v := newEnv(t, Options{})
+	v.fund("A", "BTC", "10")
+	id := v.place(lim("A", "ETHBTC", Buy, "1", "0.01")).ClientOrderID
+	if seq, ok := genSeqOf(id); !ok || seq != 1 {
+		t.Fatalf("genSeqOf(%q) = %d, %v", id, seq, ok)
+	}
+	if _, ok := genSeqOf(id[:31] + "x"); ok {
+		t.Fatal("a non-hex ID decoded")
+	}
+	if _, ok := genSeqOf(strings.Repeat("0", 32)); ok {
+		t.Fatal("an ID the generator cannot make decoded")
+	}
+	if got, err := v.e.Get("A", id); err != nil || got.ClientOrderID != id {
+		t.Fatalf("Get by generated ID: %v %v", got.ClientOrderID, err)
+	}
+}

@@ -125,8 +125,11 @@ func (a Amount) Decimal() decimal.Decimal {
 	}
 	if (a.hi == 0 && a.lo < 1<<63) || (a.hi == -1 && a.lo >= 1<<63) {
 		n, e := int64(a.lo), int32(-Places)
-		for e < 0 && n%10 == 0 {
-			n, e = n/10, e+1
+		// Strip trailing zeros (at most 18), in binary steps: 16, 8, 4, 2, 1.
+		for _, k := range [...]int32{16, 8, 4, 2, 1} {
+			if p := int64(pow10[k]); e+k <= 0 && n%p == 0 {
+				n, e = n/p, e+k
+			}
 		}
 		return decimal.New(n, e)
 	}

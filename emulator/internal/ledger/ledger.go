@@ -36,6 +36,34 @@ type Ledger struct {
 	mu       sync.Mutex
 	accounts map[string]map[string]*bal
 	faults   *faults.Set
+	gen      uint64 // counts resets: a Ref made before one looks up again
+}
+
+// Ref is a handle on one balance for a caller that moves it often (the
+// engine settles every trade on six): a Move through it finds the balance
+// without map lookups. It stays good across Reset, after which it finds the
+// balance by name again. A Ref is not safe for concurrent use by itself;
+// the caller serialises its use (the ledger's lock covers the balance).
+type Ref struct {
+	Account, Currency string
+	b                 *bal
+	gen               uint64
+}
+
+// NewRef makes a handle on the balance of currency in account.
+func NewRef(account, currency string) *Ref { return &Ref{Account: account, Currency: currency} }
+
+// find is the balance of r, or nil when there is none yet; the caller
+// holds the lock.
+func (l *Ledger) find(r *Ref) *bal {
+	if r.b != nil && r.gen == l.gen {
+		return r.b
+	}
+	b := l.accounts[r.Account][r.Currency]
+	if b != nil {
+		r.b, r.gen = b, l.gen
+	}
+	return b
 }
 
 // New returns an empty ledger.
@@ -48,6 +76,7 @@ func (l *Ledger) Reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.accounts = map[string]map[string]*bal{}
+	l.gen++
 }
 
 // Credit adds amount to the available balance (a negative amount debits,
@@ -124,9 +153,11 @@ func (l *Ledger) Apply(ds ...Delta) error {
 	return l.apply(ms)
 }
 
-// Move is a Delta in fixed-point amounts, for the engine's settlement.
+// Move is a Delta in fixed-point amounts, for the engine's settlement. It
+// names its balance either by Account and Currency or by Ref.
 type Move struct {
 	Account, Currency   string
+	Ref                 *Ref
 	Available, Reserved fixed.Amount
 	MayOverdraw         bool
 }
@@ -143,27 +174,28 @@ func (l *Ledger) ApplyMoves(ms ...Move) error {
 const smallApply = 8
 
 func (l *Ledger) apply(ms []Move) error {
-	type next struct {
-		b               *bal
-		account, cur    string
-		avail, reserved fixed.Amount
-		overdraw        bool
-	}
-	var buf [smallApply]next
+	// One entry per distinct balance; the moves on it add up.
+	var buf [smallApply]pending
 	ns := buf[:0]
-	for _, d := range ms {
+	for k := range ms {
+		d := &ms[k]
 		if d.Available.IsZero() && d.Reserved.IsZero() {
 			continue
 		}
+		var b *bal
+		if d.Ref != nil {
+			b = l.find(d.Ref)
+		} else {
+			b = l.accounts[d.Account][d.Currency]
+		}
 		i := 0
 		for ; i < len(ns); i++ {
-			if ns[i].account == d.Account && ns[i].cur == d.Currency {
+			if ns[i].b == b && (b != nil || sameNames(&ms[ns[i].m], d)) {
 				break
 			}
 		}
 		if i == len(ns) {
-			b := l.accounts[d.Account][d.Currency]
-			n := next{b: b, account: d.Account, cur: d.Currency}
+			n := pending{b: b, m: k}
 			if b != nil {
 				n.avail, n.reserved = b.avail, b.resv
 			}
@@ -178,37 +210,83 @@ func (l *Ledger) apply(ms []Move) error {
 		}
 		n.overdraw = n.overdraw || d.MayOverdraw
 	}
-	// A balance may not be taken below zero; one already below (after an
-	// overdraft) may still move up.
-	below := func(now fixed.Amount, b *bal, reserved bool) bool {
-		if !now.IsNegative() {
-			return false
-		}
-		if b == nil {
-			return true
-		}
-		was := b.avail
-		if reserved {
-			was = b.resv
-		}
-		return now.LessThan(was)
-	}
-	for _, n := range ns {
+	for i := range ns {
+		n := &ns[i]
 		if below(n.reserved, n.b, true) {
-			return fmt.Errorf("%w: %s would have %s %s reserved", ErrInsufficient, n.account, n.reserved, n.cur)
+			acct, cur := ms[n.m].names()
+			return fmt.Errorf("%w: %s would have %s %s reserved", ErrInsufficient, acct, n.reserved, cur)
 		}
 		if !n.overdraw && below(n.avail, n.b, false) {
-			return fmt.Errorf("%w: %s would have %s %s available", ErrInsufficient, n.account, n.avail, n.cur)
+			acct, cur := ms[n.m].names()
+			return fmt.Errorf("%w: %s would have %s %s available", ErrInsufficient, acct, n.avail, cur)
 		}
 	}
-	for _, n := range ns {
+	for i := range ns {
+		n := &ns[i]
 		b := n.b
 		if b == nil {
-			b = l.balance(n.account, n.cur)
+			b = l.balance(ms[n.m].names())
+			if r := ms[n.m].Ref; r != nil {
+				r.b, r.gen = b, l.gen
+			}
 		}
 		b.avail, b.resv = n.avail, n.reserved
 	}
 	return nil
+}
+
+// pending is what apply adds up for one balance: b (nil when it does not
+// exist yet), the first move on it (ms[m]), and its amounts after the moves.
+type pending struct {
+	b               *bal
+	m               int
+	avail, reserved fixed.Amount
+	overdraw        bool
+}
+
+// sameNames reports whether two moves are on the same balance by name.
+func sameNames(x, y *Move) bool {
+	xa, xc := x.names()
+	ya, yc := y.names()
+	return xa == ya && xc == yc
+}
+
+// names are the account and currency a move is on.
+func (m *Move) names() (string, string) {
+	if m.Ref != nil {
+		return m.Ref.Account, m.Ref.Currency
+	}
+	return m.Account, m.Currency
+}
+
+// below reports whether a balance is taken below zero; one already below
+// (after an overdraft) may still move up.
+func below(now fixed.Amount, b *bal, reserved bool) bool {
+	if !now.IsNegative() {
+		return false
+	}
+	if b == nil {
+		return true
+	}
+	was := b.avail
+	if reserved {
+		was = b.resv
+	}
+	return now.LessThan(was)
+}
+
+// ReserveRef is ReserveAmount on the balance of r.
+func (l *Ledger) ReserveRef(r *Ref, amount fixed.Amount, mustExceed, force bool) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.reserve(r, r.Account, r.Currency, amount, mustExceed, force)
+}
+
+// ReleaseRef is ReleaseAmount on the balance of r.
+func (l *Ledger) ReleaseRef(r *Ref, amount fixed.Amount) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.release(l.find(r), r.Account, r.Currency, amount)
 }
 
 // Reserve moves amount from available to reserved. Unless force is set, the
@@ -224,12 +302,24 @@ func (l *Ledger) Reserve(account, currency string, amount decimal.Decimal, mustE
 func (l *Ledger) ReserveAmount(account, currency string, amount fixed.Amount, mustExceed, force bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.reserve(nil, account, currency, amount, mustExceed, force)
+}
+
+// reserve is ReserveAmount, through r when not nil; the caller holds the
+// lock.
+func (l *Ledger) reserve(r *Ref, account, currency string, amount fixed.Amount, mustExceed, force bool) error {
+	var b *bal
+	if r != nil {
+		b = l.find(r)
+	} else {
+		b = l.accounts[account][currency]
+	}
 	if amount.IsNegative() {
 		return fmt.Errorf("ledger: cannot reserve a negative amount %s %s", amount, currency)
 	}
 	if !force {
 		var avail fixed.Amount
-		if b := l.accounts[account][currency]; b != nil {
+		if b != nil {
 			avail = b.avail
 		}
 		if c := avail.Cmp(amount); c < 0 || (mustExceed && c == 0) {
@@ -240,7 +330,12 @@ func (l *Ledger) ReserveAmount(account, currency string, amount fixed.Amount, mu
 			return fmt.Errorf("%w: %s has %s %s available, which does not %s %s", ErrInsufficient, account, avail, currency, word, amount)
 		}
 	}
-	b := l.balance(account, currency)
+	if b == nil {
+		b = l.balance(account, currency)
+		if r != nil {
+			r.b, r.gen = b, l.gen
+		}
+	}
 	b.avail, b.resv = b.avail.Sub(amount), b.resv.Add(amount)
 	return nil
 }
@@ -255,7 +350,11 @@ func (l *Ledger) Release(account, currency string, amount decimal.Decimal) error
 func (l *Ledger) ReleaseAmount(account, currency string, amount fixed.Amount) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.accounts[account][currency]
+	return l.release(l.accounts[account][currency], account, currency, amount)
+}
+
+// release is ReleaseAmount on b; the caller holds the lock.
+func (l *Ledger) release(b *bal, account, currency string, amount fixed.Amount) error {
 	if b == nil || b.resv.LessThan(amount) {
 		var res fixed.Amount
 		if b != nil {
