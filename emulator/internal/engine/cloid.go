@@ -20,6 +20,7 @@ const (
 	genKey    = 0x9e3779b97f4a7c15 // splitmix64's increment, also the second half's key
 	hexdigits = "0123456789abcdef"
 )
+
 // looksGenerated reports whether a client order ID has the generator's
 // shape: 32 lowercase hex digits.
 func looksGenerated(s string) bool {
