@@ -25,7 +25,7 @@ func main() {
 	only := flag.String("only", "engine,match,http,load", "which comparisons to run (soak: the memory soak instead)")
 	soakDur := flag.Duration("soak-duration", 10*time.Minute, "how long the soak runs")
 	soakRate := flag.Int("soak-rate", 300, "requests per second of the soak (the documented trading rate)")
-	soakKeep := flag.Int("soak-retention", 10000, "the emulator's retention (orders and trades per account) during the soak")
+	soakKeep := flag.Int("soak-retention", 2000, "the emulator's retention (orders and trades per account) during the soak")
 	retention = flag.Int("retention", 0, "the engine's history retention per account (0: the default, 101,000)")
 	iters = flag.Int("iters", 0, "a fixed number of iterations per side instead of -time (for instruction counts under valgrind --tool=callgrind)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")

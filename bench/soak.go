@@ -23,7 +23,7 @@ import (
 // the process's RSS over time. After a warm-up (the history filling up to
 // its retention) every sample must stay within ±10% of their median.
 func soak(d time.Duration, rate, keep int) error {
-	fmt.Printf("== soak: %s at %d requests/s (place far from the market and cancel; every 10th a crossing pair that trades), retention %d orders and trades per account\n", d, rate, keep)
+	fmt.Printf("== soak: %s at %d requests/s (place far from the market and cancel; one in ten a trade), retention %d orders and trades per account\n", d, rate, keep)
 	emu, err := emulator.New(emulator.Options{NoLimits: true, Accounts: benchAccounts(), Retention: emulator.Retention{Orders: keep, Trades: keep}})
 	if err != nil {
 		return err
@@ -58,9 +58,9 @@ func soak(d time.Duration, rate, keep int) error {
 		_ = json.Unmarshal(raw, &out)
 		return out, nil
 	}
-	// Warm-up: until the history has filled to its retention (about one
-	// order per two requests), with a margin, or 30% of the run.
-	warm := max(d*3/10, time.Duration(float64(keep)/(float64(rate)/2)*1.5*float64(time.Second)))
+	// Warm-up: until the history has filled to its retention (trades, one
+	// in ten requests, fill last), with a margin, or 30% of the run.
+	warm := max(d*3/10, time.Duration(float64(keep)/(float64(rate)/10)*1.5*float64(time.Second)))
 	every := max(d/30, 5*time.Second)
 	tick := time.NewTicker(time.Second / time.Duration(rate))
 	defer tick.Stop()
@@ -85,14 +85,15 @@ func soak(d time.Duration, rate, keep int) error {
 			fmt.Printf("%7s  requests %8d  RSS %7.1f MiB  heap in use %7.1f MiB%s\n", now.Sub(start).Round(time.Second), sent, rss, float64(m.HeapInuse)/(1<<20), mark)
 			nextSample = nextSample.Add(every)
 		}
+		// One request per tick: every 10th a resting sell, the next a buy
+		// that takes it (a trade); in between a resting buy far from the
+		// market, then its cancel.
 		var err error
 		switch {
-		case sent%20 == 19: // a crossing pair: a resting sell, a buy that takes it
+		case sent%10 == 8:
 			_, err = do("POST", "BENCH2", base, url.Values{"symbol": {"BTCUSDT"}, "side": {"sell"}, "quantity": {"0.001"}, "price": {"50000"}})
-			if err == nil {
-				_, err = do("POST", "BENCH1", base, url.Values{"symbol": {"BTCUSDT"}, "side": {"buy"}, "quantity": {"0.001"}, "price": {"50000"}})
-			}
-			sent++
+		case sent%10 == 9:
+			_, err = do("POST", "BENCH1", base, url.Values{"symbol": {"BTCUSDT"}, "side": {"buy"}, "quantity": {"0.001"}, "price": {"50000"}})
 		case open == "":
 			var o map[string]any
 			o, err = do("POST", "BENCH1", base, url.Values{"symbol": {"BTCUSDT"}, "side": {"buy"}, "quantity": {"0.001"}, "price": {strconv.Itoa(100 + sent%1000)}})

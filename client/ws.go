@@ -37,6 +37,11 @@ type WSOptions struct {
 	Notifications int
 	// Keep is how many frames the transcript keeps (default 200).
 	Keep int
+	// Pacer, when set, spaces the frames sent as requests to PacePath (the
+	// stream's path after the API prefix, e.g. /ws/public), for a target
+	// whose per-IP stream budget is shared.
+	Pacer    *Pacer
+	PacePath string
 }
 
 // HandshakeTimeout bounds a WebSocket handshake.
@@ -301,6 +306,9 @@ func (c *WSConn) SendRaw(data []byte) error {
 		if err := c.opts.Guard.CheckStream(f.Method); err != nil {
 			return err
 		}
+	}
+	if c.opts.Pacer != nil {
+		_ = c.opts.Pacer.Wait(context.Background(), c.opts.PacePath)
 	}
 	c.record(">", data)
 	c.wmu.Lock()

@@ -36,6 +36,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/stream"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/shopspring/decimal"
 )
@@ -94,6 +95,8 @@ type Emulator struct {
 	engine  *engine.Engine
 	// feed fans the engine's events out to the streams.
 	feed *feed.Hub
+	// tape records the public trades and candles the engine makes.
+	tape *tape.Tape
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -140,6 +143,8 @@ func New(opts Options) (*Emulator, error) {
 		return nil, fmt.Errorf("emulator: margin fixtures: %w", err)
 	}
 	e.feed = feed.New()
+	e.tape = tape.New(tapePairs(syms))
+	e.feed.Tap(tape.Kinds, e.tape.Observe)
 	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Observer: e.feed,
 		Retention: engine.Retention{Orders: opts.Retention.Orders, Trades: opts.Retention.Trades}})
 	if err := e.Reset(); err != nil {
@@ -157,15 +162,21 @@ func New(opts Options) (*Emulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emulator: provider fixtures: %w", err)
 	}
+	keyStore := auth.NewStore(keys, fs)
 	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock,
-		MarginConfig: mcfg.Records(), Directory: v3.Directory{SubAccounts: subs, Providers: providers}}),
-		auth.NewStore(keys, fs), fs, opts.Logger)
+		MarginConfig: mcfg.Records(), Directory: v3.Directory{SubAccounts: subs, Providers: providers}, Tape: e.tape}),
+		keyStore, fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill
 	// the budgets of specs running meanwhile.
 	guard := limits.NewGuard(limits.Options{Clock: opts.Clock, Faults: fs, Off: opts.NoLimits})
 	v3Router.SetLimiter(guard)
-	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger})
+	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.ledger.Balances,
+		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
+		Updates: stream.HubUpdates{Hub: e.feed}}
+	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
+		Accounts: accounts,
+		Market:   &stream.Market{Tape: e.tape, Depth: e.engine.Depth, Feed: e.feed, Clock: e.clock, Currency: mkt.HasCurrency}})
 	var ctl http.Handler
 	if opts.ControlPlane {
 		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs}
@@ -263,4 +274,13 @@ func (e *Emulator) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	return srv.Shutdown(ctx)
+}
+
+// tapePairs are the spot symbols as the market tape knows them.
+func tapePairs(syms []engine.Symbol) []tape.Pair {
+	out := make([]tape.Pair, 0, len(syms))
+	for _, s := range syms {
+		out = append(out, tape.Pair{Code: s.Code, Base: s.Base, Quote: s.Quote})
+	}
+	return out
 }

@@ -15,6 +15,9 @@ type Limit struct {
 	// Prefixes are the path classes of the row: relative to /api/3 for
 	// REST ("/" is the default row), the stream path for streams.
 	Prefixes []string
+	// Methods are the stream methods a per-account stream row counts
+	// (Prefixes is then the stream path).
+	Methods []string
 	// Rate and Burst are requests (or messages) per second; one 1-second
 	// sliding window holds Rate+Burst.
 	Rate, Burst int
@@ -44,7 +47,24 @@ func Limits() []Limit {
 		{Rule: "V3-LIMIT-ACCT-WALLET", PerAccount: true, Prefixes: []string{"/wallet/", "/transfer-convert/config"}, Rate: 20, Burst: 30},
 		{Rule: "V3-LIMIT-ACCT-BUYCRYPTO", PerAccount: true, Prefixes: []string{"/buy-crypto/"}, Rate: 20, Burst: 30},
 		{Rule: "V3-LIMIT-ACCT-SUBACCOUNT", PerAccount: true, Prefixes: []string{"/sub-account/"}, Rate: 20, Burst: 30},
+		// Per account, stream methods.
+		acctMethods("V3-LIMIT-ACCT-WS-TRADING-SUBSCRIBE", "/ws/trading", 5, 0, "login", "spot_subscribe", "spot_unsubscribe",
+			"spot_balance_subscribe", "spot_balance_unsubscribe", "margin_subscribe", "margin_unsubscribe", "futures_subscribe",
+			"futures_unsubscribe", "futures_balance"),
+		acctMethods("V3-LIMIT-ACCT-WS-TRADING-QUERY", "/ws/trading", 20, 10, "spot_balances", "spot_fee", "margin_get_accounts",
+			"futures_get_accounts", "futures_balances", "futures_fee"),
+		acctMethods("V3-LIMIT-ACCT-WS-TRADING-ORDER", "/ws/trading", 300, 200, "spot_new_order", "spot_new_order_list",
+			"spot_replace_order", "margin_new_order", "margin_new_order_list", "margin_replace_order", "futures_new_order",
+			"futures_new_order_list", "futures_replace_order"),
+		acctMethods("V3-LIMIT-ACCT-WS-WALLET-LOGIN", "/ws/wallet", 2, 10, "login"),
+		acctMethods("V3-LIMIT-ACCT-WS-WALLET", "/ws/wallet", 5, 10, "subscribe_transactions", "unsubscribe_transactions",
+			"subscribe_wallet_balances", "unsubscribe_wallet_balances", "wallet_balances", "wallet_balance", "transactions"),
 	}
+}
+
+// acctMethods is a per-account row of a stream's method table.
+func acctMethods(rule, stream string, rate, burst int, methods ...string) Limit {
+	return Limit{Rule: rule, Stream: true, PerAccount: true, Prefixes: []string{stream}, Methods: methods, Rate: rate, Burst: burst}
 }
 
 // LimitOf returns the limit row of a limit rule.

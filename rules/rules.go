@@ -94,7 +94,19 @@ func knownArea(name string) bool {
 // Default returns the catalogue of everything declared in this package.
 func Default() *Catalogue { return defaultCatalogue }
 
-var defaultCatalogue = mustNew(conventionsRules, marketdataRules, authRules, spotRules, orderlistsRules, marginRules, errorsRules, limitsRules)
+var defaultCatalogue = mustNew(
+	conventionsRules,
+	marketdataRules,
+	authRules,
+	spotRules,
+	orderlistsRules,
+	marginRules,
+	streampublicRules,
+	streamtradingRules,
+	streamwalletRules,
+	errorsRules,
+	limitsRules,
+)
 
 func mustNew(rs ...[]Rule) *Catalogue {
 	c, err := New(rs...)

@@ -126,6 +126,17 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		}()
 	}
 	heavy := 0
+	// The per-account stream rows of one stream share its login budget.
+	streamLogins := map[string]*logins{}
+	for _, row := range Table() {
+		if row.Kind == Stream && row.Scope == PerAccount && !row.Logins && cfg.wants(row.Rule, ruleWindow, ruleMsgRefusal, rulePerAccount) {
+			p := row.Targets[0].Path
+			if streamLogins[p] == nil {
+				streamLogins[p] = newLogins(p)
+			}
+			streamLogins[p].others.Add(1)
+		}
+	}
 	for _, row := range Table() {
 		aggregate := []string{ruleWindow}
 		if row.Kind == REST {
@@ -148,6 +159,15 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		if row.Budget() >= heavyBudget {
 			delay = time.Duration(heavy) * heavyStagger
 			heavy++
+		}
+		if row.Kind == Stream && row.Scope == PerAccount {
+			p := row.Targets[0].Path
+			if streamLogins[p] == nil {
+				streamLogins[p] = newLogins(p)
+			}
+			lg := streamLogins[p]
+			goRun(func() error { return runAccountStreamRow(ctx, cfg, rr, lg) })
+			continue
 		}
 		goRun(func() error {
 			if err := sleepUntil(ctx, start.Add(delay)); err != nil {

@@ -65,6 +65,9 @@ type Row struct {
 	IPBudget int
 	// Workers is the concurrency of each address's offers.
 	Workers int
+	// Logins says that the row's method group counts logins (a stream
+	// row per account), so no other row may log in during its offers.
+	Logins bool
 }
 
 // Budget is rate plus burst: what one window holds.
@@ -161,6 +164,19 @@ func offers() []Row {
 			Targets: []Target{get("/buy-crypto/provider")}, Addresses: 3, IPBudget: 20, Workers: 4},
 		{Rule: "V3-LIMIT-ACCT-SUBACCOUNT",
 			Targets: []Target{get("/sub-account")}, Addresses: 3, IPBudget: 50, Workers: 4},
+
+		// Per account, stream methods: each address within its per-IP
+		// stream budget (10 and 10) at every phase of the slide.
+		{Rule: "V3-LIMIT-ACCT-WS-TRADING-SUBSCRIBE", Logins: true,
+			Targets: []Target{{Path: "/ws/trading", Message: msgAcctSubscribe}}, Addresses: 2, IPBudget: 20},
+		{Rule: "V3-LIMIT-ACCT-WS-TRADING-QUERY",
+			Targets: []Target{{Path: "/ws/trading", Message: msgAcctQuery}}, Addresses: 4, IPBudget: 20},
+		{Rule: "V3-LIMIT-ACCT-WS-TRADING-ORDER",
+			Targets: []Target{{Path: "/ws/trading", Message: msgAcctOrder}}, Addresses: 36, IPBudget: 20},
+		{Rule: "V3-LIMIT-ACCT-WS-WALLET-LOGIN", Logins: true,
+			Targets: []Target{{Path: "/ws/wallet", Message: msgAcctLogin}}, Addresses: 2, IPBudget: 20},
+		{Rule: "V3-LIMIT-ACCT-WS-WALLET",
+			Targets: []Target{{Path: "/ws/wallet", Message: msgAcctWallet}}, Addresses: 2, IPBudget: 20},
 	}
 }
 

@@ -19,6 +19,9 @@ import (
 	_ "github.com/conform-harness/conform/suites/marketdata"
 	_ "github.com/conform-harness/conform/suites/orderlists"
 	_ "github.com/conform-harness/conform/suites/spot"
+	_ "github.com/conform-harness/conform/suites/streampublic"
+	_ "github.com/conform-harness/conform/suites/streamtrading"
+	_ "github.com/conform-harness/conform/suites/streamwallet"
 )
 
 var flags = framework.RegisterFlags(flag.CommandLine)

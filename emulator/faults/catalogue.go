@@ -4,7 +4,19 @@ package faults
 // names, as the rule catalogue). Keep one entry per rule; the switch itself
 // is an `if faults.On(<rule>)` at the one place in the emulator that enforces
 // the rule.
-var catalogue = concat(conventionsFaults, authFaults, errorsFaults, limitsFaults, orderlistsFaults, marginFaults, marketdataFaults, spotFaults)
+var catalogue = concat(
+	conventionsFaults,
+	marketdataFaults,
+	authFaults,
+	spotFaults,
+	orderlistsFaults,
+	marginFaults,
+	streampublicFaults,
+	streamtradingFaults,
+	streamwalletFaults,
+	errorsFaults,
+	limitsFaults,
+)
 
 func concat(groups ...[]Fault) []Fault {
 	var out []Fault

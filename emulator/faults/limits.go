@@ -20,6 +20,11 @@ var limitsFaults = []Fault{
 	{"V3-LIMIT-WS-PUBLIC-MSG", "allows 21 instead of 20 messages per window per IP on /ws/public"},
 	{"V3-LIMIT-WS-TRADING-MSG", "allows 21 instead of 20 messages per window per IP on /ws/trading"},
 	{"V3-LIMIT-WS-WALLET-MSG", "allows 21 instead of 20 messages per window per IP on /ws/wallet"},
+	{"V3-LIMIT-ACCT-WS-TRADING-SUBSCRIBE", "allows 6 instead of 5 login and subscription messages per window per account on /ws/trading"},
+	{"V3-LIMIT-ACCT-WS-TRADING-QUERY", "allows 31 instead of 30 balance and fee messages per window per account on /ws/trading"},
+	{"V3-LIMIT-ACCT-WS-TRADING-ORDER", "allows 501 instead of 500 order messages per window per account on /ws/trading"},
+	{"V3-LIMIT-ACCT-WS-WALLET-LOGIN", "allows 13 instead of 12 logins per window per account on /ws/wallet"},
+	{"V3-LIMIT-ACCT-WS-WALLET", "allows 16 instead of 15 wallet method messages per window per account on /ws/wallet"},
 	{"V3-LIMIT-WS-CONN", "accepts a 101st WebSocket connection from one IP address"},
 	{"V3-LIMIT-WS-PING", "pings WebSocket connections every 60 seconds instead of 30"},
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
@@ -122,8 +123,8 @@ func Compute(reports []types.Report, cat *rules.Catalogue, fs []faults.Fault) *C
 		faultOf[f.Rule] = f.Breaks
 	}
 	for _, r := range cat.All() {
-		specs := specsOf[r.ID]
-		cov.Rules = append(cov.Rules, Rule{Rule: r, Specs: append([]string{}, specs...), Locations: append([]string{}, locsOf[r.ID]...), Fault: faultOf[r.ID]})
+		specs, locs := sortedSpecs(specsOf[r.ID], locsOf[r.ID])
+		cov.Rules = append(cov.Rules, Rule{Rule: r, Specs: specs, Locations: locs, Fault: faultOf[r.ID]})
 		if len(specs) == 0 && r.Status == rules.Testable && r.Pending == "" {
 			cov.Problems = append(cov.Problems, Problem{Kind: Uncovered, Rule: r.ID})
 		}
@@ -133,6 +134,33 @@ func Compute(reports []types.Report, cat *rules.Catalogue, fs []faults.Fault) *C
 	}
 	cov.Problems = append(cov.Problems, specProblems...)
 	return cov
+}
+
+// sortedSpecs orders a rule's specs by file, then text, then line: a dry
+// run lists them in Ginkgo's randomized order, and listings (rules.yaml
+// above all) must not change from one run to the next.
+func sortedSpecs(texts, locs []string) ([]string, []string) {
+	type spec struct{ text, file, loc string }
+	ss := make([]spec, len(texts))
+	for i := range texts {
+		f, _, _ := strings.Cut(locs[i], ":")
+		ss[i] = spec{texts[i], f, locs[i]}
+	}
+	sort.SliceStable(ss, func(i, j int) bool {
+		a, b := ss[i], ss[j]
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		if a.text != b.text {
+			return a.text < b.text
+		}
+		return a.loc < b.loc
+	})
+	outT, outL := make([]string, len(ss)), make([]string, len(ss))
+	for i, s := range ss {
+		outT[i], outL[i] = s.text, s.loc
+	}
+	return outT, outL
 }
 
 // repoDirs are the top folders of the repository's own path in a

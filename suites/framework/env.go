@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -87,6 +88,10 @@ type Env struct {
 	// redactor knows every configured secret (and on the emulator every
 	// fixture secret); failures and transcripts pass through it.
 	redactor *client.Redactor
+	// streamPacers pace the messages of this process on a stream when its
+	// connections share one source address (a target off loopback).
+	streamMu     sync.Mutex
+	streamPacers map[string]*client.Pacer
 }
 
 // LabelProvokes429 marks specs that exceed a rate limit on purpose; any other
@@ -206,7 +211,7 @@ func Setup(data []byte) error {
 	// clients apart by the address each names (X-Forwarded-For); any other
 	// target behind one gets paced clients.
 	forward := cfg.SharedSource && cfg.Emulator && cfg.IsLoopback()
-	env = &Env{Config: cfg, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
+	env = &Env{Config: cfg, streamPacers: map[string]*client.Pacer{}, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
 		guard: tradingGuard(cfg), redactor: newRedactor(cfg)}
 	env.pacer = client.NewPacer(perIPClasses(), 1/float64(n))
 	return nil

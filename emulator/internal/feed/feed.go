@@ -18,9 +18,27 @@ const DefaultQueue = 4096
 type Hub struct {
 	mu   sync.Mutex
 	subs map[*Sub]struct{}
+	taps []tap
 	// mask is the union of the kinds subscribers want, read without the
 	// lock on every engine event.
 	mask atomic.Uint32
+}
+
+// tap is a synchronous observer (see Tap).
+type tap struct {
+	kinds engine.EventKind
+	f     func(engine.Event)
+}
+
+// Tap adds f as a synchronous observer of kinds: it is called in line, with
+// the engine's lock held, so it must be quick and must not call the engine.
+// Taps are for records that must be current when the engine call returns
+// (the market tape); streams subscribe.
+func (h *Hub) Tap(kinds engine.EventKind, f func(engine.Event)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.taps = append(h.taps, tap{kinds, f})
+	h.remask()
 }
 
 // New returns a hub without subscribers.
@@ -75,6 +93,9 @@ func (h *Hub) removeLocked(s *Sub) {
 
 func (h *Hub) remask() {
 	var m engine.EventKind
+	for _, t := range h.taps {
+		m |= t.kinds
+	}
 	for s := range h.subs {
 		m |= s.kinds
 	}
@@ -88,6 +109,11 @@ func (h *Hub) Wants(k engine.EventKind) bool { return h.mask.Load()&uint32(k) !=
 func (h *Hub) Observe(ev engine.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	for _, t := range h.taps {
+		if t.kinds&ev.Kind != 0 {
+			t.f(ev)
+		}
+	}
 	for s := range h.subs {
 		if s.kinds&ev.Kind == 0 {
 			continue

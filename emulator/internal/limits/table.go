@@ -139,8 +139,9 @@ func NewTable(f *faults.Set) *Table {
 	for s, groups := range streamPerAccount() {
 		t.methods[s] = map[string]Class{}
 		for _, g := range groups {
+			c := skew(g.class)
 			for _, m := range g.methods {
-				t.methods[s][m] = g.class
+				t.methods[s][m] = c
 			}
 		}
 	}

@@ -2,8 +2,8 @@
 // ({ws_url}/api/3/ws/public, /ws/trading and /ws/wallet) with the limits of
 // the spec: at most 100 connections per IP address per stream, 10 messages
 // per second with a burst of 10 per IP address per stream, and a ping every
-// 30 seconds. The message protocol itself is a later issue: today a stream
-// answers `subscriptions` on /ws/public and refuses every other method.
+// 30 seconds. /ws/public serves the market data channels (public.go) when
+// Options.Market is set; the other streams refuse every method for now.
 //
 // Choices where the spec is silent, recorded by the ambiguous rules:
 //   - a handshake over the connection cap is refused with HTTP 429 and the
@@ -56,6 +56,12 @@ type Options struct {
 	Faults *faults.Set
 	// Logger receives connection failures; default discards.
 	Logger *slog.Logger
+	// Accounts serves the trading and wallet streams; nil refuses their
+	// methods.
+	Accounts *Accounts
+	// Market feeds the market data channels of /ws/public; nil answers
+	// subscriptions only.
+	Market *Market
 }
 
 // Server is the set of streams. It is an http.Handler for paths under
@@ -139,6 +145,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &conn{srv: s, ws: ws, stream: stream, ip: ip, release: release, done: make(chan struct{})}
+	if stream == limits.StreamPublic && s.opts.Market != nil {
+		c.pub = newPublic(c, s.opts.Market)
+	}
 	if !s.register(c) {
 		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
 		c.close()
@@ -158,6 +167,10 @@ func (s *Server) register(c *conn) bool {
 	}
 	s.conns[c] = struct{}{}
 	s.wg.Add(2)
+	if c.pub != nil {
+		s.wg.Add(1)
+		go c.pub.pump()
+	}
 	return true
 }
 
@@ -200,15 +213,40 @@ type conn struct {
 	ws      *websocket.Conn
 	stream  string
 	ip      string
-	account string // set by a stream login, which has no documented shape yet
+	account string   // set by a stream login (the real service's shape: the spec shows none)
+	sess    *session // trading and wallet state
 	release func()
 	done    chan struct{}
 	once    sync.Once
+	// wmu serialises data frames: answers from the read goroutine and
+	// notifications from the public pump.
+	wmu sync.Mutex
+	pub *public // the market data channels of /ws/public; nil elsewhere
+}
+
+// write sends one data frame (nothing for nil): the read goroutine, the
+// public pump and the account notifiers share the connection through it.
+// A failed write ends the connection.
+func (c *conn) write(b []byte) error {
+	if b == nil {
+		return nil
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+	if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+		go c.close()
+		return err
+	}
+	return nil
 }
 
 func (c *conn) close() {
 	c.once.Do(func() {
 		close(c.done)
+		if c.sess != nil {
+			c.sess.close()
+		}
 		_ = c.ws.Close()
 		c.release()
 		c.srv.unregister(c)
@@ -228,8 +266,10 @@ func (c *conn) read() {
 			return
 		}
 		out := c.answer(data)
-		_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
-		if err := c.ws.WriteMessage(websocket.TextMessage, out); err != nil {
+		if out == nil {
+			continue // answered already (with its snapshots), or queued to run in order
+		}
+		if err := c.write(out); err != nil {
 			return
 		}
 	}
@@ -260,23 +300,54 @@ type request struct {
 	ID     json.RawMessage `json:"id"`
 }
 
-// answer handles one message. Every message counts against the per-IP
-// limit, whether or not it parses.
-func (c *conn) answer(data []byte) []byte {
+// parseRequest reads a request member by member, so that a frame with a
+// member of the wrong type still has its id echoed in the error.
+func parseRequest(data []byte) (request, error) {
 	var req request
-	perr := json.Unmarshal(data, &req)
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return req, err
+	}
+	req.ID, req.Params = members["id"], members["params"]
+	for name, dst := range map[string]*string{"method": &req.Method, "ch": &req.Ch} {
+		if raw, ok := members[name]; ok && string(raw) != "null" {
+			if err := json.Unmarshal(raw, dst); err != nil {
+				return req, fmt.Errorf("%s must be a string, not %s", name, raw)
+			}
+		}
+	}
+	return req, nil
+}
+
+// answer handles one message. Every message counts against the per-IP
+// limit, whether or not it parses. A nil answer means the message was
+// answered already.
+func (c *conn) answer(data []byte) []byte {
+	req, perr := parseRequest(data)
 	if g := c.srv.opts.Guard; g != nil {
 		if e := g.AllowMessage(c.stream, c.ip); e != nil {
 			return errorMessage(e, req.ID)
 		}
 	}
 	if perr != nil {
-		return errorMessage(api.Validation("a stream request is a JSON object {method, params, id}: %v", perr), nil)
+		if c.dropsMalformed() {
+			return nil
+		}
+		if c.pub != nil {
+			return c.pub.malformed(api.Validation("a stream request is a JSON object {method, ch, params, id}: %v", perr), req)
+		}
+		return errorMessage(api.Validation("a stream request is a JSON object {method, params, id}: %v", perr), req.ID)
 	}
 	if g := c.srv.opts.Guard; g != nil {
 		if e := g.AllowMethod(c.stream, req.Method, c.account); e != nil {
 			return errorMessage(e, req.ID)
 		}
+	}
+	if c.stream == limits.StreamTrading || c.stream == limits.StreamWallet {
+		return c.answerAccount(req)
+	}
+	if c.pub != nil {
+		return c.pub.answer(req)
 	}
 	if c.stream == limits.StreamPublic && req.Method == "subscriptions" {
 		// No channel can be subscribed to yet, so none is active.

@@ -10,6 +10,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 )
 
 // Prefix is where version 3 is served ({base_url}/api/3).
@@ -26,6 +27,9 @@ type Deps struct {
 	MarginConfig []margin.Record
 	// Directory holds sub-accounts and crypto-purchase providers.
 	Directory Directory
+	// Tape is the record of public trades behind the ticker, trades and
+	// candles endpoints (beyond the contract); nil serves none of them.
+	Tape *tape.Tape
 }
 
 // Routes is the v3 route table.
@@ -35,6 +39,7 @@ func Routes(d Deps) []api.Route {
 	routes = append(routes, spotOrderRoutes(d)...)
 	routes = append(routes, listRoutes(d)...)
 	routes = append(routes, marginRoutes(d)...)
+	routes = append(routes, publicRoutes(d)...)
 	return append(routes, accountRoutes(d)...)
 }
 

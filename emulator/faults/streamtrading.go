@@ -1,0 +1,18 @@
+package faults
+
+// streamtradingFaults break the rules of the streamtrading area
+// (rules/streamtrading.go).
+var streamtradingFaults = []Fault{
+	{"V3-WST-METHODS", "answers spot_fee on the trading stream as an unknown method"},
+	{"V3-WST-METHODS-MARGIN", "answers margin_get_accounts on the trading stream as an unknown method"},
+	{"V3-WST-UNKNOWN-METHOD", "answers an unknown trading stream method with an error that lacks the request id"},
+	{"V3-WST-ERROR-ID", "drops the request id from trading stream errors of order requests"},
+	{"V3-WST-FIFO", "executes a spot_new_order after the request that follows it on the connection"},
+	{"V3-WST-NOTIFY-NEW", "sends no notification when an order is placed"},
+	{"V3-WST-NOTIFY-REPLACE", "sends no notification when an order is replaced"},
+	{"V3-WST-NOTIFY-CANCEL", "sends no notification when an order is canceled"},
+	{"V3-WST-NOTIFY-FILL", "sends no notification when an order trades"},
+	{"V3-WST-NOTIFY-EXPIRE", "sends no notification when an order expires"},
+	{"V3-WST-MALFORMED", "drops the TCP connection, without a close frame, on a trading stream frame that is not JSON"},
+	{"V3-WST-CLOID-LEN", "accepts a 7-character client_order_id in spot_new_order (pads it to 8)"},
+}

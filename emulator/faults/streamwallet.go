@@ -1,0 +1,9 @@
+package faults
+
+// streamwalletFaults break the rules of the streamwallet area
+// (rules/streamwallet.go).
+var streamwalletFaults = []Fault{
+	{"V3-WSW-METHODS", "answers wallet_balance on the wallet stream as an unknown method"},
+	{"V3-WSW-MALFORMED", "drops the TCP connection, without a close frame, on a wallet stream frame that is not JSON"},
+	{"V3-WSW-UNKNOWN-METHOD", "answers an unknown wallet stream method with an error that lacks the request id"},
+}

@@ -1,0 +1,194 @@
+package stream
+
+import (
+	"time"
+
+	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/conform-harness/conform/emulator/internal/tape"
+	"github.com/shopspring/decimal"
+)
+
+var one = decimal.New(1, 0)
+
+// pump sends a /ws/public connection's notifications: an update for every
+// trade on its trades and candles channels, every change of the books on
+// orderbook/full, and the timed channels (ticker, partial books) at their
+// speed. It is the only sender of updates; answers come from the reader.
+func (p *public) pump() {
+	defer p.c.srv.wg.Done()
+	defer p.lis.Close()
+	defer func() {
+		p.mu.Lock()
+		if p.book != nil {
+			p.book.Close()
+		}
+		p.mu.Unlock()
+	}()
+	var tick *time.Ticker
+	var tickC <-chan time.Time
+	defer func() {
+		if tick != nil {
+			tick.Stop()
+		}
+	}()
+	for {
+		p.mu.Lock()
+		book := p.book
+		var bookC <-chan engine.Event
+		if book != nil {
+			bookC = book.Events()
+		}
+		timed := false
+		for _, s := range p.subs {
+			timed = timed || s.ch.timed()
+		}
+		p.mu.Unlock()
+		switch {
+		case timed && tick == nil:
+			tick = time.NewTicker(50 * time.Millisecond)
+			tickC = tick.C
+		case !timed && tick != nil:
+			tick.Stop()
+			tick, tickC = nil, nil
+		}
+		select {
+		case <-p.c.done:
+			return
+		case <-p.kick:
+		case u, ok := <-p.lis.C():
+			if !ok {
+				p.closeSlow()
+				return
+			}
+			if !p.onTrade(u) {
+				return
+			}
+		case ev, ok := <-bookC:
+			if !ok {
+				if book.Dropped() {
+					p.closeSlow()
+					return
+				}
+				continue // orderbook/full was unsubscribed
+			}
+			if !p.onBook(ev) {
+				return
+			}
+		case now := <-tickC:
+			if !p.onTick(now) {
+				return
+			}
+		}
+	}
+}
+
+// onTrade sends the updates a trade makes; false when the connection failed.
+func (p *public) onTrade(u tape.Update) bool {
+	if u.Reset {
+		return true
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range p.subs {
+		since, on := s.since[u.Symbol]
+		if !on || !s.ch.history() || u.Seq <= since {
+			continue
+		}
+		var entries any
+		switch s.ch.kind {
+		case kindTrades:
+			ts := []tape.Trade{u.Trade}
+			if p.on("V3-WS-PUB-UPDATE") {
+				if prev := p.m.Tape.Trades(u.Symbol, 2); len(prev) == 2 && prev[0].ID < u.Trade.ID {
+					ts = append(prev[:1], ts...)
+				}
+			}
+			entries = p.trades(ts)
+		default:
+			c, ok := p.m.Tape.CandleOf(u.Symbol, s.ch.period, u.Trade.At)
+			if !ok {
+				continue
+			}
+			cs := p.candles(s, u.Symbol, []tape.Candle{c}, &u.Trade)
+			if len(cs) == 0 {
+				continue // no rate into the target currency yet
+			}
+			entries = cs
+		}
+		if p.c.write(p.notify(s, "update", map[string]any{u.Symbol: entries}, nil)) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// onBook sends a change of a book level to orderbook/full; after a reset,
+// fresh snapshots.
+func (p *public) onBook(ev engine.Event) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.subs["orderbook/full"]
+	if s == nil {
+		return true
+	}
+	var frames [][]byte
+	if ev.Kind == engine.ResetEvent {
+		frames = p.bookSnapshots(s, s.symbols())
+	} else {
+		l := ev.Level
+		since, on := s.since[l.Symbol]
+		if !on || ev.Seq <= since {
+			return true
+		}
+		lv := []engine.Level{{Price: l.Price, Size: l.Size}}
+		var bids, asks []engine.Level
+		if l.Side == engine.Buy {
+			bids = lv
+		} else {
+			asks = lv
+		}
+		frames = append(frames, notification(s.ch.name, "update", "", map[string]any{l.Symbol: bookEntry(p.m.Clock.Now(), ev.Seq, bids, asks)}))
+	}
+	for _, f := range frames {
+		if p.c.write(f) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// onTick sends the timed channels that are due.
+func (p *public) onTick(wall time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.m.Clock.Now()
+	for _, s := range p.subs {
+		if !s.ch.timed() || wall.Before(s.next) || len(s.since) == 0 {
+			continue
+		}
+		s.next = wall.Add(s.ch.speed)
+		data := map[string]any{}
+		for _, sym := range s.symbols() {
+			switch s.ch.kind {
+			case kindTicker, kindTickerPrice:
+				data[sym] = tickerEntry(p.m, sym, now, s.ch.kind == kindTicker)
+			case kindBookDepth:
+				bids, asks, seq, _ := p.m.Depth(sym, s.ch.depth)
+				data[sym] = bookEntry(now, seq, bids, asks)
+			case kindBookTop:
+				bids, asks, _, _ := p.m.Depth(sym, 1)
+				data[sym] = topEntry(now, bids, asks)
+			}
+			if !s.ch.batch {
+				if p.c.write(notification(s.ch.name, "data", "", data)) != nil {
+					return false
+				}
+				data = map[string]any{}
+			}
+		}
+		if s.ch.batch && p.c.write(notification(s.ch.name, "data", "", data)) != nil {
+			return false
+		}
+	}
+	return true
+}

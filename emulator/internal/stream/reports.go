@@ -1,0 +1,122 @@
+package stream
+
+import (
+	"encoding/json"
+
+	"github.com/conform-harness/conform/emulator/internal/api"
+)
+
+// subscribe switches a feed of the trading stream on or off and answers
+// result true; switching on sends the feed's snapshot first (active
+// orders with report_type "status", or the balances), as the real service
+// does.
+func (s *session) subscribe(req request, feed string, on bool) []byte {
+	s.mu.Lock()
+	s.subs[feed] = on
+	s.mu.Unlock()
+	if on {
+		s.startUpdates()
+		switch feed {
+		case "spot", "margin":
+			path, method := "/spot/order", "spot_orders"
+			if feed == "margin" {
+				path, method = "/margin/order", "margin_orders"
+			}
+			s.push(func() []byte {
+				v, e := s.acc.Call("GET", path, s.principal(), nil)
+				if e != nil {
+					return nil
+				}
+				return rpcNotification(method, withReportType(v, "status"))
+			})
+		case "spot_balance":
+			s.push(s.spotBalance)
+		}
+	}
+	return s.result(true, req.ID)
+}
+
+// spotBalance builds the spot_balance notification: the balances REST
+// shows.
+func (s *session) spotBalance() []byte {
+	v, e := s.acc.Call("GET", "/spot/balance", s.principal(), nil)
+	if e != nil {
+		return nil
+	}
+	return rpcNotification("spot_balance", v)
+}
+
+func (s *session) startUpdates() {
+	if s.acc.Updates == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancel != nil {
+		return
+	}
+	s.cancel = s.acc.Updates.SubscribeOrders(s.prin.Account, s.onUpdate)
+}
+
+func (s *session) principal() *api.Principal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.prin
+}
+
+// dropFault names the fault that drops the notifications of each report
+// type.
+var dropFault = map[string]string{
+	"new":       "V3-WST-NOTIFY-NEW",
+	"suspended": "V3-WST-NOTIFY-NEW",
+	"trade":     "V3-WST-NOTIFY-FILL",
+	"canceled":  "V3-WST-NOTIFY-CANCEL",
+	"replaced":  "V3-WST-NOTIFY-REPLACE",
+	"expired":   "V3-WST-NOTIFY-EXPIRE",
+}
+
+// onUpdate runs under the engine's lock: it only shapes the report and
+// queues it.
+func (s *session) onUpdate(u OrderUpdate) {
+	feed, method := "spot", "spot_order"
+	if u.Margin {
+		feed, method = "margin", "margin_order"
+	}
+	s.mu.Lock()
+	orders, balances, wallet := s.subs[feed], s.subs["spot_balance"], s.subs["wallet_balances"]
+	s.mu.Unlock()
+	if orders && !s.c.srv.opts.Faults.On(dropFault[u.Report]) {
+		if b := rpcNotification(method, s.report(u)); b != nil {
+			s.push(func() []byte { return b })
+		}
+	}
+	if balances {
+		s.push(s.spotBalance)
+	}
+	if wallet {
+		s.push(s.walletChanges)
+	}
+}
+
+// report is an order report: the order as REST shows it, its report_type
+// and, for a trade, the trade_ fields (the real service's shape).
+func (s *session) report(u OrderUpdate) any {
+	b, err := json.Marshal(s.acc.Report(u.Order, u.Margin))
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	delete(m, "trades")
+	m["report_type"] = u.Report
+	if t := u.Trade; t != nil {
+		m["trade_id"] = t.ID
+		m["trade_quantity"] = t.Quantity.String()
+		m["trade_price"] = t.Price.String()
+		m["trade_fee"] = t.Fee.String()
+		m["trade_taker"] = t.Taker
+	}
+	return m
+}

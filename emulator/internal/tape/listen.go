@@ -1,0 +1,86 @@
+package tape
+
+import "github.com/conform-harness/conform/emulator/internal/market"
+
+// ListenQueue is a listener's queue length.
+const ListenQueue = 4096
+
+// Listener receives every Update after the moment it was made. When its
+// queue overflows the tape drops it: C is closed and Dropped is set.
+type Listener struct {
+	t       *Tape
+	c       chan Update
+	dropped bool // under t.mu
+}
+
+// C is the listener's queue.
+func (l *Listener) C() <-chan Update { return l.c }
+
+// Dropped reports whether the tape dropped the listener for falling behind.
+func (l *Listener) Dropped() bool {
+	l.t.mu.Lock()
+	defer l.t.mu.Unlock()
+	return l.dropped
+}
+
+// Listen starts a listener.
+func (t *Tape) Listen() *Listener {
+	l := &Listener{t: t, c: make(chan Update, ListenQueue)}
+	t.mu.Lock()
+	t.listeners[l] = struct{}{}
+	t.mu.Unlock()
+	return l
+}
+
+// Close stops a listener; it may be called more than once.
+func (l *Listener) Close() {
+	l.t.mu.Lock()
+	defer l.t.mu.Unlock()
+	if _, ok := l.t.listeners[l]; ok {
+		delete(l.t.listeners, l)
+		close(l.c)
+	}
+}
+
+func (t *Tape) publish(u Update) {
+	for l := range t.listeners {
+		select {
+		case l.c <- u:
+		default:
+			l.dropped = true
+			delete(t.listeners, l)
+			close(l.c)
+		}
+	}
+}
+
+// Snapshot is a consistent read of the tape: the latest trades or candles
+// of some symbols and the Seq of the last Update before it, so that a
+// listener skips the Updates the snapshot already holds.
+type Snapshot struct {
+	Seq     uint64
+	Trades  map[string][]Trade
+	Candles map[string][]Candle
+}
+
+// SnapshotTrades reads up to limit latest trades of each symbol.
+func (t *Tape) SnapshotTrades(symbols []string, limit int) Snapshot {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := Snapshot{Seq: t.seq, Trades: map[string][]Trade{}}
+	for _, sym := range symbols {
+		s.Trades[sym] = t.tradesLocked(sym, limit)
+	}
+	return s
+}
+
+// SnapshotCandles reads up to limit latest candles of a period of each symbol.
+func (t *Tape) SnapshotCandles(symbols []string, p market.Period, limit int) Snapshot {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := Snapshot{Seq: t.seq, Candles: map[string][]Candle{}}
+	for _, sym := range symbols {
+		s.Candles[sym] = t.candlesLocked(sym, p, limit)
+	}
+	return s
+}

@@ -1,0 +1,93 @@
+package tape
+
+import (
+	"testing"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/shopspring/decimal"
+)
+
+func TestBucketStart(t *testing.T) {
+	at := time.Date(2026, 3, 4, 13, 47, 31, 0, time.UTC) // a Wednesday
+	cases := map[market.Period]time.Time{
+		market.M1:    time.Date(2026, 3, 4, 13, 47, 0, 0, time.UTC),
+		market.M3:    time.Date(2026, 3, 4, 13, 45, 0, 0, time.UTC),
+		market.M15:   time.Date(2026, 3, 4, 13, 45, 0, 0, time.UTC),
+		market.M30:   time.Date(2026, 3, 4, 13, 30, 0, 0, time.UTC),
+		market.H4:    time.Date(2026, 3, 4, 12, 0, 0, 0, time.UTC),
+		market.D1:    time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC),
+		market.D7:    time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC),
+		market.Month: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+	}
+	for p, want := range cases {
+		if got := BucketStart(p, at); !got.Equal(want) {
+			t.Errorf("%s: %s, want %s", p, got, want)
+		}
+	}
+}
+
+func print(sym string, id int64, p, q string, at time.Time) engine.Event {
+	return engine.Event{Kind: engine.TradeEvent, Print: engine.PublicTrade{Symbol: sym, ID: id, Price: decimal.RequireFromString(p),
+		Quantity: decimal.RequireFromString(q), TakerSide: engine.Buy, Timestamp: at}}
+}
+
+func TestTapeCandlesRateAndListeners(t *testing.T) {
+	tp := New([]Pair{{"ETHBTC", "ETH", "BTC"}, {"BTCUSDT", "BTC", "USDT"}})
+	l := tp.Listen()
+	at := time.Date(2026, 3, 4, 13, 47, 1, 0, time.UTC)
+	tp.Observe(print("ETHBTC", 1, "0.05", "2", at))
+	tp.Observe(print("ETHBTC", 2, "0.07", "1", at.Add(10*time.Second)))
+	tp.Observe(print("ETHBTC", 3, "0.04", "1", at.Add(70*time.Second)))
+	cs := tp.Candles("ETHBTC", market.M1, 10)
+	if len(cs) != 2 || cs[0].High.String() != "0.07" || cs[0].Close.String() != "0.07" || cs[0].Volume.String() != "3" || cs[0].VolumeQuote.String() != "0.17" {
+		t.Fatalf("M1 candles %+v", cs)
+	}
+	if h := tp.Candles("ETHBTC", market.H1, 10); len(h) != 1 || h[0].Low.String() != "0.04" || h[0].Open.String() != "0.05" {
+		t.Fatalf("H1 candles %+v", h)
+	}
+	if tr := tp.Trades("ETHBTC", 2); len(tr) != 2 || tr[1].ID != 3 {
+		t.Fatalf("trades %+v", tr)
+	}
+	if r, ok := tp.Rate("ETH", "BTC"); !ok || r.String() != "0.04" {
+		t.Fatalf("rate ETH/BTC %s %v", r, ok)
+	}
+	if r, ok := tp.Rate("BTC", "ETH"); !ok || r.String() != "25" {
+		t.Fatalf("rate BTC/ETH %s %v", r, ok)
+	}
+	if _, ok := tp.Rate("BTC", "USDT"); ok {
+		t.Fatal("a rate without trades")
+	}
+	for want := uint64(1); want <= 3; want++ {
+		if u := <-l.C(); u.Seq != want {
+			t.Fatalf("update %+v", u)
+		}
+	}
+	if c, ok := tp.CandleOf("ETHBTC", market.M1, at.Add(70*time.Second)); !ok || c.Volume.String() != "1" {
+		t.Fatalf("candle of trade 3: %+v %v", c, ok)
+	}
+	st := tp.Stats("ETHBTC", at.Add(time.Hour))
+	if !st.Traded || st.Open.String() != "0.05" || st.Last.String() != "0.04" || st.Volume.String() != "4" {
+		t.Fatalf("stats %+v", st)
+	}
+	tp.Observe(engine.Event{Kind: engine.ResetEvent})
+	if u := <-l.C(); !u.Reset || len(tp.Trades("ETHBTC", 10)) != 0 {
+		t.Fatal("reset kept trades")
+	}
+	l.Close()
+	l.Close()
+}
+
+// BenchmarkObserve is what the tape adds to each trade the engine makes.
+func BenchmarkObserve(b *testing.B) {
+	tp := New([]Pair{{"ETHBTC", "ETH", "BTC"}})
+	at := time.Date(2026, 3, 4, 13, 47, 1, 0, time.UTC)
+	ev := print("ETHBTC", 1, "0.05", "2", at)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		ev.Print.ID = int64(i)
+		ev.Print.Timestamp = at.Add(time.Duration(i) * time.Millisecond)
+		tp.Observe(ev)
+	}
+}

@@ -1,0 +1,71 @@
+package framework
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/conform-harness/conform/client"
+	"github.com/conform-harness/conform/rules"
+	. "github.com/onsi/ginkgo/v2"
+)
+
+// streamPerIP is the per-IP message rate of a v3 stream (e.g. /ws/trading)
+// from rules.Limits.
+func streamPerIP(stream string) []client.PathClass {
+	rate := 10
+	for _, l := range rules.Limits() {
+		if l.Stream && !l.PerAccount && len(l.Prefixes) > 0 && l.Prefixes[0] == stream {
+			rate = l.Rate
+		}
+	}
+	return []client.PathClass{{Prefixes: []string{""}, Rate: rate}}
+}
+
+// StreamPacer paces the messages of one connection to stream (e.g.
+// /ws/trading) under the per-IP message limit: its own on loopback (each
+// connection has an address of its own), else one shared by the process's
+// connections to the stream.
+func (e *Env) StreamPacer(stream string) *client.Pacer {
+	if e.loopback {
+		return client.NewPacer(streamPerIP(stream), 1)
+	}
+	e.streamMu.Lock()
+	defer e.streamMu.Unlock()
+	if e.streamPacers[stream] == nil {
+		e.streamPacers[stream] = client.NewPacer(streamPerIP(stream), 1/float64(GinkgoT().ParallelTotal()))
+	}
+	return e.streamPacers[stream]
+}
+
+// DialStream opens a WebSocket connection to path (e.g. /api/3/ws/trading)
+// of the target with the suite's guard and redactor, from a source address
+// of its own on loopback; every frame it sends is paced under the stream's
+// per-IP message limit (StreamPacer). The connection closes when the spec
+// ends and its redacted transcript is attached to a failed spec.
+func (e *Env) DialStream(ctx context.Context, path string) *client.WSConn {
+	GinkgoHelper()
+	opts := client.WSOptions{Guard: e.guard, Redactor: e.redactor, Pacer: e.StreamPacer(strings.TrimPrefix(path, "/api/3"))}
+	if e.loopback {
+		n := e.nextAddr.Add(1)
+		ip := net.IPv4(127, byte(16+GinkgoParallelProcess()), byte(n>>8), byte(n))
+		if e.forward {
+			opts.Header = http.Header{"X-Forwarded-For": {ip.String()}}
+		} else {
+			opts.From = ip
+		}
+	}
+	c, err := client.DialWS(ctx, e.Config.WS+path, opts)
+	if err != nil {
+		RedactedFail(fmt.Sprintf("opening the stream %s: %v", path, err))
+	}
+	DeferCleanup(func() {
+		if CurrentSpecReport().Failed() {
+			reportEntry("stream frames "+path, c.Transcript(), ReportEntryVisibilityFailureOrVerbose)
+		}
+		c.Close()
+	})
+	return c
+}

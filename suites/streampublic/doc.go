@@ -1,0 +1,12 @@
+// Package streampublic holds the specs of the v3 market data stream
+// ({ws_url}/api/3/ws/public): its requests (subscribe, unsubscribe,
+// subscriptions) and answers, errors, notifications (snapshot, update, one
+// symbol each), limit, and the channels trades, candles/{period} and
+// converted/candles/{period}, including that a trade made over REST shows on
+// them. Its connection rules (pings, the connection cap) and message limit
+// are limit scenarios (scenarios/).
+//
+// Every spec opens connections of its own (on a loopback target from source
+// addresses of its own). Specs that trade are Serial, as every fill spec is,
+// and cancel what they placed.
+package streampublic
