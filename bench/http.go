@@ -18,10 +18,12 @@ import (
 	"github.com/conform-harness/conform/fixtures"
 )
 
-// benchAccounts are two fixture-shaped accounts with deep pockets.
+// benchAccounts are fixture-shaped accounts BENCH1, BENCH2, ... with deep
+// pockets.
 func benchAccounts() []fixtures.Account {
 	var out []fixtures.Account
-	for _, id := range []string{"BENCH1", "BENCH2"} {
+	for i := 1; i <= 8; i++ {
+		id := fmt.Sprintf("BENCH%d", i)
 		out = append(out, fixtures.Account{ID: id,
 			Keys:     []fixtures.Key{{Role: "full", APIKey: id + "-key", Secret: id + "-secret", Rights: []string{"orderbook", "trading", "payment", "withdraw"}}},
 			Balances: map[string]string{"BTC": "1000000", "ETH": "1000000", "USDT": "1000000000000"}})
@@ -29,18 +31,23 @@ func benchAccounts() []fixtures.Account {
 	return out
 }
 
+// placeSymbols are the fixture symbols quoted in USDT that the HTTP pair
+// rests orders in: eight books, so that each client's 2,000 orders per
+// symbol (the documented limit) last a round without cancels.
+var placeSymbols = []string{"BTCUSDT", "ETHUSDT", "XRPUSDT", "SOLUSDT", "LTCUSDT", "BNBUSDT", "TRXUSDT", "USDCUSDT"}
+
 func auth(id string) string {
 	return client.Basic{Key: id + "-key", Secret: id + "-secret"}.Authorization("", "", "", nil)
 }
 
-// placeClients posts resting orders from clients goroutines for d and
+// placeClients posts resting orders (far below the market, so nothing
+// trades) from clients goroutines, each for its own account, for d and
 // answers orders per second; every request must answer 200.
 func placeClients(base string, clients int, d time.Duration) (float64, error) {
 	tr := client.DefaultTransport()
 	tr.MaxIdleConnsPerHost = clients
 	c := &http.Client{Transport: tr}
 	defer tr.CloseIdleConnections()
-	authz := auth("BENCH1")
 	var n atomic.Int64
 	var failed atomic.Value
 	stop := time.Now().Add(d)
@@ -50,10 +57,11 @@ func placeClients(base string, clients int, d time.Duration) (float64, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for time.Now().Before(stop) {
-				i := n.Add(1)
-				form := url.Values{"symbol": {"BTCUSDT"}, "side": {"buy"}, "quantity": {"0.00001"},
-					"price": {fmt.Sprintf("%d.%02d", 1+i%1000, i%100)}}
+			authz := auth(fmt.Sprintf("BENCH%d", g+1))
+			for i := 0; time.Now().Before(stop); i++ {
+				n.Add(1)
+				form := url.Values{"symbol": {placeSymbols[i%len(placeSymbols)]}, "side": {"buy"}, "quantity": {"1"},
+					"price": {fmt.Sprintf("%d.%02d", 1+i%10, i%100)}}
 				req, _ := http.NewRequest("POST", base+"/api/3/spot/order", strings.NewReader(form.Encode()))
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 				req.Header.Set("Authorization", authz)
@@ -67,14 +75,6 @@ func placeClients(base string, clients int, d time.Duration) (float64, error) {
 				if resp.StatusCode != 200 {
 					failed.Store(fmt.Sprintf("%d %s", resp.StatusCode, body))
 					return
-				}
-				if i%1000 == 0 { // keep the book and the per-symbol limit in bounds
-					req, _ := http.NewRequest("DELETE", base+"/api/3/spot/order", nil)
-					req.Header.Set("Authorization", authz)
-					if resp, err := c.Do(req); err == nil {
-						_, _ = io.Copy(io.Discard, resp.Body)
-						resp.Body.Close()
-					}
 				}
 			}
 		}()
@@ -104,7 +104,7 @@ func bareOrderServer() *httptest.Server {
 
 func compareHTTP(rounds int, d time.Duration) error {
 	const clients = 8
-	fmt.Printf("== HTTP order placement: the emulator (rate limits off) vs a bare net/http handler that decodes the form and answers a fixed order (%d keep-alive clients, loopback)\n", clients)
+	fmt.Printf("== HTTP order placement: the emulator (rate limits off) vs a bare net/http handler that decodes the form and answers a fixed order (%d keep-alive clients, one account each, resting orders in 8 books, loopback)\n", clients)
 	emu, err := emulator.New(emulator.Options{NoLimits: true, Accounts: benchAccounts()})
 	if err != nil {
 		return err
@@ -124,6 +124,9 @@ func compareHTTP(rounds int, d time.Duration) error {
 		e, err := placeClients(emu.URL(), clients, d)
 		if err != nil {
 			return fmt.Errorf("emulator: %w", err)
+		}
+		if err := emu.Reset(); err != nil { // an empty book and history for the next round
+			return err
 		}
 		fmt.Printf("round %d: bare %8.0f orders/s | emulator %8.0f orders/s | ratio %.2f\n", r, b, e, e/b)
 		ratios, emuRates, bareRates = append(ratios, e/b), append(emuRates, e), append(bareRates, b)

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/conform-harness/conform/client"
@@ -62,18 +64,59 @@ func soak(d time.Duration, rate, keep int) error {
 	// in ten requests, fill last), with a margin, or 30% of the run.
 	warm := max(d*3/10, time.Duration(float64(keep)/(float64(rate)/10)*1.5*float64(time.Second)))
 	every := max(d/30, 5*time.Second)
-	tick := time.NewTicker(time.Second / time.Duration(rate))
-	defer tick.Stop()
+	// Requests are due on a fixed schedule (request k at start + k/rate);
+	// four workers, each with its own account, take them in turn, so a slow
+	// answer delays no other request and the offered rate holds.
+	const workers = 4
+	due := make(chan int, rate)
+	errs := make(chan error, workers)
+	var sent atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			me, seller := fmt.Sprintf("BENCH%d", w+1), fmt.Sprintf("BENCH%d", w+5)
+			var open string
+			for k := range due {
+				// Every 10th of a worker's requests a resting sell, the
+				// next a buy that takes it (a trade); in between a resting
+				// buy far from the market, then its cancel.
+				var err error
+				switch n := k / workers; {
+				case n%10 == 8:
+					_, err = do("POST", seller, base, url.Values{"symbol": {"BTCUSDT"}, "side": {"sell"}, "quantity": {"0.001"}, "price": {"50000"}})
+				case n%10 == 9:
+					_, err = do("POST", me, base, url.Values{"symbol": {"BTCUSDT"}, "side": {"buy"}, "quantity": {"0.001"}, "price": {"50000"}})
+				case open == "":
+					var o map[string]any
+					o, err = do("POST", me, base, url.Values{"symbol": {"BTCUSDT"}, "side": {"buy"}, "quantity": {"0.001"}, "price": {strconv.Itoa(100 + n%1000)}})
+					if err == nil {
+						open, _ = o["client_order_id"].(string)
+					}
+				default:
+					_, err = do("DELETE", me, base+"/"+open, nil)
+					open = ""
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+				sent.Add(1)
+			}
+		}()
+	}
 	start := time.Now()
 	nextSample := start
 	var samples []float64
-	sent := 0
-	var open string
-	for now := range tick.C {
-		if now.Sub(start) >= d {
+	var failed error
+	for k := 0; failed == nil; k++ {
+		at := start.Add(time.Duration(k) * time.Second / time.Duration(rate))
+		if at.Sub(start) >= d {
 			break
 		}
-		if !now.Before(nextSample) {
+		time.Sleep(time.Until(at))
+		if now := time.Now(); !now.Before(nextSample) {
 			rss := rssMiB()
 			var m runtime.MemStats
 			runtime.ReadMemStats(&m)
@@ -82,35 +125,27 @@ func soak(d time.Duration, rate, keep int) error {
 				samples = append(samples, rss)
 				mark = " *"
 			}
-			fmt.Printf("%7s  requests %8d  RSS %7.1f MiB  heap in use %7.1f MiB%s\n", now.Sub(start).Round(time.Second), sent, rss, float64(m.HeapInuse)/(1<<20), mark)
+			fmt.Printf("%7s  requests %8d  RSS %7.1f MiB  heap in use %7.1f MiB%s\n", now.Sub(start).Round(time.Second), sent.Load(), rss, float64(m.HeapInuse)/(1<<20), mark)
 			nextSample = nextSample.Add(every)
 		}
-		// One request per tick: every 10th a resting sell, the next a buy
-		// that takes it (a trade); in between a resting buy far from the
-		// market, then its cancel.
-		var err error
-		switch {
-		case sent%10 == 8:
-			_, err = do("POST", "BENCH2", base, url.Values{"symbol": {"BTCUSDT"}, "side": {"sell"}, "quantity": {"0.001"}, "price": {"50000"}})
-		case sent%10 == 9:
-			_, err = do("POST", "BENCH1", base, url.Values{"symbol": {"BTCUSDT"}, "side": {"buy"}, "quantity": {"0.001"}, "price": {"50000"}})
-		case open == "":
-			var o map[string]any
-			o, err = do("POST", "BENCH1", base, url.Values{"symbol": {"BTCUSDT"}, "side": {"buy"}, "quantity": {"0.001"}, "price": {strconv.Itoa(100 + sent%1000)}})
-			if err == nil {
-				open, _ = o["client_order_id"].(string)
-			}
+		select {
+		case due <- k:
+		case failed = <-errs:
+		}
+	}
+	close(due)
+	wg.Wait()
+	if failed == nil {
+		select {
+		case failed = <-errs:
 		default:
-			_, err = do("DELETE", "BENCH1", base+"/"+open, nil)
-			open = ""
 		}
-		if err != nil {
-			return err
-		}
-		sent++
+	}
+	if failed != nil {
+		return failed
 	}
 	el := time.Since(start)
-	fmt.Printf("offered %d requests in %s (%.0f/s)\n", sent, el.Round(time.Millisecond), float64(sent)/el.Seconds())
+	fmt.Printf("offered %d requests in %s (%.1f/s)\n", sent.Load(), el.Round(time.Millisecond), float64(sent.Load())/el.Seconds())
 	if len(samples) < 2 {
 		return fmt.Errorf("soak too short to judge: %d samples after the %s warm-up", len(samples), warm)
 	}
