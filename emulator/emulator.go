@@ -7,8 +7,9 @@
 //	defer emu.Close()
 //	client := myexchange.New(emu.URL())
 //
-// It serves version 3 under /api/3 and, when ControlPlane is set, a control
-// plane under /_conform (reset, fund, clock) for emulator-only specs.
+// It serves version 3 under /api/3, the version 2 JSON-RPC streams under
+// /api/2/ws and, when ControlPlane is set, a control plane under /_conform
+// (reset, fund, clock) for emulator-only specs.
 package emulator
 
 import (
@@ -31,6 +32,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/control"
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/feed"
+	"github.com/conform-harness/conform/emulator/internal/jsonrpc"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/limits"
 	"github.com/conform-harness/conform/emulator/internal/margin"
@@ -95,6 +97,8 @@ type Emulator struct {
 	engine  *engine.Engine
 	// feed fans the engine's events out to the streams.
 	feed *feed.Hub
+	// v2streams serves the JSON-RPC streams of API v2 under /api/2/ws.
+	v2streams *jsonrpc.Server
 	// tape records the public trades and candles the engine makes.
 	tape *tape.Tape
 
@@ -177,6 +181,8 @@ func New(opts Options) (*Emulator, error) {
 	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
 		Accounts: accounts,
 		Market:   &stream.Market{Tape: e.tape, Depth: e.engine.Depth, Feed: e.feed, Clock: e.clock, Currency: mkt.HasCurrency}})
+	e.v2streams = jsonrpc.New(jsonrpc.Options{Market: mkt, Engine: e.engine, Ledger: e.ledger, Keys: keyStore, Hub: e.feed,
+		Tape: e.tape, Faults: fs, Clock: e.clock, PingInterval: opts.PingInterval, Logger: opts.Logger})
 	var ctl http.Handler
 	if opts.ControlPlane {
 		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs}
@@ -188,6 +194,8 @@ func New(opts Options) (*Emulator, error) {
 		switch p := r.URL.Path; {
 		case strings.HasPrefix(p, v3.Prefix+"/ws/"): // streams stay at /api/3 even under V3-CONV-ADDRESS
 			e.streams.ServeHTTP(w, r)
+		case p == jsonrpc.Prefix || strings.HasPrefix(p, jsonrpc.Prefix+"/"):
+			e.v2streams.ServeHTTP(w, r)
 		case strings.HasPrefix(p, prefix+"/"):
 			v3Router.ServeHTTP(w, r)
 		case ctl != nil && strings.HasPrefix(p, control.Prefix+"/"):
@@ -264,6 +272,7 @@ func (e *Emulator) URL() string {
 
 // Close stops serving, ending every stream connection.
 func (e *Emulator) Close() error {
+	_ = e.v2streams.Close()
 	_ = e.streams.Close() // Shutdown does not close hijacked (WebSocket) connections
 	e.mu.Lock()
 	srv := e.server

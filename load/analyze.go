@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -62,6 +63,9 @@ type aggregate struct {
 	minOffset int64
 	pacing    *Pacing
 	duration  time.Duration
+	// perSecond counts results by the second they were sent in, for the
+	// throughput-over-time chart (only the total aggregate keeps it).
+	perSecond map[int64]*SecondCount
 }
 
 func newAggregate() *aggregate { return &aggregate{errors: map[string]uint64{}} }
@@ -74,6 +78,18 @@ func (a *aggregate) add(r *vegeta.Result) {
 	}
 	if r.Error != "" {
 		a.errors[r.Error]++
+	}
+	if a.perSecond != nil {
+		sec := r.Timestamp.Unix()
+		c := a.perSecond[sec]
+		if c == nil {
+			c = &SecondCount{}
+			a.perSecond[sec] = c
+		}
+		c.Sent++
+		if r.Code >= 200 && r.Code < 400 {
+			c.OK++
+		}
 	}
 	if a.pacing != nil && !a.pacing.IsUnlimited() {
 		off := r.Timestamp.UnixNano() - int64(a.pacing.ScheduledAt(r.Seq, a.duration))
@@ -117,6 +133,7 @@ func Analyze(sources []Source, opt AnalyzeOptions) (*Analysis, error) {
 	}
 
 	total := newAggregate()
+	total.perSecond = map[int64]*SecondCount{}
 	runs := map[string]*aggregate{}
 	infos := map[string]*RunInfo{}
 	var order []string
@@ -217,7 +234,7 @@ func summarize(total *aggregate, runs map[string]*aggregate, infos map[string]*R
 		Title: opt.Title, Earliest: m.Earliest, Latest: m.Latest, SpanS: m.Duration.Seconds(),
 		Requests: m.Requests, NoResponse: total.noResponse, WallRate: m.Rate, Throughput: m.Throughput, Success: m.Success,
 		StatusCodes: map[string]uint64{}, Latency: latencyFigures(&total.lat), ScheduleLag: lagFigures(&total.lag),
-		BytesOut: m.BytesOut.Total, latency: &total.lat,
+		BytesOut: m.BytesOut.Total, latency: &total.lat, perSecond: secondsSeries(total.perSecond),
 	}
 	for c, n := range m.StatusCodes {
 		s.StatusCodes[c] = uint64(n)
@@ -352,5 +369,34 @@ func keys(m map[string]bool) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// SecondCount is what was sent in one second of a run, and how much of it
+// succeeded (HTTP 2xx or 3xx).
+type SecondCount struct {
+	// Second counts from the run's first second.
+	Second   int64
+	Sent, OK uint64
+}
+
+// secondsSeries orders the per-second counts from the first second to the
+// last, with the seconds in which nothing was sent as zeros.
+func secondsSeries(m map[int64]*SecondCount) []SecondCount {
+	if len(m) == 0 {
+		return nil
+	}
+	first, last := int64(math.MaxInt64), int64(math.MinInt64)
+	for sec := range m {
+		first, last = min(first, sec), max(last, sec)
+	}
+	out := make([]SecondCount, 0, last-first+1)
+	for sec := first; sec <= last; sec++ {
+		c := SecondCount{Second: sec - first}
+		if got := m[sec]; got != nil {
+			c.Sent, c.OK = got.Sent, got.OK
+		}
+		out = append(out, c)
+	}
 	return out
 }

@@ -36,8 +36,9 @@ func (a *Analysis) WriteReports(dir string) error {
 }
 
 // WriteHTML writes the self-contained HTML report: verdict, summary table,
-// thresholds, runs, latency histogram (inline SVG) and Vegeta's
-// latency-over-time plot (embedded as the document of an iframe).
+// thresholds, runs, status mix, throughput over time and latency histogram
+// (inline SVG) and Vegeta's latency-over-time plot (embedded as the
+// document of an iframe tall enough for the whole plot).
 func (a *Analysis) WriteHTML(w io.Writer) error {
 	var plotHTML bytes.Buffer
 	if _, err := a.Plot.WriteTo(&plotHTML); err != nil {
@@ -45,12 +46,15 @@ func (a *Analysis) WriteHTML(w io.Writer) error {
 	}
 	s := a.Summary
 	data := struct {
-		S         *Summary
-		Rows      [][2]string
-		Histogram template.HTML
-		Plot      string
-		PlotNote  string
-	}{S: s, Rows: s.Rows(), Histogram: template.HTML(histogramSVG(s.latency)), Plot: plotHTML.String(), PlotNote: a.PlotNote}
+		S          *Summary
+		Rows       [][2]string
+		Histogram  template.HTML
+		Throughput template.HTML
+		StatusMix  template.HTML
+		Plot       string
+		PlotNote   string
+	}{S: s, Rows: s.Rows(), Histogram: template.HTML(histogramSVG(s.latency)), Throughput: template.HTML(throughputSVG(s.perSecond)),
+		StatusMix: template.HTML(statusMixHTML(s)), Plot: plotHTML.String(), PlotNote: a.PlotNote}
 	if err := reportTemplate().Execute(w, data); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -67,14 +71,21 @@ func reportTemplate() *template.Template {
 const reportHTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.S.Title}}</title>
 <style>
-body{font-family:sans-serif;margin:2em;color:#222;max-width:1100px}
-table{border-collapse:collapse;margin:.5em 0 1.5em}
-th,td{text-align:left;padding:.25em .8em;border-bottom:1px solid #e4e4e4;vertical-align:top}
-th{font-weight:600;white-space:nowrap}
+*{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;margin:0 auto;padding:1.5em 2em;color:#222;max-width:1240px}
+h2{border-bottom:2px solid #ddd;padding-bottom:.2em}
+table{border-collapse:collapse;margin:.5em 0 1.5em;max-width:100%}
+th,td{text-align:left;padding:.25em .8em;border-bottom:1px solid #e4e4e4;vertical-align:top;overflow-wrap:anywhere}
+svg{max-width:100%;height:auto}
+.mix{display:flex;height:18px;border:1px solid #ccc;border-radius:3px;overflow:hidden}.mix span{display:block;height:100%}
+.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:1em}.legend i{display:inline-block;width:.8em;height:.8em;margin-right:.3em}
+th{font-weight:600}
 .verdict{font-size:1.4em;font-weight:700;padding:.3em .6em;display:inline-block;border-radius:4px}
 .PASS{background:#dff0d8;color:#2b542c}.BREACHED{background:#f2dede;color:#843534}.INVALID{background:#fcf8e3;color:#8a6d3b}
 .bad{color:#843534;font-weight:600}
-iframe{width:100%;height:620px;border:1px solid #ddd}
+/* Vegeta's plot is a 600px chart, a button and the body's margins: the
+   frame is made taller than all of them so nothing is cut off. */
+iframe{width:100%;height:700px;border:1px solid #ddd}
 </style></head><body>
 <h1>{{.S.Title}}</h1>
 <p class="verdict {{.S.Verdict.Status}}">{{.S.Verdict.Status}}</p>
@@ -95,6 +106,10 @@ iframe{width:100%;height:620px;border:1px solid #ddd}
 <td>{{with .Run}}{{with .Cleanup}}{{.Left}} left, {{.Removed}} removed, {{.Gone}} gone, {{.Failures}} failed{{end}} {{.CleanupError}}{{end}}</td>
 <td>{{range .Problems}}<div class="bad">{{.}}</div>{{end}}</td></tr>{{end}}
 </table>
+<h2>Status mix</h2>
+{{.StatusMix}}
+<h2>Throughput over time</h2>
+{{.Throughput}}
 <h2>Latency histogram</h2>
 {{.Histogram}}
 <h2>Latency over time</h2>

@@ -82,6 +82,8 @@ type Summary struct {
 	Verdict     Verdict  `json:"verdict"`
 
 	latency *Histogram
+	// perSecond is the throughput over time, for report.html.
+	perSecond []SecondCount
 }
 
 // LatencyFigures are latency statistics in milliseconds, from an HDR

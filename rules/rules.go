@@ -106,6 +106,7 @@ var defaultCatalogue = mustNew(
 	streamwalletRules,
 	errorsRules,
 	limitsRules,
+	v2streamsRules,
 )
 
 func mustNew(rs ...[]Rule) *Catalogue {

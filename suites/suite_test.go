@@ -22,6 +22,7 @@ import (
 	_ "github.com/conform-harness/conform/suites/streampublic"
 	_ "github.com/conform-harness/conform/suites/streamtrading"
 	_ "github.com/conform-harness/conform/suites/streamwallet"
+	_ "github.com/conform-harness/conform/suites/v2streams"
 )
 
 var flags = framework.RegisterFlags(flag.CommandLine)

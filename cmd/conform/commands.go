@@ -32,14 +32,17 @@ func commands() map[string]command {
 		"mutate": {summary: "switch each emulator fault on and check that its rule's specs fail",
 			synopsis: mutateSynopsis, flags: func() *flag.FlagSet { return mutateFlagSet(&mutateOptions{}) }, run: cmdMutate},
 		"load": {summary: "capacity run of a scenario against a target with Vegeta; merge workers' results", synopsis: loadSynopsis, flags: func() *flag.FlagSet { return loadFlagSet(&loadOptions{}) }, run: cmdLoad},
+		"report": {summary: "compare two runs: conform report diff OLD NEW (exit 1 when a rule newly fails)",
+			synopsis: reportSynopsis, flags: func() *flag.FlagSet { return reportFlagSet(&reportOptions{}) }, run: cmdReport},
 		"help": {summary: "show this help, or a subcommand's flags", synopsis: "usage: conform help [subcommand]", run: cmdHelp},
 	}
 }
 
 const exitCodesHelp = `Exit codes:
   0  all passed (informational and skipped outcomes do not fail a run)
-  1  a rule failed; for "rules --check" a coverage problem, for "mutate" a
-     fault that survived or has no spec
+  1  a rule failed (for "run --certify" also a rule that could not run);
+     for "rules --check" a coverage problem, for "mutate" a fault that
+     survived or has no spec, for "report diff" a rule that newly fails
   2  bad flags, arguments or target config (one line on stderr)
   3  harness error: target unreachable, suite or ginkgo binary missing,
      ginkgo crashed, the suite could not start (BeforeSuite failed, e.g. the

@@ -21,7 +21,7 @@ func main() {
 // newEnv captures the process's surroundings once, so that subcommands take
 // them as values and tests can substitute them.
 func newEnv() *env {
-	e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, lookPath: exec.LookPath}
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, lookPath: exec.LookPath, self: os.Args[0]}
 	if exe, err := os.Executable(); err == nil {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
 			exe = real
@@ -41,6 +41,9 @@ type env struct {
 	exeDir         string // directory of the conform executable
 	cwd            string
 	lookPath       func(string) (string, error) // exec.LookPath
+	// self is how conform was invoked (argv[0]), for the command lines it
+	// prints to replay a rule; empty: "conform".
+	self string
 }
 
 // realMain dispatches to a subcommand and maps its error to an exit code.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/reporters/ginkgojson"
+	"github.com/conform-harness/conform/reporters/killtable"
 )
 
 const mutateSynopsis = `usage: conform mutate [--only IDS] [--parallel N] [--out DIR] [--suite PATH] [--list]
@@ -24,7 +26,10 @@ Mutation testing of the suite: for each emulator fault, runs the specs of the
 fault's rule (--ginkgo.label-filter=rule:<ID>) against an embedded emulator
 with that one fault on, and expects at least one of them to fail (KILLED).
 A baseline run of the same specs without faults must pass. Writes
-<out>/mutation.json, and each run's report and log under <out>/mutation/.
+<out>/mutation.json (the kill table, a summary of every run) and keeps the
+report and log of a run under <out>/mutation/ only where someone has to
+look: survivors, errors, a failing baseline (--keep-all keeps every one).
+The previous run's mutation/ is kept as mutation.prev/.
 Exits 1 when a fault SURVIVED or its rule has NO-SPEC, 3 when the baseline
 fails or a run breaks.`
 
@@ -42,6 +47,7 @@ type mutateOptions struct {
 	list     bool
 	out      string
 	timeout  time.Duration
+	keepAll  bool
 }
 
 func mutateFlagSet(o *mutateOptions) *flag.FlagSet {
@@ -52,6 +58,7 @@ func mutateFlagSet(o *mutateOptions) *flag.FlagSet {
 	fs.BoolVar(&o.list, "list", false, "list the emulator's faults and exit")
 	fs.StringVar(&o.out, "out", "reports", "output `dir` for mutation.json and the runs' reports")
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time limit of each suite run")
+	fs.BoolVar(&o.keepAll, "keep-all", false, "keep the report and log of every run, killed faults' too")
 	return fs
 }
 
@@ -107,6 +114,7 @@ func listFaults(w io.Writer, fs []faults.Fault) error {
 // mutationJob is one suite run of the plan.
 type mutationJob struct {
 	name   string // fault rule ID, or "baseline"
+	filter string
 	args   []string
 	report string
 	log    string
@@ -151,16 +159,13 @@ func cmdMutate(args []string, e *env) error {
 		return err
 	}
 	runDir := filepath.Join(outDir, mutationDir)
-	if err := os.RemoveAll(runDir); err != nil { // reports of an earlier run would be read as this one's
-		return harnessErrorf("output directory: %w", err)
-	}
-	if err := os.MkdirAll(runDir, 0o755); err != nil {
+	if err := rotate(runDir); err != nil { // reports of an earlier run would be read as this one's
 		return harnessErrorf("output directory: %w", err)
 	}
 
 	job := func(name, filter string, faultIDs ...string) mutationJob {
 		report := filepath.Join(runDir, name+".json")
-		return mutationJob{name: name, report: report, log: filepath.Join(runDir, name+".log"),
+		return mutationJob{name: name, report: report, log: filepath.Join(runDir, name+".log"), filter: filter,
 			args: suiteRunArgs(filter, report, o.timeout, faultIDs...)}
 	}
 	var jobs []mutationJob
@@ -168,22 +173,22 @@ func cmdMutate(args []string, e *env) error {
 	for _, f := range selected {
 		if len(cov.SpecsFor(f.Rule)) > 0 {
 			covered = append(covered, f.Rule)
-			jobs = append(jobs, job(f.Rule, ruleFilter(f.Rule), f.Rule))
+			jobs = append(jobs, job(f.Rule, killtable.RuleFilter(f.Rule), f.Rule))
 		}
 	}
-	var baseline *Baseline
+	var baseline *killtable.Baseline
 	if len(covered) > 0 {
-		b := job("baseline", ruleFilter(covered...))
-		baseline = &Baseline{LabelFilter: ruleFilter(covered...), Report: b.report, Log: b.log}
+		b := job("baseline", killtable.RuleFilter(covered...))
+		baseline = &killtable.Baseline{LabelFilter: b.filter, Report: b.report, Log: b.log}
 		jobs = append([]mutationJob{b}, jobs...)
 	}
 
 	fmt.Fprintf(e.stderr, "mutate: %d faults, %d with specs; %d suite runs, %d at a time\n", len(selected), len(covered), len(jobs), o.parallel)
 	runs := runJobs(ctx, suite, runDir, jobs, o.parallel, o.timeout, e.stderr)
 
-	var results []FaultResult
+	var results []killtable.FaultResult
 	for _, f := range selected {
-		r := judgeFault(f, len(cov.SpecsFor(f.Rule)), runs[f.Rule])
+		r := killtable.JudgeFault(f, len(cov.SpecsFor(f.Rule)), runs[f.Rule])
 		if _, ran := runs[f.Rule]; ran {
 			r.Report, r.Log = filepath.Join(runDir, f.Rule+".json"), filepath.Join(runDir, f.Rule+".log")
 		}
@@ -191,12 +196,17 @@ func cmdMutate(args []string, e *env) error {
 	}
 	var bad map[string]bool
 	if baseline != nil {
-		bad = judgeBaseline(baseline, runs["baseline"])
+		bad = killtable.JudgeBaseline(baseline, runs["baseline"])
 	}
-	m := tally(results, baseline, bad)
+	m := killtable.Tally(results, baseline, bad)
+	if !o.keepAll {
+		if _, err := m.Prune(); err != nil {
+			return harnessErrorf("mutate: prune the runs' reports: %w", err)
+		}
+	}
 
 	fmt.Fprintln(e.stdout)
-	if err := m.print(e.stdout); err != nil {
+	if err := m.Print(e.stdout); err != nil {
 		return harnessError(err)
 	}
 	b, err := json.MarshalIndent(m, "", "  ")
@@ -208,14 +218,38 @@ func cmdMutate(args []string, e *env) error {
 		return harnessErrorf("write %s: %w", mutationFile, err)
 	}
 	fmt.Fprintf(e.stdout, "kill table: %s\n", path)
-	return m.outcome()
+	return mutationOutcome(m)
+}
+
+// mutationOutcome maps the kill table's outcome to conform's exit.
+func mutationOutcome(m *killtable.Mutation) error {
+	switch o, msg := m.Outcome(); o {
+	case killtable.Unjudged:
+		return harnessErrorf("%s", msg)
+	case killtable.Weak:
+		return failedf("%s", msg)
+	}
+	return nil
+}
+
+// rotate moves dir to dir.prev (dropping an older one) and creates dir
+// empty: one previous run is kept to compare with, never more.
+func rotate(dir string) error {
+	prev := dir + ".prev"
+	if err := os.RemoveAll(prev); err != nil {
+		return err
+	}
+	if err := os.Rename(dir, prev); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return os.MkdirAll(dir, 0o755)
 }
 
 // runJobs runs the jobs, parallel at a time, each writing its output to its
 // log, and returns each job's outcome by name.
-func runJobs(ctx context.Context, suite, dir string, jobs []mutationJob, parallel int, timeout time.Duration, progress io.Writer) map[string]suiteRun {
+func runJobs(ctx context.Context, suite, dir string, jobs []mutationJob, parallel int, timeout time.Duration, progress io.Writer) map[string]killtable.Run {
 	var mu sync.Mutex
-	out := map[string]suiteRun{}
+	out := map[string]killtable.Run{}
 	done := 0
 	queue := make(chan mutationJob)
 	var wg sync.WaitGroup
@@ -227,8 +261,8 @@ func runJobs(ctx context.Context, suite, dir string, jobs []mutationJob, paralle
 				out[j.name] = run
 				done++
 				state := "done"
-				if run.err != nil {
-					state = "error: " + firstLine(run.err.Error())
+				if run.Err != nil {
+					state = "error: " + firstLine(run.Err.Error())
 				}
 				fmt.Fprintf(progress, "mutate: [%d/%d] %s %s\n", done, len(jobs), j.name, state)
 				mu.Unlock()
@@ -245,21 +279,21 @@ func runJobs(ctx context.Context, suite, dir string, jobs []mutationJob, paralle
 
 // runJob runs the suite binary once. A failing spec is the expected way for
 // a fault run to end, so the exit status matters only when no report came.
-func runJob(ctx context.Context, suite, dir string, j mutationJob, timeout time.Duration) suiteRun {
+func runJob(ctx context.Context, suite, dir string, j mutationJob, timeout time.Duration) killtable.Run {
 	logf, err := os.Create(j.log)
 	if err != nil {
-		return suiteRun{err: fmt.Errorf("log: %w", err)}
+		return killtable.Run{Err: fmt.Errorf("log: %w", err)}
 	}
 	defer logf.Close()
 	ctx, cancel := context.WithTimeout(ctx, timeout+killGrace) // the suite's own --ginkgo.timeout should end it first
 	defer cancel()
 	status, err := child{path: suite, args: j.args, dir: dir, stdout: logf, stderr: logf}.run(ctx)
 	if err != nil {
-		return suiteRun{err: err}
+		return killtable.Run{Err: err}
 	}
 	reports, err := ginkgojson.Read(j.report)
 	if err != nil {
-		return suiteRun{err: fmt.Errorf("suite exited with status %d and wrote no report (see %s): %w", status, j.log, err)}
+		return killtable.Run{Err: fmt.Errorf("suite exited with status %d and wrote no report (see %s): %w", status, j.log, err)}
 	}
-	return suiteRun{reports: reports}
+	return killtable.Run{Reports: reports}
 }

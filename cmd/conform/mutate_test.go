@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,120 +12,11 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/reporters/killtable"
 )
 
 func report(specs ...types.SpecReport) []types.Report {
 	return []types.Report{{SpecReports: specs}}
-}
-
-func TestJudgeFault(t *testing.T) {
-	f := faults.Fault{Rule: "V3-A", Breaks: "breaks A"}
-	skipped := itSpec("needs trading", types.SpecStateSkipped, "rule:V3-A")
-	skipped.Failure.Message = "the target may not trade"
-	beforeSuite := types.SpecReport{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStateFailed,
-		Failure: types.Failure{Message: "embedded emulator: bad fault"}}
-	cases := []struct {
-		name     string
-		specs    int
-		run      suiteRun
-		verdict  Verdict
-		killedBy []string
-		note     string
-	}{
-		{"no spec", 0, suiteRun{}, NoSpec, nil, "no spec names this rule"},
-		{"killed", 2, suiteRun{reports: report(
-			itSpec("a1", types.SpecStatePassed, "rule:V3-A"),
-			itSpec("a2", types.SpecStateFailed, "rule:V3-A"),
-			itSpec("b", types.SpecStateFailed, "rule:V3-B"), // another rule's spec does not count
-		)}, Killed, []string{"a2"}, ""},
-		{"killed by a timeout", 1, suiteRun{reports: report(itSpec("a", types.SpecStateTimedout, "rule:V3-A"))}, Killed, []string{"a"}, ""},
-		{"survived", 1, suiteRun{reports: report(itSpec("a", types.SpecStatePassed, "rule:V3-A"))}, Survived, nil, ""},
-		{"all skipped", 1, suiteRun{reports: report(skipped)}, Survived, nil, "every spec of the rule was skipped: the target may not trade"},
-		{"no report", 1, suiteRun{err: errors.New("suite exited with status 2 and wrote no report")}, Broken, nil, "wrote no report"},
-		{"suite did not start", 1, suiteRun{reports: report(beforeSuite)}, Broken, nil, "embedded emulator: bad fault"},
-	}
-	for _, c := range cases {
-		got := judgeFault(f, c.specs, c.run)
-		if got.Verdict != c.verdict || !slices.Equal(got.KilledBy, c.killedBy) || !strings.Contains(got.Note, c.note) ||
-			got.Rule != "V3-A" || got.Breaks != "breaks A" || got.Specs != c.specs {
-			t.Errorf("%s: got %+v", c.name, got)
-		}
-	}
-}
-
-func TestBaselineAndTally(t *testing.T) {
-	b := &Baseline{}
-	bad := judgeBaseline(b, suiteRun{reports: report(
-		itSpec("a", types.SpecStatePassed, "rule:V3-A"),
-		itSpec("b", types.SpecStateFailed, "rule:V3-B"),
-	)})
-	if b.Passed || len(b.Problems) != 1 || !bad["V3-B"] || bad["V3-A"] {
-		t.Fatalf("baseline %+v bad %v", b, bad)
-	}
-	m := tally([]FaultResult{
-		{Rule: "V3-A", Verdict: Killed},
-		{Rule: "V3-B", Verdict: Killed}, // fails without the fault: proves nothing
-		{Rule: "V3-C", Verdict: Survived},
-		{Rule: "V3-D", Verdict: NoSpec},
-	}, b, bad)
-	if m.Killed != 1 || m.Total != 4 || m.Score != 25 || m.Faults[1].Verdict != Broken {
-		t.Errorf("tally: %+v", m)
-	}
-	if code := exitCode(m.outcome()); code != exitHarness {
-		t.Errorf("a failing baseline is a harness problem, got exit %d", code)
-	}
-
-	ok := &Baseline{}
-	judgeBaseline(ok, suiteRun{reports: report(itSpec("a", types.SpecStatePassed, "rule:V3-A"))})
-	if !ok.Passed {
-		t.Errorf("passing baseline judged failed: %+v", ok)
-	}
-	cases := []struct {
-		name     string
-		verdicts []Verdict
-		code     int
-		score    float64
-	}{
-		{"all killed", []Verdict{Killed, Killed, Killed}, exitOK, 100},
-		{"one survived", []Verdict{Killed, Killed, Survived}, exitFailed, 66.7},
-		{"no spec", []Verdict{Killed, NoSpec}, exitFailed, 50},
-		{"a run broke", []Verdict{Killed, Broken, Survived}, exitHarness, 33.3},
-		{"nothing selected", nil, exitOK, 0},
-	}
-	for _, c := range cases {
-		var rs []FaultResult
-		for _, v := range c.verdicts {
-			rs = append(rs, FaultResult{Rule: "V3-X", Verdict: v})
-		}
-		m := tally(rs, ok, nil)
-		if code := exitCode(m.outcome()); code != c.code || m.Score != c.score {
-			t.Errorf("%s: exit %d score %v, want %d %v", c.name, code, m.Score, c.code, c.score)
-		}
-	}
-}
-
-func TestKillTablePrint(t *testing.T) {
-	m := tally([]FaultResult{
-		{Rule: "V3-A", Breaks: "breaks A", Verdict: Killed, KilledBy: []string{"area a1", "area a2"}},
-		{Rule: "V3-LONGER-ID", Breaks: "breaks B", Verdict: Survived},
-		{Rule: "V3-C", Breaks: "breaks C", Verdict: NoSpec, Note: "no spec names this rule"},
-	}, nil, nil)
-	var b bytes.Buffer
-	if err := m.print(&b); err != nil {
-		t.Fatal(err)
-	}
-	want := `FAULT RULE    VERDICT   WHAT IT BREAKS
-V3-A          KILLED    breaks A
-                        killed by: area a1 (+1 more)
-V3-LONGER-ID  SURVIVED  breaks B
-V3-C          NO-SPEC   breaks C
-                        no spec names this rule
-
-killed 1/3 (33.3%)
-`
-	if b.String() != want {
-		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
-	}
 }
 
 func TestSelectFaults(t *testing.T) {
@@ -145,16 +34,16 @@ func TestSelectFaults(t *testing.T) {
 }
 
 func TestSuiteRunArgs(t *testing.T) {
-	got := suiteRunArgs(ruleFilter("V3-A"), "/r/V3-A.json", time.Minute, "V3-A")
+	got := suiteRunArgs(killtable.RuleFilter("V3-A"), "/r/V3-A.json", time.Minute, "V3-A")
 	want := []string{"--ginkgo.label-filter=rule:V3-A", "--ginkgo.json-report=/r/V3-A.json", "--ginkgo.no-color", "--ginkgo.timeout=1m0s", "-conform.faults=V3-A"}
 	if !slices.Equal(got, want) {
 		t.Errorf("fault run:\n got %q\nwant %q", got, want)
 	}
-	got = suiteRunArgs(ruleFilter("V3-A", "V3-B"), "/r/baseline.json", time.Minute)
+	got = suiteRunArgs(killtable.RuleFilter("V3-A", "V3-B"), "/r/baseline.json", time.Minute)
 	if got[0] != "--ginkgo.label-filter=rule:V3-A || rule:V3-B" || slices.ContainsFunc(got, func(a string) bool { return strings.HasPrefix(a, "-conform.faults") }) {
 		t.Errorf("baseline run: %q", got)
 	}
-	if _, err := types.ParseLabelFilter(ruleFilter("V3-A", "V3-B-C")); err != nil {
+	if _, err := types.ParseLabelFilter(killtable.RuleFilter("V3-A", "V3-B-C")); err != nil {
 		t.Errorf("rule filter does not parse: %v", err)
 	}
 }
@@ -221,15 +110,15 @@ func TestCmdMutateWithFakeSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m Mutation
+	var m killtable.Mutation
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	verdicts := map[string]Verdict{}
+	verdicts := map[string]killtable.Verdict{}
 	for _, r := range m.Faults {
 		verdicts[r.Rule] = r.Verdict
 	}
-	want := map[string]Verdict{killed: Killed, survived: Survived, nospec: NoSpec, broken: Broken}
+	want := map[string]killtable.Verdict{killed: killtable.Killed, survived: killtable.Survived, nospec: killtable.NoSpec, broken: killtable.Broken}
 	for id, v := range want {
 		if verdicts[id] != v {
 			t.Errorf("%s: %s, want %s", id, verdicts[id], v)

@@ -267,7 +267,7 @@ func printRule(w io.Writer, r coverage.Rule) error {
 		fault = "none"
 	}
 	fmt.Fprintf(bw, "  fault:    %s  (conform emulate --faults %s; conform mutate --only %s)\n", fault, r.ID, r.ID)
-	fmt.Fprintf(bw, "  reports:  results.json rules[id=%s]; junit.xml testcase %q; select with --label-filter 'rule:%s'\n", r.ID, r.ID, r.ID)
+	fmt.Fprintf(bw, "  reports:  results.json rules[id=%s]; junit.xml testcase %q; report.html#%s; select with --label-filter 'rule:%s'\n", r.ID, r.ID, r.ID, r.ID)
 	return bw.Flush()
 }
 

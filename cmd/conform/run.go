@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,7 +18,6 @@ import (
 
 	"github.com/conform-harness/conform/reporters/ginkgojson"
 	"github.com/conform-harness/conform/reporters/results"
-	"github.com/conform-harness/conform/rules"
 	"github.com/conform-harness/conform/target"
 )
 
@@ -25,8 +25,12 @@ const runSynopsis = `usage: conform run [flags]
 
 Runs the conformance suite (bin/suites.test) through the Ginkgo CLI in
 parallel against --target, or against an emulator the suite embeds when no
-target is given. Writes ginkgo.json, junit.xml and results.json to --out and
-prints a summary. The target config (--config) is read first; flags override
+target is given. Writes ginkgo.json, junit.xml, results.json, report.html and
+run.log to --out and prints a summary per area, the reasons for skips, and
+for each failed rule a command line that replays it. With --certify it runs
+everything that applies to the target (slow specs too; a testable rule that
+cannot run fails the certification) and makes --out a bundle, with
+target.json, bundle.json, README.md, report.png, and --out.tar.gz beside it. The target config (--config) is read first; flags override
 it. CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_SANDBOX and CONFORM_KEY_<ROLE>
 override the file too (see package target).`
 
@@ -35,6 +39,8 @@ const (
 	ginkgoReport  = "ginkgo.json"
 	junitReport   = "junit.xml"
 	resultsReport = "results.json"
+	htmlReport    = "report.html"
+	runLog        = "run.log"
 )
 
 // runOptions are the flags of conform run.
@@ -46,6 +52,8 @@ type runOptions struct {
 	out                       string
 	suite, ginkgo             string
 	timeout                   time.Duration
+	certify                   bool
+	specURL, specDir          string
 	// set records which flags were given, so that a flag set to its zero
 	// value (--sandbox=false) still overrides the config file.
 	set map[string]bool
@@ -69,6 +77,9 @@ func runFlagSet(o *runOptions) *flag.FlagSet {
 	fs.StringVar(&o.suite, "suite", "", "suite binary `path` (default: suites.test next to conform, in ./bin or on PATH)")
 	fs.StringVar(&o.ginkgo, "ginkgo", "", "Ginkgo CLI `path` (default: ginkgo next to conform, in ./bin or on PATH)")
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time limit of the whole suite")
+	fs.BoolVar(&o.certify, "certify", false, "certification run: every spec that applies (slow ones too), a rule that cannot run fails, --out becomes a bundle (and a .tar.gz)")
+	fs.StringVar(&o.specURL, "spec-url", "", "base `URL` of the documents for report.html's links (default: api-v3.md beside the report)")
+	fs.StringVar(&o.specDir, "spec-dir", "", "`dir` holding the documents (api-v3.md, api-v2.md): report.html then links each rule to its sentence and quotes it, and the documents are copied beside the report (default $CONFORM_SPEC_DIR)")
 	return fs
 }
 
@@ -91,6 +102,8 @@ func parseRun(args []string, e *env) (*runOptions, error) {
 		return nil, usageErrorf("run: --timeout must be positive, got %s", o.timeout)
 	case o.out == "":
 		return nil, usageErrorf("run: --out must not be empty")
+	case o.certify && (o.labelFilter != "" || o.focus != ""):
+		return nil, usageErrorf("run: --certify runs every spec that applies to the target; it takes no --label-filter or --focus")
 	}
 	if o.labelFilter != "" {
 		if _, err := types.ParseLabelFilter(o.labelFilter); err != nil {
@@ -139,7 +152,10 @@ func resolveTarget(o *runOptions, getenv func(string) string) (target.Config, er
 // binary's directory.
 func ginkgoArgs(o *runOptions, cfg target.Config, suite, outDir, configPath, resolved string, color bool) []string {
 	args := []string{"-p", "--procs=" + strconv.Itoa(o.procs), "--timeout=" + o.timeout.String()}
-	if o.labelFilter != "" {
+	switch {
+	case o.certify:
+		args = append(args, "--label-filter="+certifyFilter)
+	case o.labelFilter != "":
 		args = append(args, "--label-filter="+o.labelFilter)
 	}
 	if o.focus != "" {
@@ -148,7 +164,8 @@ func ginkgoArgs(o *runOptions, cfg target.Config, suite, outDir, configPath, res
 	if !color {
 		args = append(args, "--no-color")
 	}
-	args = append(args, "--json-report="+ginkgoReport, "--junit-report="+junitReport, "--output-dir="+outDir, suite, "--")
+	// junit.xml is conform's own (one testcase per rule), not Ginkgo's.
+	args = append(args, "--json-report="+ginkgoReport, "--output-dir="+outDir, suite, "--")
 	return append(args, suiteArgs(cfg, configPath, resolved)...)
 }
 
@@ -187,7 +204,7 @@ func runOutcome(res *results.Results, ginkgoStatus int) error {
 		f := res.SuiteFailures[0]
 		return harnessErrorf("the suite did not run to completion: %s: %s", f.Node, firstLine(f.Message))
 	}
-	if res.Summary.Failed > 0 {
+	if res.Failing() {
 		return failed()
 	}
 	if ginkgoStatus != 0 {
@@ -227,8 +244,14 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	outDir, err := prepareOutDir(o.out, ginkgoReport, junitReport, resultsReport)
+	outDir, err := prepareOutDir(o.out)
 	if err != nil {
+		return err
+	}
+	if err := rotatePrevious(outDir, o.certify); err != nil {
+		return harnessErrorf("output directory: %w", err)
+	}
+	if _, err := prepareOutDir(outDir, append([]string{ginkgoReport, junitReport, resultsReport, htmlReport, runLog}, certifyFiles...)...); err != nil {
 		return err
 	}
 	ctx := context.Background()
@@ -240,11 +263,16 @@ func cmdRun(args []string, e *env) error {
 		}
 		resolved = r.Encode()
 	}
+	logf, err := os.Create(filepath.Join(outDir, runLog))
+	if err != nil {
+		return harnessErrorf("run log: %w", err)
+	}
+	defer logf.Close()
 
 	ctx, cancel := context.WithTimeout(ctx, o.timeout+killGrace) // Ginkgo's own --timeout should end it first
 	defer cancel()
 	c := child{path: ginkgo, args: ginkgoArgs(o, cfg, suite, outDir, configPath, resolved, isTerminal(os.Stdout)),
-		stdout: e.stdout, stderr: e.stderr}
+		stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf)}
 	status, err := c.run(ctx)
 	if err != nil {
 		return harnessError(err)
@@ -254,15 +282,23 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return harnessErrorf("ginkgo exited with status %d and wrote no usable report: %v", status, err)
 	}
-	res := results.Build(reports, rules.Default())
-	if err := res.Write(filepath.Join(outDir, resultsReport)); err != nil {
+	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR"))}
+	res, err := rep.write(reports)
+	if err != nil {
 		return harnessError(err)
 	}
-	fmt.Fprintln(e.stdout)
-	if err := results.PrintSummary(e.stdout, res); err != nil {
+	console := io.MultiWriter(e.stdout, logf)
+	fmt.Fprintln(console)
+	if err := results.PrintSummary(console, res); err != nil {
 		return harnessError(err)
 	}
-	fmt.Fprintf(e.stdout, "reports: %s\n", outDir)
+	fmt.Fprintf(console, "reports: %s (report.html to read)\n", outDir)
+	sincePrevious(console, outDir, res)
+	if o.certify {
+		if err := rep.bundle(ctx, res, logf, e); err != nil {
+			return harnessError(err)
+		}
+	}
 	if selectsNone(reports) && len(res.SuiteFailures) == 0 && (o.labelFilter != "" || o.focus != "") {
 		// Every spec was filtered out (none even reached a skip): a typo in
 		// the filter must not pass as a green run.

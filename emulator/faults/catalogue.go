@@ -16,6 +16,7 @@ var catalogue = concat(
 	streamwalletFaults,
 	errorsFaults,
 	limitsFaults,
+	v2streamsFaults,
 )
 
 func concat(groups ...[]Fault) []Fault {

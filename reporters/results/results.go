@@ -59,6 +59,10 @@ const (
 	VerdictInconclusive  Verdict = "inconclusive" // no pass or failure, some spec inconclusive
 	VerdictNotCovered    Verdict = "not-covered"  // no spec in this run names it
 	VerdictOutOfScope    Verdict = "out-of-scope"
+	// VerdictNotRun is a certification failure: a testable rule that applies
+	// to the target but that the certifying run could not check (every spec
+	// skipped or inconclusive, or none ran). Only Certify gives it.
+	VerdictNotRun Verdict = "not-run"
 )
 
 // StatusPending is the status shown for a testable rule that is waiting for
@@ -79,6 +83,9 @@ type Results struct {
 	SuiteFailures []ginkgojson.SuiteFailure `json:"suite_failures,omitempty"`
 	Specs         []Spec                    `json:"specs"`
 	Rules         []RuleResult              `json:"rules"`
+	// Certification is set by Certify: the run was a certification, where
+	// a rule that cannot run is a failure.
+	Certification bool `json:"certification,omitempty"`
 }
 
 // Spec is one spec of the run.
@@ -131,6 +138,11 @@ type RuleResult struct {
 	Observations []string `json:"observations,omitempty"`
 	// Inconclusive are the measured reasons of its inconclusive specs.
 	Inconclusive []string `json:"inconclusive,omitempty"`
+	// SkipReasons are the distinct reasons its skipped specs gave.
+	SkipReasons []string `json:"skip_reasons,omitempty"`
+	// Replay is a command line that runs just this rule again against the
+	// same target with the same config (set for failed rules; no secrets).
+	Replay string `json:"replay,omitempty"`
 }
 
 // Summary counts the run.
@@ -152,9 +164,11 @@ type Summary struct {
 	RulesFailed    int `json:"rules_failed"`
 	RulesAmbiguous int `json:"rules_ambiguous"`
 	// RulesInformational counts rules with an informational verdict.
-	RulesInformational int   `json:"rules_informational"`
-	RulesOutOfScope    int   `json:"rules_out_of_scope"`
-	DurationMS         int64 `json:"duration_ms"`
+	RulesInformational int `json:"rules_informational"`
+	RulesOutOfScope    int `json:"rules_out_of_scope"`
+	// RulesNotRun counts the certification failures (Certify).
+	RulesNotRun int   `json:"rules_not_run,omitempty"`
+	DurationMS  int64 `json:"duration_ms"`
 }
 
 // Build joins the reports of a run with a rule catalogue.
@@ -252,6 +266,9 @@ func specFrom(sr types.SpecReport) Spec {
 	default:
 		s.Outcome = Skipped
 		s.SkipReason = sr.Failure.Message
+		if s.SkipReason == "" && !sr.State.Is(types.SpecStateSkipped) {
+			s.SkipReason = sr.State.String()
+		}
 	}
 	if s.Outcome != Skipped && s.Outcome != Pending {
 		s.Observation = ginkgojson.EntryText(sr, ObservationEntry)
@@ -282,6 +299,10 @@ func (rr *RuleResult) fill(specs []Spec, idx []int) {
 		case Inconclusive:
 			inconclusive = true
 			rr.Inconclusive = append(rr.Inconclusive, s.SkipReason)
+		case Skipped, Pending:
+			if reason := SkipReasonOf(s); !slices.Contains(rr.SkipReasons, reason) {
+				rr.SkipReasons = append(rr.SkipReasons, reason)
+			}
 		}
 		if s.Observation != "" {
 			rr.Observations = append(rr.Observations, s.Observation)

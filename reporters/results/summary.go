@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/conform-harness/conform/reporters/ginkgojson"
@@ -23,8 +24,13 @@ func PrintSummary(w io.Writer, r *Results) error {
 	fmt.Fprintf(bw, "conform: %d specs: %d passed, %d failed, %d informational, %d inconclusive, %d skipped, %d pending in %s\n",
 		s.Specs, s.Passed, s.Failed, s.Informational, s.Inconclusive, s.Skipped, s.Pending,
 		(time.Duration(s.DurationMS) * time.Millisecond).Round(10*time.Millisecond))
+	printSkipReasons(bw, r.SkipReasons())
 	fmt.Fprintf(bw, "rules: %d/%d testable covered (%d failed, %d pending), %d/%d ambiguous recorded, %d out of scope\n",
 		s.RulesCovered, s.RulesTestable, s.RulesFailed, s.RulesPending, s.RulesInformational, s.RulesAmbiguous, s.RulesOutOfScope)
+	if r.Certification {
+		fmt.Fprintf(bw, "certification: %d testable rules could not run (each a failure)\n", s.RulesNotRun)
+	}
+	printAreas(bw, r.Areas())
 
 	if len(r.SuiteFailures) > 0 {
 		fmt.Fprintf(bw, "\nSUITE FAILURES (the run itself broke)\n")
@@ -38,7 +44,14 @@ func PrintSummary(w io.Writer, r *Results) error {
 		for _, rr := range failed {
 			fmt.Fprintf(bw, "  %s  %s\n", rr.ID, clip(rr.Statement, statementWidth))
 			printSome(bw, rr.Failures, "failed spec")
+			if rr.Replay != "" {
+				fmt.Fprintf(bw, "      replay: %s\n", rr.Replay)
+			}
 		}
+	}
+	if notRun := r.withVerdict(VerdictNotRun); len(notRun) > 0 {
+		fmt.Fprintf(bw, "\nNOT RUN (%s; a certification fails on a rule it could not check)\n", plural(len(notRun), "rule"))
+		printNotRun(bw, notRun)
 	}
 	var ruleless []Spec
 	for _, sp := range r.Specs {
@@ -121,4 +134,79 @@ func plural(n int, noun string) string {
 		return fmt.Sprintf("%d %s", n, noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// topReasons bounds the skip reasons listed on the console.
+const topReasons = 5
+
+// printSkipReasons explains the skip count: the most frequent reasons with
+// their counts, never a bare number.
+func printSkipReasons(w io.Writer, reasons []ReasonCount) {
+	for i, rc := range reasons {
+		if i == topReasons {
+			rest := 0
+			for _, r := range reasons[i:] {
+				rest += r.Count
+			}
+			fmt.Fprintf(w, "  %d skipped for %d other reasons (see results.json)\n", rest, len(reasons)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %d skipped: %s\n", rc.Count, clip(rc.Reason, statementWidth))
+	}
+}
+
+// areaColumns are the rule verdicts shown per area on the console.
+var areaColumns = []Verdict{VerdictPassed, VerdictFailed, VerdictNotRun, VerdictInformational, VerdictInconclusive, VerdictSkipped, VerdictNotCovered, VerdictOutOfScope}
+
+// printAreas writes one line per area: its rules by verdict.
+func printAreas(w io.Writer, areas []AreaSummary) {
+	if len(areas) == 0 {
+		return
+	}
+	width := len("AREA")
+	for _, a := range areas {
+		width = max(width, len(a.Name))
+	}
+	fmt.Fprintf(w, "\n%-*s %6s", width, "AREA", "RULES")
+	for _, v := range areaColumns {
+		fmt.Fprintf(w, " %*s", colWidth(v), v)
+	}
+	fmt.Fprintln(w)
+	for _, a := range areas {
+		fmt.Fprintf(w, "%-*s %6d", width, a.Name, a.Total)
+		for _, v := range areaColumns {
+			fmt.Fprintf(w, " %*d", colWidth(v), a.Rules[v])
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func colWidth(v Verdict) int { return max(len(v), 4) }
+
+// idsPerReason bounds the rule IDs listed under one not-run reason.
+const idsPerReason = 12
+
+// printNotRun groups the rules a certification could not run by reason,
+// most frequent first, with their IDs.
+func printNotRun(w io.Writer, rs []RuleResult) {
+	var reasons []string
+	ids := map[string][]string{}
+	for _, rr := range rs {
+		reason := clip(ginkgojson.FirstLine(rr.NotRunReason()), statementWidth)
+		if _, ok := ids[reason]; !ok {
+			reasons = append(reasons, reason)
+		}
+		ids[reason] = append(ids[reason], rr.ID)
+	}
+	slices.SortStableFunc(reasons, func(a, b string) int { return len(ids[b]) - len(ids[a]) })
+	for _, reason := range reasons {
+		list := ids[reason]
+		fmt.Fprintf(w, "  %s: %s\n", plural(len(list), "rule"), reason)
+		shown := list[:min(len(list), idsPerReason)]
+		more := ""
+		if n := len(list) - len(shown); n > 0 {
+			more = fmt.Sprintf(" … %d more (see results.json)", n)
+		}
+		fmt.Fprintf(w, "      %s%s\n", strings.Join(shown, ", "), more)
+	}
 }

@@ -1,9 +1,16 @@
-package main
+// Package killtable judges a mutation run: for each emulator fault, whether
+// the specs of its rule failed with the fault on (KILLED), passed anyway
+// (SURVIVED) or could not tell; the fault-free baseline that makes kills
+// mean something; the score; the printed table; and which run artifacts are
+// worth keeping (only those of faults that were not killed).
+package killtable
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -30,11 +37,11 @@ const (
 	Broken Verdict = "ERROR"
 )
 
-// suiteRun is the outcome of one run of the suite binary.
-type suiteRun struct {
-	reports []types.Report
-	// err is set when the run produced no usable report.
-	err error
+// Run is the outcome of one run of the suite binary.
+type Run struct {
+	Reports []types.Report
+	// Err is set when the run produced no usable report.
+	Err error
 }
 
 // FaultResult is one row of the kill table.
@@ -45,8 +52,10 @@ type FaultResult struct {
 	Specs    int      `json:"specs"`
 	KilledBy []string `json:"killed_by,omitempty"`
 	Note     string   `json:"note,omitempty"`
-	Report   string   `json:"report,omitempty"`
-	Log      string   `json:"log,omitempty"`
+	// Report and Log are the run's files, kept only for a fault that was
+	// not killed (Prune removes the others).
+	Report string `json:"report,omitempty"`
+	Log    string `json:"log,omitempty"`
 }
 
 // Baseline is the run of every rule's specs with no fault on; it must pass
@@ -68,8 +77,8 @@ type Mutation struct {
 	Baseline *Baseline     `json:"baseline,omitempty"`
 }
 
-// ruleFilter is the Ginkgo label filter selecting the specs of the rules.
-func ruleFilter(ids ...string) string {
+// RuleFilter is the Ginkgo label filter selecting the specs of the rules.
+func RuleFilter(ids ...string) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
 		parts[i] = rules.Label(id)
@@ -88,32 +97,33 @@ func ruleSpecs(reports []types.Report, id string) []types.SpecReport {
 	return out
 }
 
-// judgeFault decides a fault's verdict from its run: killed when at least
-// one spec of its rule failed with the fault on.
-func judgeFault(f faults.Fault, specs int, run suiteRun) FaultResult {
+// JudgeFault decides a fault's verdict from its run: killed when at least
+// one spec of its rule failed with the fault on. specs is the number of
+// specs naming the rule in the suite.
+func JudgeFault(f faults.Fault, specs int, run Run) FaultResult {
 	r := FaultResult{Rule: f.Rule, Breaks: f.Breaks, Specs: specs}
 	switch {
 	case specs == 0:
 		r.Verdict, r.Note = NoSpec, "no spec names this rule"
 		return r
-	case run.err != nil:
-		r.Verdict, r.Note = Broken, run.err.Error()
+	case run.Err != nil:
+		r.Verdict, r.Note = Broken, run.Err.Error()
 		return r
 	}
-	if sf := ginkgojson.SuiteFailures(run.reports); len(sf) > 0 {
-		r.Verdict, r.Note = Broken, fmt.Sprintf("the suite did not run: %s: %s", sf[0].Node, firstLine(sf[0].Message))
+	if sf := ginkgojson.SuiteFailures(run.Reports); len(sf) > 0 {
+		r.Verdict, r.Note = Broken, fmt.Sprintf("the suite did not run: %s: %s", sf[0].Node, ginkgojson.FirstLine(sf[0].Message))
 		return r
 	}
 	ran := 0
 	var skipReasons []string
-	for _, s := range ruleSpecs(run.reports, f.Rule) {
+	for _, s := range ruleSpecs(run.Reports, f.Rule) {
 		switch {
 		case s.Failed():
 			r.KilledBy = append(r.KilledBy, s.FullText())
 		case s.State == types.SpecStatePassed:
 			ran++
 		default:
-			if msg := firstLine(s.Failure.Message); msg != "" && !slices.Contains(skipReasons, msg) {
+			if msg := ginkgojson.FirstLine(s.Failure.Message); msg != "" && !slices.Contains(skipReasons, msg) {
 				skipReasons = append(skipReasons, msg)
 			}
 		}
@@ -132,19 +142,19 @@ func judgeFault(f faults.Fault, specs int, run suiteRun) FaultResult {
 	return r
 }
 
-// judgeBaseline lists what went wrong in the fault-free run: a broken suite
+// JudgeBaseline lists what went wrong in the fault-free run: a broken suite
 // or failed specs. It returns the rules whose specs failed, whose kills
 // therefore prove nothing.
-func judgeBaseline(b *Baseline, run suiteRun) map[string]bool {
+func JudgeBaseline(b *Baseline, run Run) map[string]bool {
 	bad := map[string]bool{}
 	switch {
-	case run.err != nil:
-		b.Problems = append(b.Problems, run.err.Error())
+	case run.Err != nil:
+		b.Problems = append(b.Problems, run.Err.Error())
 	default:
-		for _, f := range ginkgojson.SuiteFailures(run.reports) {
-			b.Problems = append(b.Problems, fmt.Sprintf("%s: %s", f.Node, firstLine(f.Message)))
+		for _, f := range ginkgojson.SuiteFailures(run.Reports) {
+			b.Problems = append(b.Problems, fmt.Sprintf("%s: %s", f.Node, ginkgojson.FirstLine(f.Message)))
 		}
-		for _, s := range ginkgojson.Specs(run.reports) {
+		for _, s := range ginkgojson.Specs(run.Reports) {
 			if !s.Failed() {
 				continue
 			}
@@ -153,16 +163,16 @@ func judgeBaseline(b *Baseline, run suiteRun) map[string]bool {
 				bad[id] = true
 			}
 			b.Problems = append(b.Problems, fmt.Sprintf("%s [%s] fails without any fault: %s",
-				s.FullText(), strings.Join(ids, ", "), firstLine(s.Failure.Message)))
+				s.FullText(), strings.Join(ids, ", "), ginkgojson.FirstLine(s.Failure.Message)))
 		}
 	}
 	b.Passed = len(b.Problems) == 0
 	return bad
 }
 
-// tally joins the fault verdicts with the baseline: a kill of a rule whose
+// Tally joins the fault verdicts with the baseline: a kill of a rule whose
 // specs fail anyway becomes ERROR. It fills in the score.
-func tally(results []FaultResult, baseline *Baseline, baselineBad map[string]bool) *Mutation {
+func Tally(results []FaultResult, baseline *Baseline, baselineBad map[string]bool) *Mutation {
 	m := &Mutation{Faults: results, Total: len(results), Baseline: baseline}
 	for i := range m.Faults {
 		r := &m.Faults[i]
@@ -179,9 +189,22 @@ func tally(results []FaultResult, baseline *Baseline, baselineBad map[string]boo
 	return m
 }
 
-// outcome maps the table to conform's exit: harness problems first, then
-// faults that survived or have no spec.
-func (m *Mutation) outcome() error {
+// Outcome is what a kill table says about the suite as a whole.
+type Outcome int
+
+// Outcomes, from good to bad.
+const (
+	// AllKilled: every fault was killed (or none was selected).
+	AllKilled Outcome = iota
+	// Weak: a fault survived or its rule has no spec.
+	Weak
+	// Unjudged: the baseline failed or a run could not be judged.
+	Unjudged
+)
+
+// Outcome says whether the table proves the suite, with a one-line reason
+// when it does not.
+func (m *Mutation) Outcome() (Outcome, string) {
 	var broken, weak int
 	for _, r := range m.Faults {
 		switch r.Verdict {
@@ -193,17 +216,49 @@ func (m *Mutation) outcome() error {
 	}
 	switch {
 	case m.Baseline != nil && !m.Baseline.Passed:
-		return harnessErrorf("mutate: the baseline run without faults failed, so kills prove nothing (see above)")
+		return Unjudged, "mutate: the baseline run without faults failed, so kills prove nothing (see above)"
 	case broken > 0:
-		return harnessErrorf("mutate: %d fault runs could not be judged (see above)", broken)
+		return Unjudged, fmt.Sprintf("mutate: %d fault runs could not be judged (see above)", broken)
 	case weak > 0:
-		return failedf("mutate: %d faults survived or have no spec", weak)
+		return Weak, fmt.Sprintf("mutate: %d faults survived or have no spec", weak)
 	}
-	return nil
+	return AllKilled, ""
 }
 
-// print writes the kill table and the score.
-func (m *Mutation) print(w io.Writer) error {
+// Prune removes the report and log of every killed fault, and of a baseline
+// that passed, so that a full mutation run keeps detail only where someone
+// has to look (survivors, errors, a failing baseline); the table itself is
+// the summary of the rest. It returns the bytes freed.
+func (m *Mutation) Prune() (int64, error) {
+	var freed int64
+	var errs []error
+	drop := func(paths ...*string) {
+		for _, p := range paths {
+			if *p == "" {
+				continue
+			}
+			if fi, err := os.Stat(*p); err == nil {
+				freed += fi.Size()
+			}
+			if err := os.Remove(*p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				errs = append(errs, err)
+			}
+			*p = ""
+		}
+	}
+	for i := range m.Faults {
+		if r := &m.Faults[i]; r.Verdict == Killed {
+			drop(&r.Report, &r.Log)
+		}
+	}
+	if b := m.Baseline; b != nil && b.Passed {
+		drop(&b.Report, &b.Log)
+	}
+	return freed, errors.Join(errs...)
+}
+
+// Print writes the kill table and the score.
+func (m *Mutation) Print(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	wRule := len("FAULT RULE")
 	for _, r := range m.Faults {
@@ -222,7 +277,7 @@ func (m *Mutation) print(w io.Writer) error {
 			fmt.Fprintf(bw, "%skilled by: %s%s\n", indent, clip(r.KilledBy[0], 90), more)
 		}
 		if r.Note != "" {
-			fmt.Fprintf(bw, "%s%s\n", indent, firstLine(r.Note))
+			fmt.Fprintf(bw, "%s%s\n", indent, ginkgojson.FirstLine(r.Note))
 		}
 	}
 	if b := m.Baseline; b != nil && !b.Passed {
@@ -233,4 +288,13 @@ func (m *Mutation) print(w io.Writer) error {
 	}
 	fmt.Fprintf(bw, "\nkilled %d/%d (%g%%)\n", m.Killed, m.Total, m.Score)
 	return bw.Flush()
+}
+
+// clip shortens s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	return string(rs[:n-1]) + "…"
 }

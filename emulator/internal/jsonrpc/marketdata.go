@@ -1,0 +1,267 @@
+package jsonrpc
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/tape"
+	"github.com/conform-harness/conform/emulator/internal/v2shape"
+	"github.com/shopspring/decimal"
+)
+
+// Defaults where the document gives none (V2-WS-CANDLE-DEFAULTS): the
+// period of its example and the v2 pagination default.
+const (
+	defaultPeriod = "M30"
+	defaultLimit  = 100
+	maxLimit      = 1000
+	maxOffset     = 100_000
+)
+
+// candle is one v2 candle.
+type candle struct {
+	Timestamp   string `json:"timestamp"`
+	Open        string `json:"open"`
+	Close       string `json:"close"`
+	Min         string `json:"min"`
+	Max         string `json:"max"`
+	Volume      string `json:"volume"`
+	VolumeQuote string `json:"volumeQuote"`
+}
+
+func wireCandle(c tape.Candle) candle {
+	return candle{Timestamp: v2shape.Time(c.Start), Open: c.Open.String(), Close: c.Close.String(), Min: c.Low.String(),
+		Max: c.High.String(), Volume: c.Volume.String(), VolumeQuote: c.VolumeQuote.String()}
+}
+
+// ticker is the symbol's Ticker: best bid and ask now, trades of the last
+// 24 hours.
+func (st *state) ticker(symbol string) any {
+	ss := st.syms[symbol]
+	now := st.srv.opts.Clock.Now()
+	str := func(d decimal.Decimal) *string { s := d.String(); return &s }
+	// Like ask and bid, last, open, low and high are null without data (as
+	// the v2 REST ticker answers).
+	t := v2shape.Ticker{Volume: "0", VolumeQuote: "0", Timestamp: v2shape.Time(now), Symbol: symbol}
+	if len(ss.bids) > 0 {
+		t.Bid = str(best(ss.bids, true))
+	}
+	if len(ss.asks) > 0 {
+		t.Ask = str(best(ss.asks, false))
+	}
+	stats := st.srv.opts.Tape.Stats(symbol, now)
+	if stats.HasLast {
+		t.Last = str(stats.Last)
+	}
+	if stats.Traded {
+		t.Open, t.Low, t.High = str(stats.Open), str(stats.Low), str(stats.High)
+	}
+	t.Volume, t.VolumeQuote = stats.Volume.String(), stats.VolumeQuote.String()
+	if st.srv.opts.Faults.On("V2-WS-TICKER") {
+		return without(t, "volumeQuote")
+	}
+	return t
+}
+
+// subscribe handles subscribeTicker, subscribeOrderbook, subscribeTrades
+// and subscribeCandles: true, then the snapshot, then updates.
+func (s *Server) subscribe(ch channel) func(c *conn, req *request, p api.Params) (any, *api.Error) {
+	return func(c *conn, req *request, p api.Params) (any, *api.Error) {
+		symbol, err := s.knownSymbol(p)
+		if err != nil {
+			return nil, err
+		}
+		var sp subParams
+		switch ch {
+		case chanCandles:
+			if sp.period, err = p.Enum("period", defaultPeriod, "M1", "M3", "M5", "M15", "M30", "H1", "H4", "D1", "D7", "1M"); err != nil {
+				return nil, err
+			}
+			fallthrough
+		case chanTrades:
+			n, err := p.Int("limit", defaultLimit, 0, maxLimit)
+			if err != nil {
+				return nil, err
+			}
+			sp.limit = int(n)
+		}
+		st := s.state
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if st.subs[ch] == nil {
+			st.subs[ch] = map[string]map[*conn]subParams{}
+		}
+		if st.subs[ch][symbol] == nil {
+			st.subs[ch][symbol] = map[*conn]subParams{}
+		}
+		method, snap, sp := st.snapshot(ch, symbol, sp)
+		st.subs[ch][symbol][c] = sp
+		var ok any = true
+		if s.opts.Faults.On("V2-WS-SUB-TRUE") {
+			ok = "subscribed"
+		}
+		if s.opts.Faults.On("V2-WS-SUB-ORDER") {
+			c.notify(method, snap)
+			c.result(req, ok)
+		} else {
+			c.result(req, ok)
+			c.notify(method, snap)
+		}
+		return answered, nil
+	}
+}
+
+// snapshot is the notification that follows a subscription, and the
+// subscription with the tape sequence the snapshot holds.
+func (st *state) snapshot(ch channel, symbol string, sp subParams) (string, any, subParams) {
+	f := st.srv.opts.Faults
+	switch ch {
+	case chanBook:
+		return "snapshotOrderbook", st.bookSnapshot(symbol), sp
+	case chanTrades:
+		limit := sp.limit
+		if f.On("V2-WS-TRADES-SNAPSHOT") {
+			limit = tape.Keep
+		}
+		snap := st.srv.opts.Tape.SnapshotTrades([]string{symbol}, limit)
+		sp.seq = snap.Seq
+		data := make([]any, 0, len(snap.Trades[symbol]))
+		for _, t := range snap.Trades[symbol] {
+			data = append(data, wireTrade(t))
+		}
+		return "snapshotTrades", map[string]any{"data": data, "symbol": symbol}, sp
+	case chanCandles:
+		snap := st.srv.opts.Tape.SnapshotCandles([]string{symbol}, market.Period(sp.period), sp.limit)
+		sp.seq = snap.Seq
+		data := make([]candle, 0, len(snap.Candles[symbol]))
+		for _, c := range snap.Candles[symbol] {
+			data = append(data, wireCandle(c))
+		}
+		msg := map[string]any{"data": data, "symbol": symbol, "period": sp.period}
+		if f.On("V2-WS-CANDLES") {
+			delete(msg, "period")
+		}
+		return "snapshotCandles", msg, sp
+	default:
+		return "ticker", st.ticker(symbol), sp
+	}
+}
+
+func (s *Server) unsubscribe(ch channel) func(c *conn, req *request, p api.Params) (any, *api.Error) {
+	return func(c *conn, _ *request, p api.Params) (any, *api.Error) {
+		symbol, err := s.knownSymbol(p)
+		if err != nil {
+			return nil, err
+		}
+		if ch == chanBook && s.opts.Faults.On("V2-WS-UNSUBSCRIBE") {
+			return true, nil
+		}
+		st := s.state
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		delete(st.subs[ch][symbol], c)
+		return true, nil
+	}
+}
+
+// getTrades answers the symbol's public trades: sort (default DESC), by id
+// (default) or timestamp, from and till (ids, or DateTimes by timestamp),
+// limit (default 100, at most 1000) and offset (at most 100000).
+func (s *Server) getTrades(_ *conn, _ *request, p api.Params) (any, *api.Error) {
+	symbol, err := s.knownSymbol(p)
+	if err != nil {
+		return nil, err
+	}
+	sortDir, err := p.Enum("sort", "DESC", "ASC", "DESC")
+	if err != nil {
+		return nil, err
+	}
+	by, err := p.Enum("by", "id", "id", "timestamp")
+	if err != nil {
+		return nil, err
+	}
+	limit, err := p.Int("limit", defaultLimit, 0, maxLimit)
+	if err != nil {
+		return nil, err
+	}
+	offset, err := p.Int("offset", 0, 0, maxOffset)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := tradeFilter(p, by)
+	if err != nil {
+		return nil, err
+	}
+	all := s.opts.Tape.Trades(symbol, tape.Keep)
+	var sel []tape.Trade
+	for _, t := range all {
+		if keep(t) {
+			sel = append(sel, t)
+		}
+	}
+	if sortDir == "DESC" {
+		sort.SliceStable(sel, func(i, j int) bool { return sel[i].ID > sel[j].ID })
+	}
+	if s.opts.Faults.On("V2-WS-GETTRADES-PAGING") {
+		offset = 0
+	}
+	if int(offset) >= len(sel) {
+		sel = nil
+	} else {
+		sel = sel[offset:]
+	}
+	if int(limit) < len(sel) {
+		sel = sel[:limit]
+	}
+	data := make([]any, len(sel))
+	for i, t := range sel {
+		data[i] = wireTrade(t)
+	}
+	out := map[string]any{"data": data, "symbol": symbol}
+	if s.opts.Faults.On("V2-WS-GETTRADES") {
+		delete(out, "symbol")
+	}
+	return out, nil
+}
+
+// tradeFilter reads from and till: trade ids when by is id, DateTimes when
+// by is timestamp; both bounds inclusive.
+func tradeFilter(p api.Params, by string) (func(tape.Trade) bool, *api.Error) {
+	if by == "timestamp" {
+		from, hasFrom, err := p.Time("from")
+		if err != nil {
+			return nil, err
+		}
+		till, hasTill, err := p.Time("till")
+		if err != nil {
+			return nil, err
+		}
+		return func(t tape.Trade) bool {
+			return (!hasFrom || !t.At.Before(from)) && (!hasTill || !t.At.After(till))
+		}, nil
+	}
+	bound := func(name string) (int64, bool, *api.Error) {
+		v, ok := p.String(name)
+		if !ok {
+			return 0, false, nil
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, false, api.Validation("%s must be a trade id when by is id, got %q", name, v)
+		}
+		return n, true, nil
+	}
+	from, hasFrom, err := bound("from")
+	if err != nil {
+		return nil, err
+	}
+	till, hasTill, err := bound("till")
+	if err != nil {
+		return nil, err
+	}
+	return func(t tape.Trade) bool {
+		return (!hasFrom || t.ID >= from) && (!hasTill || t.ID <= till)
+	}, nil
+}

@@ -1,0 +1,334 @@
+// Package bundle writes a certification bundle: the directory of a
+// certifying run with its reports, a manifest (tool version, catalogue
+// version and hash, a description of the target without keys or secrets,
+// the command line), a README saying how to reproduce the run, and a
+// .tar.gz of the whole.
+package bundle
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/conform-harness/conform/fixtures"
+	"github.com/conform-harness/conform/rules"
+	"github.com/conform-harness/conform/target"
+)
+
+// File names in a bundle.
+const (
+	ManifestFile = "bundle.json"
+	TargetFile   = "target.json"
+	ReadmeFile   = "README.md"
+)
+
+// Role is a configured role of the target and its rights; never its key.
+type Role struct {
+	Name   string   `json:"name"`
+	Rights []string `json:"rights"`
+}
+
+// Target describes what was certified. It holds no API key or secret.
+type Target struct {
+	// REST and WS are the base URLs (user information removed); empty REST
+	// means the embedded emulator.
+	REST     string `json:"rest,omitempty"`
+	WS       string `json:"ws,omitempty"`
+	Embedded bool   `json:"embedded_emulator,omitempty"`
+	// APIVersions are the API versions the catalogue's rules come from.
+	APIVersions      []string `json:"api_versions"`
+	Sandbox          bool     `json:"declared_sandbox"`
+	AllowLiveTrading bool     `json:"allow_live_trading,omitempty"`
+	SharedSource     bool     `json:"shared_source,omitempty"`
+	Roles            []Role   `json:"roles"`
+	// RolesFrom says where the roles come from: the target config, or the
+	// emulator's fixture accounts when an emulator is used without keys.
+	RolesFrom string `json:"roles_from"`
+	// AccountSets is the number of further account sets for parallel runs.
+	AccountSets int `json:"account_sets,omitempty"`
+}
+
+// DescribeTarget describes cfg for the bundle: URLs, versions, the declared
+// sandbox and each role's rights, never a key or a secret.
+func DescribeTarget(cfg target.Config, cat *rules.Catalogue) Target {
+	t := Target{REST: PublicURL(cfg.REST), WS: PublicURL(cfg.WS), Embedded: cfg.REST == "", Sandbox: cfg.Sandbox,
+		AllowLiveTrading: cfg.AllowLiveTrading, SharedSource: cfg.SharedSource, AccountSets: len(cfg.AccountSets),
+		APIVersions: APIVersions(cat), Roles: []Role{}}
+	accounts, from := cfg.Accounts, "target config"
+	if len(accounts) == 0 && (cfg.REST == "" || cfg.Emulator) {
+		accounts, from = fixtureRoles(), "emulator fixture accounts (fixtures/accounts.json)"
+	}
+	t.RolesFrom = from
+	names := make([]string, 0, len(accounts))
+	for name := range accounts {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		rights := slices.Clone(accounts[name].Rights)
+		if rights == nil {
+			rights = []string{}
+		}
+		t.Roles = append(t.Roles, Role{Name: name, Rights: rights})
+	}
+	return t
+}
+
+// fixtureRoles are the roles the suite gives each process on an emulator:
+// the first fixture account's keys, and a counterparty with full rights.
+func fixtureRoles() map[string]target.Account {
+	accts, err := fixtures.Accounts()
+	if err != nil || len(accts) == 0 {
+		return nil
+	}
+	out := map[string]target.Account{}
+	for _, k := range accts[0].Keys {
+		out[k.Role] = target.Account{Rights: k.Rights}
+		if k.Role == target.RoleFull {
+			out[target.RoleCounterparty] = target.Account{Rights: k.Rights}
+		}
+	}
+	return out
+}
+
+// PublicURL drops user information, query and fragment from a URL, which
+// is where a credential could hide in one.
+func PublicURL(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}
+
+// APIVersions are the versions of the documents the catalogue's rules come
+// from ("api-v3.md" gives "3"), in the order of rules.Areas.
+func APIVersions(cat *rules.Catalogue) []string {
+	used := map[string]bool{}
+	for _, r := range cat.All() {
+		used[r.Area] = true
+	}
+	out := []string{}
+	for _, a := range rules.Areas() {
+		if !used[a.Name] {
+			continue
+		}
+		v := strings.TrimSuffix(strings.TrimPrefix(a.Document, "api-v"), ".md")
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Catalogue identifies the rule catalogue a run was judged by.
+type Catalogue struct {
+	// Version is "<rules>-<first 12 hex digits of the hash>": it changes
+	// whenever a rule is added, removed or reworded.
+	Version string `json:"version"`
+	Rules   int    `json:"rules"`
+	// SHA256 is the hash of the catalogue's JSON encoding (every rule with
+	// its ID, area, section, statement, status, reason, pending).
+	SHA256 string `json:"sha256"`
+}
+
+// CatalogueOf hashes the catalogue.
+func CatalogueOf(cat *rules.Catalogue) Catalogue {
+	all := cat.All()
+	b, _ := json.Marshal(all) // a []rules.Rule always encodes
+	sum := sha256.Sum256(b)
+	h := hex.EncodeToString(sum[:])
+	return Catalogue{Version: fmt.Sprintf("%d-%s", len(all), h[:12]), Rules: len(all), SHA256: h}
+}
+
+// Tool identifies the conform build.
+type Tool struct {
+	Module    string `json:"module"`
+	Version   string `json:"version"`
+	GoVersion string `json:"go_version"`
+	Revision  string `json:"vcs_revision,omitempty"`
+	Time      string `json:"vcs_time,omitempty"`
+	Modified  bool   `json:"vcs_modified,omitempty"`
+}
+
+// ToolVersion reads the build information of the running binary.
+func ToolVersion() Tool {
+	t := Tool{Module: "conform", Version: "(unknown)"}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return t
+	}
+	t.Module, t.Version, t.GoVersion = bi.Main.Path, bi.Main.Version, bi.GoVersion
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			t.Revision = s.Value
+		case "vcs.time":
+			t.Time = s.Value
+		case "vcs.modified":
+			t.Modified = s.Value == "true"
+		}
+	}
+	return t
+}
+
+// File is one file of the bundle with its size and hash.
+type File struct {
+	Name   string `json:"name"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// Manifest is bundle.json.
+type Manifest struct {
+	Created   time.Time `json:"created"`
+	Verdict   string    `json:"verdict"`
+	Tool      Tool      `json:"tool"`
+	Catalogue Catalogue `json:"catalogue"`
+	Target    Target    `json:"target"`
+	// Command is the command line that reproduces the run (no secrets: keys
+	// come from the environment or the config file).
+	Command string `json:"command"`
+	// BrowserCheck says what headless Chromium showed of report.html.
+	BrowserCheck string `json:"browser_check,omitempty"`
+	Files        []File `json:"files"`
+}
+
+// Write completes the bundle in dir: target.json, README.md and
+// bundle.json (listing every file with its hash), then writes dir.tar.gz
+// beside dir and returns its path.
+func Write(dir string, m Manifest) (string, error) {
+	if err := writeJSON(filepath.Join(dir, TargetFile), m.Target); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ReadmeFile), []byte(readme(m)), 0o644); err != nil {
+		return "", fmt.Errorf("bundle: %w", err)
+	}
+	files, err := hashFiles(dir)
+	if err != nil {
+		return "", err
+	}
+	m.Files = files
+	if err := writeJSON(filepath.Join(dir, ManifestFile), m); err != nil {
+		return "", err
+	}
+	tgz := strings.TrimRight(dir, string(filepath.Separator)) + ".tar.gz"
+	if err := TarGz(dir, tgz); err != nil {
+		return "", err
+	}
+	return tgz, nil
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("bundle: encode %s: %w", filepath.Base(path), err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	return nil
+}
+
+// hashFiles lists the regular files under dir (not the manifest itself).
+func hashFiles(dir string) ([]File, error) {
+	var out []File
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if rel == ManifestFile {
+			return nil
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		h := sha256.New()
+		n, err := io.Copy(h, f)
+		if err != nil {
+			return err
+		}
+		out = append(out, File{Name: filepath.ToSlash(rel), Size: n, SHA256: hex.EncodeToString(h.Sum(nil))})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bundle: %w", err)
+	}
+	return out, nil
+}
+
+// TarGz writes the directory dir as a gzipped tar at out, its entries
+// under the directory's own name.
+func TarGz(dir, out string) error {
+	f, err := os.Create(out)
+	if err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	gz := gzip.NewWriter(f)
+	tw := tar.NewWriter(gz)
+	base := filepath.Base(filepath.Clean(dir))
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		h, err := tar.FileInfoHeader(info, "")
+		if err != nil {
+			return err
+		}
+		h.Name = filepath.ToSlash(filepath.Join(base, rel))
+		if d.IsDir() {
+			h.Name += "/"
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		src, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		_, err = io.Copy(tw, src)
+		return err
+	})
+	for _, c := range []io.Closer{tw, gz, f} {
+		if cerr := c.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		os.Remove(out)
+		return fmt.Errorf("bundle: %s: %w", out, err)
+	}
+	return nil
+}
