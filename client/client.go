@@ -39,6 +39,7 @@ type Client struct {
 	rec     *Recorder
 	headers http.Header
 	pacer   *Pacer
+	budget  *Budget
 	guard   *Guard
 	redact  *Redactor
 	refused func(error)
@@ -218,6 +219,11 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 	if c.pacer != nil {
 		if err := c.pacer.Wait(ctx, strings.TrimPrefix(path, c.prefix)); err != nil {
 			return nil, fmt.Errorf("client: waiting for the rate limit of %s: %w", path, err)
+		}
+	}
+	if c.budget != nil && c.auth != nil && !req.NoAuth {
+		if err := c.budget.Wait(ctx, strings.TrimPrefix(path, c.prefix)); err != nil {
+			return nil, fmt.Errorf("client: waiting for the per-user rate limit of %s: %w", path, err)
 		}
 	}
 	start := time.Now()

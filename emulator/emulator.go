@@ -18,8 +18,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +29,7 @@ import (
 	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/api"
+	v2 "github.com/conform-harness/conform/emulator/internal/api/v2"
 	v3 "github.com/conform-harness/conform/emulator/internal/api/v3"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/control"
@@ -39,6 +42,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/stream"
 	"github.com/conform-harness/conform/emulator/internal/tape"
+	"github.com/conform-harness/conform/emulator/internal/wallet"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/shopspring/decimal"
 )
@@ -95,6 +99,7 @@ type Emulator struct {
 	faults  *faults.Set
 	streams *stream.Server
 	engine  *engine.Engine
+	wallet  *wallet.Wallet
 	// feed fans the engine's events out to the streams.
 	feed *feed.Hub
 	// v2streams serves the JSON-RPC streams of API v2 under /api/2/ws.
@@ -151,6 +156,11 @@ func New(opts Options) (*Emulator, error) {
 	e.feed.Tap(tape.Kinds, e.tape.Observe)
 	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Observer: e.feed,
 		Retention: engine.Retention{Orders: opts.Retention.Orders, Trades: opts.Retention.Trades}})
+	var ids []wallet.Identity
+	for _, a := range accts {
+		ids = append(ids, wallet.Identity{Account: a.ID, Username: a.Username(), Email: a.Email()})
+	}
+	e.wallet = wallet.New(e.clock, e.ledger, mkt, fs, ids)
 	if err := e.Reset(); err != nil {
 		return nil, err
 	}
@@ -175,6 +185,17 @@ func New(opts Options) (*Emulator, error) {
 	// the budgets of specs running meanwhile.
 	guard := limits.NewGuard(limits.Options{Clock: opts.Clock, Faults: fs, Off: opts.NoLimits})
 	v3Router.SetLimiter(guard)
+	// The v2 router shares the v3 router's writer and credentials; the v2
+	// rules they enforce switch on the same code through aliases.
+	v2fs := fs.Alias(v2.SharedFaults())
+	v2Prefix := v2.Prefix
+	if fs.On("V2-CONV-ADDRESS") {
+		v2Prefix = "/api/v2"
+	}
+	v2Router := api.NewRouter(v2Prefix, v2.Routes(v2.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Wallet: e.wallet, Tape: e.tape, Faults: fs, Clock: e.clock}),
+		auth.NewStore(keys, v2fs), v2fs, opts.Logger)
+	v2Router.SetLimiter(guard.V2())
+	v2Router.SetMessages(v2.Messages())
 	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.ledger.Balances,
 		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
 		Updates: stream.HubUpdates{Hub: e.feed}}
@@ -198,6 +219,8 @@ func New(opts Options) (*Emulator, error) {
 			e.v2streams.ServeHTTP(w, r)
 		case strings.HasPrefix(p, prefix+"/"):
 			v3Router.ServeHTTP(w, r)
+		case strings.HasPrefix(p, v2Prefix+"/"):
+			v2Router.ServeHTTP(w, r)
 		case ctl != nil && strings.HasPrefix(p, control.Prefix+"/"):
 			ctl.ServeHTTP(w, r)
 		default:
@@ -213,17 +236,24 @@ func (e *Emulator) Reset() error {
 	return e.engine.ResetWith(e.refund)
 }
 
-// refund puts the fixture balances back on an empty ledger.
+// refund puts the fixture balances back on an empty ledger: each account's
+// trading balance, and the same amounts on its wallet (main) balance, where
+// they arrive as settled payins.
 func (e *Emulator) refund() error {
 	e.ledger.Reset()
+	e.wallet.Reset()
 	for _, a := range e.accts {
-		for cur, amt := range a.Balances {
+		for _, cur := range slices.Sorted(maps.Keys(a.Balances)) {
+			amt := a.Balances[cur]
 			d, err := decimal.NewFromString(amt)
 			if err != nil {
 				return fmt.Errorf("emulator: fixture balance %s %s: %w", a.ID, cur, err)
 			}
 			if err := e.ledger.Credit(a.ID, cur, d); err != nil {
 				return fmt.Errorf("emulator: fixture balance: %w", err)
+			}
+			if err := e.wallet.Payin(a.ID, cur, d); err != nil {
+				return fmt.Errorf("emulator: fixture wallet balance: %w", err)
 			}
 		}
 	}

@@ -18,8 +18,9 @@ import (
 // messages below are the shapes of ccxt's hitbtc (ts/src/pro/hitbtc.ts)
 // and the service's own SDKs, not the harness's client.
 type streamBot struct {
-	t  *testing.T
-	ws *websocket.Conn
+	t    *testing.T
+	ws   *websocket.Conn
+	held []map[string]any // frames read while waiting for another one
 }
 
 func dialBot(t *testing.T, emu *emulator.Emulator, stream string) *streamBot {
@@ -39,9 +40,17 @@ func (b *streamBot) send(msg map[string]any) {
 	}
 }
 
-// next reads frames until one satisfies want (within 5 s).
+// next returns the first frame that satisfies want (within 5 s), whether it
+// came before or after the ones awaited earlier: a report may reach the
+// connection before the answer to the request that caused it.
 func (b *streamBot) next(what string, want func(map[string]any) bool) map[string]any {
 	b.t.Helper()
+	for i, m := range b.held {
+		if want(m) {
+			b.held = append(b.held[:i], b.held[i+1:]...)
+			return m
+		}
+	}
 	_ = b.ws.SetReadDeadline(time.Now().Add(5 * time.Second))
 	for {
 		var m map[string]any
@@ -51,6 +60,7 @@ func (b *streamBot) next(what string, want func(map[string]any) bool) map[string
 		if want(m) {
 			return m
 		}
+		b.held = append(b.held, m)
 	}
 }
 

@@ -67,9 +67,22 @@ func acctMethods(rule, stream string, rate, burst int, methods ...string) Limit 
 	return Limit{Rule: rule, Stream: true, PerAccount: true, Prefixes: []string{stream}, Methods: methods, Rate: rate, Burst: burst}
 }
 
-// LimitOf returns the limit row of a limit rule.
+// V2Limits returns the rate rows of the v2 Limits section (prefixes
+// relative to /api/2). Version 2 names no burst; the harness reads that as
+// none (V2-LIMIT-BURST records what a target does). The Trading row's
+// requests are not shown (V2-LIMIT-TRADING): its prefixes are the paths v2
+// clients trade on, which the emulator serves beyond the contract.
+func V2Limits() []Limit {
+	return []Limit{
+		{Rule: "V2-LIMIT-MARKETDATA", Prefixes: []string{"/public/"}, Rate: 100},
+		{Rule: "V2-LIMIT-TRADING", PerAccount: true, Prefixes: []string{"/order", "/trading/"}, Rate: 300},
+		{Rule: "V2-LIMIT-OTHER", PerAccount: true, Prefixes: []string{"/"}, Rate: 10},
+	}
+}
+
+// LimitOf returns the limit row of a limit rule, v3 or v2.
 func LimitOf(rule string) (Limit, bool) {
-	for _, l := range Limits() {
+	for _, l := range append(Limits(), V2Limits()...) {
 		if l.Rule == rule {
 			return l, true
 		}

@@ -106,6 +106,14 @@ var defaultCatalogue = mustNew(
 	streamwalletRules,
 	errorsRules,
 	limitsRules,
+	v2conventionsRules,
+	v2marketdataRules,
+	v2historyRules,
+	v2accountRules,
+	v2authRules,
+	v2errorsRules,
+	v2limitsRules,
+	v2versioningRules,
 	v2streamsRules,
 )
 

@@ -224,7 +224,15 @@ const (
 // capStreams are the streams whose connection cap is checked.
 func capStreams() []string { return []string{"/ws/public", "/ws/trading", "/ws/wallet"} }
 
-func (c Config) url(t Target) string { return c.REST + "/api/3" + c.resolve(t).Path }
+// url is the target's absolute URL: its path is relative to /api/3 unless it
+// names its version (/api/2/...).
+func (c Config) url(t Target) string {
+	p := c.resolve(t).Path
+	if strings.HasPrefix(p, "/api/") {
+		return c.REST + p
+	}
+	return c.REST + "/api/3" + p
+}
 
 // resolve fills in the placeholders of a target's path.
 func (c Config) resolve(t Target) Target {

@@ -60,7 +60,10 @@ func (s *restSender) Send(ctx context.Context, n int) (Burst, error) {
 			b.Failed = append(b.Failed, a.Err)
 			continue
 		}
-		if s.normal == 0 {
+		// A 429 is never what an accepted answer looks like: a sender whose
+		// first answer came after another sender of the same account spent
+		// a small budget (v2: 10 per user) learns from its next one.
+		if s.normal == 0 && a.Status != http.StatusTooManyRequests {
 			s.normal = a.Status
 		}
 		if a.Status == s.normal {

@@ -80,6 +80,10 @@ var _ = Describe("Limits", Ordered, ContinueOnFailure, containerLabels(), func()
 				cfg.AccountKeys = append(cfg.AccountKeys, client.Credential{Key: a.APIKey, Secret: a.Secret})
 			}
 		}
+		// The functional v2 specs of this process spend its account's
+		// per-user v2 budget; the v2 rows start from a full one.
+		Expect(e.V2Quiet(ctx)).To(Succeed(), "waiting for this process's v2 requests to leave the window")
+		DeferCleanup(e.V2Spent) // and the specs after them wait for the window the rows spent
 		var err error
 		res, err = Run(ctx, cfg)
 		Expect(err).NotTo(HaveOccurred(), "the limit scenarios could not run")

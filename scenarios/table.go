@@ -177,6 +177,17 @@ func offers() []Row {
 			Targets: []Target{{Path: "/ws/wallet", Message: msgAcctLogin}}, Addresses: 2, IPBudget: 20},
 		{Rule: "V3-LIMIT-ACCT-WS-WALLET",
 			Targets: []Target{{Path: "/ws/wallet", Message: msgAcctWallet}}, Addresses: 2, IPBudget: 20},
+
+		// The v2 Limits section (paths under /api/2): rates without a burst,
+		// which conform reads as none (V2-LIMIT-BURST). v2 market data has
+		// no per-user row and the other requests no per-IP one.
+		{Rule: "V2-LIMIT-MARKETDATA",
+			Targets: []Target{get("/api/2/public/symbol/{symbol}")}, Addresses: 3, Workers: 4},
+		// A window of 10 is small: the two keys' senders each send in turn
+		// (one address, one worker), so that both learn what an accepted
+		// answer is from a request the budget still holds.
+		{Rule: "V2-LIMIT-OTHER",
+			Targets: []Target{get("/api/2/history/trades")}, Addresses: 1, IPBudget: 1000, Workers: 1},
 	}
 }
 

@@ -22,7 +22,15 @@ import (
 	_ "github.com/conform-harness/conform/suites/streampublic"
 	_ "github.com/conform-harness/conform/suites/streamtrading"
 	_ "github.com/conform-harness/conform/suites/streamwallet"
+	_ "github.com/conform-harness/conform/suites/v2account"
+	_ "github.com/conform-harness/conform/suites/v2auth"
+	_ "github.com/conform-harness/conform/suites/v2conventions"
+	_ "github.com/conform-harness/conform/suites/v2errors"
+	_ "github.com/conform-harness/conform/suites/v2history"
+	_ "github.com/conform-harness/conform/suites/v2limits"
+	_ "github.com/conform-harness/conform/suites/v2marketdata"
 	_ "github.com/conform-harness/conform/suites/v2streams"
+	_ "github.com/conform-harness/conform/suites/v2versioning"
 )
 
 var flags = framework.RegisterFlags(flag.CommandLine)

@@ -16,6 +16,14 @@ var catalogue = concat(
 	streamwalletFaults,
 	errorsFaults,
 	limitsFaults,
+	v2conventionsFaults,
+	v2marketdataFaults,
+	v2historyFaults,
+	v2accountFaults,
+	v2authFaults,
+	v2errorsFaults,
+	v2limitsFaults,
+	v2versioningFaults,
 	v2streamsFaults,
 )
 

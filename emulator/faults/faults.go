@@ -72,3 +72,18 @@ func Catalogue() []Fault {
 	sort.Slice(out, func(i, j int) bool { return out[i].Rule < out[j].Rule })
 	return out
 }
+
+// Alias returns a set for a component that enforces rules of one version
+// with code written for another (the v2 router reuses the v3 router's
+// writer and credentials): each key of aliases is switched on in the result
+// when its value is on in s. Nothing else is on, so the other version's
+// faults leave the component alone.
+func (s *Set) Alias(aliases map[string]string) *Set {
+	out := &Set{on: map[string]bool{}}
+	for to, from := range aliases {
+		if s.On(from) {
+			out.on[to] = true
+		}
+	}
+	return out
+}

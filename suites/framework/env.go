@@ -85,6 +85,9 @@ type Env struct {
 	// guard refuses authenticated mutating requests unless the target may
 	// trade; every client and load offer of the suite carries it.
 	guard *client.Guard
+	// v2budget keeps the process's authenticated v2 requests within the
+	// per-user rates of the v2 Limits section (its account is its own).
+	v2budget *client.Budget
 	// redactor knows every configured secret (and on the emulator every
 	// fixture secret); failures and transcripts pass through it.
 	redactor *client.Redactor
@@ -212,7 +215,7 @@ func Setup(data []byte) error {
 	// target behind one gets paced clients.
 	forward := cfg.SharedSource && cfg.Emulator && cfg.IsLoopback()
 	env = &Env{Config: cfg, streamPacers: map[string]*client.Pacer{}, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
-		guard: tradingGuard(cfg), redactor: newRedactor(cfg)}
+		guard: tradingGuard(cfg), redactor: newRedactor(cfg), v2budget: client.NewBudget(v2PerUserClasses())}
 	env.pacer = client.NewPacer(perIPClasses(), 1/float64(n))
 	return nil
 }
@@ -328,6 +331,19 @@ func (e *Env) RequireEmulator() {
 	if !e.Config.Emulator {
 		Skip("emulator-only: needs the conform emulator's control plane (reset, fund, clock), which this target does not have")
 	}
+}
+
+// v2PerUserClasses are the per-user rows of the harness's reading of the
+// v2 Limits section, for the budget of v2 clients; market data is counted
+// per IP only (Rate 0: not counted there).
+func v2PerUserClasses() []client.PathClass {
+	cs := []client.PathClass{{Prefixes: []string{"/public/"}, Rate: 0}}
+	for _, l := range rules.V2Limits() {
+		if l.PerAccount {
+			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate})
+		}
+	}
+	return cs
 }
 
 // perIPClasses are the per-IP REST rows of the harness's reading of the

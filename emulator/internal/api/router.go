@@ -66,7 +66,15 @@ type Router struct {
 	faults  *faults.Set
 	log     *slog.Logger
 	limiter Limiter
+	// messages replace the message of an error code (a version whose
+	// error table names a code differently).
+	messages map[int]string
 }
+
+// SetMessages makes the router answer each error code with its message in
+// m (the v2 error table names some codes differently from v3); call it
+// before serving.
+func (rt *Router) SetMessages(m map[int]string) { rt.messages = m }
 
 // --- rate limits (emulator/internal/limits) ---
 
@@ -126,7 +134,7 @@ func (rt *Router) match(method, path string) (*compiled, map[string]string) {
 
 // ServeHTTP implements http.Handler.
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	out := &Writer{Faults: rt.faults}
+	out := &Writer{Faults: rt.faults, Messages: rt.messages}
 	defer func() {
 		if p := recover(); p != nil {
 			rt.log.Error("handler panic", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
@@ -199,6 +207,8 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // response-shape faults live here, so each breaks its rule everywhere at once.
 type Writer struct {
 	Faults *faults.Set
+	// Messages, when set, name error codes (see Router.SetMessages).
+	Messages map[int]string
 }
 
 // Error writes a documented error body.
@@ -217,7 +227,11 @@ func (wr *Writer) Error(w http.ResponseWriter, r *http.Request, e *Error) {
 		wr.JSON(w, r, http.StatusOK, map[string]any{})
 		return
 	}
-	inner := map[string]any{"code": e.Code, "message": e.Message}
+	msg := e.Message
+	if m, ok := wr.Messages[e.Code]; ok {
+		msg = m
+	}
+	inner := map[string]any{"code": e.Code, "message": msg}
 	if e.Description != "" {
 		inner["description"] = e.Description
 	}

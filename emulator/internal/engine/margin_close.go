@@ -143,6 +143,7 @@ type MarginTrade struct {
 	Taker         bool
 	PositionID    int64            // 0: none
 	PnL           *decimal.Decimal // realized, when the trade reduced the position
+	Margin        bool             // the order was a margin order
 }
 
 // MarginTrades answers a trader's margin trades.
@@ -150,17 +151,16 @@ func (e *Engine) MarginTrades(q MarginTradeQuery) []MarginTrade {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.now()
-	out := []MarginTrade{}
-	a := e.accounts[MarginKey(q.Account)]
-	if a == nil {
-		return out
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = defaultTradesLimit
-	}
-	n := len(a.trades)
 	var sel []tradeRec
+	if a := e.accounts[MarginKey(q.Account)]; a != nil {
+		sel = selectTrades(a, q, sel)
+	}
+	return e.shapeTrades(q, sel)
+}
+
+// selectTrades appends the trades of a that q selects, oldest first.
+func selectTrades(a *account, q MarginTradeQuery, sel []tradeRec) []tradeRec {
+	n := len(a.trades)
 	for i := 0; i < n; i++ {
 		// Oldest first: the ring starts at tradeNext once full.
 		t := a.trades[(a.tradeNext+i)%n]
@@ -175,14 +175,24 @@ func (e *Engine) MarginTrades(q MarginTradeQuery) []MarginTrade {
 		}
 		sel = append(sel, t)
 	}
-	if q.ByTimestamp {
-		slices.SortStableFunc(sel, func(x, y tradeRec) int {
+	return sel
+}
+
+// shapeTrades sorts, pages and shapes selected trades (oldest first by ID).
+func (e *Engine) shapeTrades(q MarginTradeQuery, sel []tradeRec) []MarginTrade {
+	out := []MarginTrade{}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = defaultTradesLimit
+	}
+	slices.SortStableFunc(sel, func(x, y tradeRec) int {
+		if q.ByTimestamp {
 			if c := cmp.Compare(x.at, y.at); c != 0 {
 				return c
 			}
-			return cmp.Compare(x.id, y.id)
-		})
-	}
+		}
+		return cmp.Compare(x.id, y.id)
+	})
 	if !q.SortAsc {
 		slices.Reverse(sel)
 	}
@@ -197,7 +207,32 @@ func (e *Engine) MarginTrades(q MarginTradeQuery) []MarginTrade {
 		bk := t.o.bk
 		out = append(out, MarginTrade{ID: t.id, OrderID: t.o.id, ClientOrderID: t.o.cloid, Symbol: bk.sym.Code, Side: t.o.side,
 			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee.Decimal(), Timestamp: nanoTime(t.at),
-			Taker: t.taker, PositionID: t.posID, PnL: t.pnl})
+			Taker: t.taker, PositionID: t.posID, PnL: t.pnl, Margin: t.o.mg != nil})
 	}
 	return out
+}
+
+// Margin selections of UserTrades (the v2 margin parameter).
+const (
+	MarginInclude = "include"
+	MarginOnly    = "only"
+	MarginIgnore  = "ignore"
+)
+
+// UserTrades answers a trader's trades, spot and margin together as margin
+// says (MarginInclude, MarginOnly, MarginIgnore; "" is include): the
+// account-wide trade history of API v2. Sorting, bounds and paging are
+// those of MarginTrades, over the union.
+func (e *Engine) UserTrades(q MarginTradeQuery, marginSel string) []MarginTrade {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.now()
+	var sel []tradeRec
+	if a := e.accounts[q.Account]; a != nil && marginSel != MarginOnly {
+		sel = selectTrades(a, q, sel)
+	}
+	if a := e.accounts[MarginKey(q.Account)]; a != nil && marginSel != MarginIgnore {
+		sel = selectTrades(a, q, sel)
+	}
+	return e.shapeTrades(q, sel)
 }

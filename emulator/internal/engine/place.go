@@ -422,7 +422,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		n.origCloid = ""
 	}
 	if req.NewClientOrderID != nil {
-		if !e.validClientOrderID(*req.NewClientOrderID) {
+		if !e.validClientOrderID(*req.NewClientOrderID) && !e.faults.On("V3-SPOT-CLOID-LEN-OTHER") {
 			return Order{}, errorf(ErrValidation, "new_client_order_id %q must be 8 to 32 characters of Latin letters, digits, underscore and hyphen", *req.NewClientOrderID)
 		}
 		if used := a.lookup(*req.NewClientOrderID); used != nil {

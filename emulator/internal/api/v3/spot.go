@@ -1,7 +1,6 @@
 package v3
 
 import (
-	"net/http"
 	"strings"
 	"time"
 
@@ -12,37 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Codes the spec does not give (it says only "rejected"); the emulator's
-// choices, documented in the README.
-const (
-	codeDuplicateClientID = 20008
-	codeOrderLimit        = 20010
-)
-
-// engineError maps an engine refusal to its documented error.
-func engineError(err error) *api.Error {
-	e, ok := err.(*engine.Error)
-	if !ok {
-		return api.Internal("engine: %v", err)
-	}
-	switch e.Kind {
-	case engine.ErrValidation:
-		return api.Validation("%s", e.Msg)
-	case engine.ErrSymbolNotFound:
-		return &api.Error{Status: http.StatusBadRequest, Code: 2001, Message: "Symbol not found", Description: e.Msg}
-	case engine.ErrInsufficientFunds:
-		return &api.Error{Status: http.StatusBadRequest, Code: 20001, Message: "Insufficient funds", Description: e.Msg}
-	case engine.ErrOrderNotFound:
-		return &api.Error{Status: http.StatusBadRequest, Code: 20002, Message: "Order not found", Description: e.Msg}
-	case engine.ErrDuplicateClientID:
-		return &api.Error{Status: http.StatusBadRequest, Code: codeDuplicateClientID, Message: "Duplicate clientOrderId", Description: e.Msg}
-	case engine.ErrOrderLimit:
-		return &api.Error{Status: http.StatusBadRequest, Code: codeOrderLimit, Message: "Order limit exceeded", Description: e.Msg}
-	case engine.ErrNotAllowed:
-		return &api.Error{Status: http.StatusBadRequest, Code: 600, Message: "Action is not allowed", Description: e.Msg}
-	}
-	return api.Internal("engine: unknown refusal %d: %s", e.Kind, e.Msg)
-}
+// engineError maps an engine refusal to its documented error (shared with
+// every API version).
+func engineError(err error) *api.Error { return api.EngineError(err) }
 
 // wireTime is how the emulator writes DateTime fields.
 func wireTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

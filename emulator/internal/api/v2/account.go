@@ -1,0 +1,237 @@
+package v2
+
+import (
+	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/auth"
+	"github.com/conform-harness/conform/emulator/internal/ledger"
+	"github.com/conform-harness/conform/emulator/internal/wallet"
+)
+
+// balanceJSON is the v2 Balance resource.
+type balanceJSON struct {
+	Currency  string `json:"currency"`
+	Available string `json:"available"`
+	Reserved  string `json:"reserved,omitempty"`
+}
+
+func balances(bs []ledger.Balance) []balanceJSON {
+	out := make([]balanceJSON, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, balanceJSON{Currency: b.Currency, Available: b.Available.String(), Reserved: b.Reserved.String()})
+	}
+	return out
+}
+
+// addressJSON is the Deposit address resource (and the used-address record).
+type addressJSON struct {
+	Address     string `json:"address"`
+	PaymentID   string `json:"paymentId,omitempty"`
+	PublicKey   string `json:"publicKey,omitempty"`
+	NetworkCode string `json:"networkCode,omitempty"`
+}
+
+func newAddress(a wallet.Address) addressJSON {
+	return addressJSON{Address: a.Address, PaymentID: a.PaymentID, NetworkCode: a.NetworkCode}
+}
+
+func addresses(as []wallet.Address) []addressJSON {
+	out := make([]addressJSON, 0, len(as))
+	for _, a := range as {
+		out = append(out, newAddress(a))
+	}
+	return out
+}
+
+type feeLevelJSON struct {
+	FeeLevelID int64  `json:"feeLevelId"`
+	Comment    string `json:"comment"`
+	Fee        string `json:"fee"`
+	IsDefault  bool   `json:"isDefault"`
+}
+
+func accountRoutes(d Deps) []api.Route {
+	w := d.Wallet
+	payment, withdraw := auth.RightPayment, auth.RightWithdraw
+	if d.Faults.On("V2-AUTH-RIGHTS") {
+		payment = auth.RightOrderbook
+	}
+	// currencyOf is the {currency} path segment, which must be listed.
+	currencyOf := func(r *api.Request) (string, *api.Error) {
+		c := r.PathValue("currency")
+		if !d.Market.HasCurrency(c) {
+			return "", api.CurrencyNotFound(c)
+		}
+		return c, nil
+	}
+	address := func(get func(account, currency, network string) (wallet.Address, *wallet.Error)) api.Handler {
+		return func(r *api.Request) (any, *api.Error) {
+			c, err := currencyOf(r)
+			if err != nil {
+				return nil, err
+			}
+			net, _ := r.Params.String("networkCode")
+			a, werr := get(r.Principal.Account, c, net)
+			if werr != nil {
+				return nil, walletError(werr, d)
+			}
+			return newAddress(a), nil
+		}
+	}
+	list := func(get func(account, currency, network string) ([]wallet.Address, *wallet.Error)) api.Handler {
+		return func(r *api.Request) (any, *api.Error) {
+			c, err := currencyOf(r)
+			if err != nil {
+				return nil, err
+			}
+			net, _ := r.Params.String("networkCode")
+			as, werr := get(r.Principal.Account, c, net)
+			if werr != nil {
+				return nil, walletError(werr, d)
+			}
+			return addresses(as), nil
+		}
+	}
+	return []api.Route{
+		{Method: "GET", Path: "/account/balance", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
+			out := balances(w.Balances(r.Principal.Account))
+			if d.Faults.On("V2-BALANCE-RESERVED") {
+				for i := range out {
+					out[i].Reserved = "0"
+				}
+			}
+			if d.Faults.On("V2-BALANCE-FIELDS") {
+				for i := range out {
+					out[i].Reserved = ""
+				}
+			}
+			return out, nil
+		}},
+		{Method: "GET", Path: "/account/crypto/address/{currency}", Right: payment, Handle: address(func(acct, c, net string) (wallet.Address, *wallet.Error) {
+			if d.Faults.On("V2-ACCOUNT-ADDRESS-CURRENT") {
+				return w.NewAddress(acct, c, net)
+			}
+			return w.CurrentAddress(acct, c, net)
+		})},
+		{Method: "POST", Path: "/account/crypto/address/{currency}", Right: payment, Handle: address(func(acct, c, net string) (wallet.Address, *wallet.Error) {
+			if d.Faults.On("V2-ACCOUNT-ADDRESS-NEW") {
+				return w.CurrentAddress(acct, c, net)
+			}
+			if d.Faults.On("V2-ACCOUNT-ADDRESS-NETWORK") {
+				net = ""
+			}
+			return w.NewAddress(acct, c, net)
+		})},
+		{Method: "GET", Path: "/account/crypto/addresses/{currency}", Right: payment, Handle: list(w.Addresses)},
+		{Method: "GET", Path: "/account/crypto/used-addresses/{currency}", Right: payment, Handle: list(func(acct, c, net string) ([]wallet.Address, *wallet.Error) {
+			as, err := w.UsedAddresses(acct, c, net)
+			if d.Faults.On("V2-ACCOUNT-USED-ADDRESSES") && len(as) > 0 {
+				as = as[1:] // forgets the latest
+			}
+			return as, err
+		})},
+		{Method: "GET", Path: "/account/crypto/is-mine/{address}", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
+			return map[string]bool{"result": w.IsMine(r.Principal.Account, r.PathValue("address"))}, nil
+		}},
+		{Method: "GET", Path: "/account/crypto/estimate-withdraw", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
+			c, amt, net, err := currencyAmount(r, d)
+			if err != nil {
+				return nil, err
+			}
+			fee, werr := w.EstimateFee(c, net, amt)
+			if werr != nil {
+				return nil, walletError(werr, d)
+			}
+			if d.Faults.On("V2-ACCOUNT-ESTIMATE") {
+				return map[string]string{"estimatedFee": fee.String()}, nil
+			}
+			return map[string]string{"fee": fee.String()}, nil
+		}},
+		{Method: "GET", Path: "/account/crypto/estimate-withdraw-levels", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
+			c, amt, net, err := currencyAmount(r, d)
+			if err != nil {
+				return nil, err
+			}
+			ls, werr := w.Levels(c, net, amt)
+			if werr != nil {
+				return nil, walletError(werr, d)
+			}
+			out := make([]feeLevelJSON, 0, len(ls))
+			for _, l := range ls {
+				out = append(out, feeLevelJSON{FeeLevelID: l.ID, Comment: l.Comment, Fee: l.Fee.String(), IsDefault: l.IsDefault})
+			}
+			if d.Faults.On("V2-ACCOUNT-ESTIMATE-LEVELS") {
+				out[1].IsDefault = false
+			}
+			return out, nil
+		}},
+		{Method: "POST", Path: "/account/crypto/withdraw", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
+			req, err := withdrawRequest(r, d)
+			if err != nil {
+				return nil, err
+			}
+			id, werr := w.Withdraw(req)
+			if werr != nil {
+				return nil, walletError(werr, d)
+			}
+			return map[string]string{"id": id}, nil
+		}},
+		{Method: "PUT", Path: "/account/crypto/withdraw/{id}", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
+			ok, werr := w.Commit(r.Principal.Account, r.PathValue("id"))
+			if werr != nil {
+				return nil, walletError(werr, d)
+			}
+			return map[string]bool{"result": ok}, nil
+		}},
+		{Method: "DELETE", Path: "/account/crypto/withdraw/{id}", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
+			if d.Faults.On("V2-ACCOUNT-WITHDRAW-ROLLBACK") {
+				return map[string]bool{"result": true}, nil
+			}
+			ok, werr := w.Rollback(r.Principal.Account, r.PathValue("id"))
+			if werr != nil {
+				return nil, walletError(werr, d)
+			}
+			return map[string]bool{"result": ok}, nil
+		}},
+	}
+}
+
+// currencyAmount reads currency (listed), amount and networkCode.
+func currencyAmount(r *api.Request, d Deps) (string, decimalT, string, *api.Error) {
+	c, err := required(r.Params, "currency")
+	if err != nil {
+		return "", decimalT{}, "", err
+	}
+	if !d.Market.HasCurrency(c) {
+		return "", decimalT{}, "", api.CurrencyNotFound(c)
+	}
+	amt, err := requiredDecimal(r.Params, "amount")
+	if err != nil && d.Faults.On("V2-ERR-10001") && !r.Params.Has("amount") {
+		amt, err = decimalT{}.Add(one), nil // the fault: a missing amount reads as 1
+	}
+	if err != nil {
+		return "", decimalT{}, "", err
+	}
+	net, _ := r.Params.String("networkCode")
+	return c, amt, net, nil
+}
+
+func withdrawRequest(r *api.Request, d Deps) (wallet.WithdrawRequest, *api.Error) {
+	p := r.Params
+	req := wallet.WithdrawRequest{Account: r.Principal.Account}
+	var err *api.Error
+	if req.Currency, req.Amount, req.Network, err = currencyAmount(r, d); err != nil {
+		return req, err
+	}
+	if req.Address, err = required(p, "address"); err != nil {
+		return req, err
+	}
+	req.PaymentID, _ = p.String("paymentId")
+	req.PublicComment, _ = p.String("publicComment")
+	if req.IncludeFee, err = p.Bool("includeFee", false); err != nil {
+		return req, err
+	}
+	if req.AutoCommit, err = p.Bool("autoCommit", true); err != nil {
+		return req, err
+	}
+	return req, nil
+}

@@ -1,0 +1,228 @@
+package v2
+
+import (
+	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/auth"
+	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/shopspring/decimal"
+)
+
+// Trading over v2 REST: the v2 document leaves order placement, its records
+// and the trading balance "not shown"; v2 clients call them, so the
+// emulator serves them beyond the contract in the shapes of the public
+// service (its v2 API reference and ccxt's v2 hitbtc class: parseOrder,
+// parseTrade, parseBalance). Orders go to the one engine: an order placed
+// here is the order /api/3/spot/order shows.
+
+// orderJSON is the public service's v2 order record.
+type orderJSON struct {
+	ID            int64             `json:"id"`
+	ClientOrderID string            `json:"clientOrderId"`
+	Symbol        string            `json:"symbol"`
+	Side          string            `json:"side"`
+	Status        string            `json:"status"`
+	Type          string            `json:"type"`
+	TimeInForce   string            `json:"timeInForce"`
+	Quantity      string            `json:"quantity"`
+	Price         string            `json:"price,omitempty"`
+	AvgPrice      string            `json:"avgPrice,omitempty"`
+	CumQuantity   string            `json:"cumQuantity"`
+	PostOnly      bool              `json:"postOnly"`
+	StopPrice     string            `json:"stopPrice,omitempty"`
+	ExpireTime    string            `json:"expireTime,omitempty"`
+	CreatedAt     string            `json:"createdAt"`
+	UpdatedAt     string            `json:"updatedAt"`
+	TradesReport  []tradeReportJSON `json:"tradesReport,omitempty"`
+}
+
+type tradeReportJSON struct {
+	ID        int64  `json:"id"`
+	Quantity  string `json:"quantity"`
+	Price     string `json:"price"`
+	Fee       string `json:"fee"`
+	Timestamp string `json:"timestamp"`
+}
+
+func decOrEmpty(d *decimal.Decimal) string {
+	if d == nil {
+		return ""
+	}
+	return d.String()
+}
+
+func newOrder(o engine.Order) orderJSON {
+	out := orderJSON{ID: o.ID, ClientOrderID: o.ClientOrderID, Symbol: o.Symbol, Side: string(o.Side), Status: string(o.Status),
+		Type: string(o.Type), TimeInForce: string(o.TimeInForce), Quantity: o.Quantity.String(), Price: decOrEmpty(o.Price),
+		CumQuantity: o.QuantityCumulative.String(), PostOnly: o.PostOnly, StopPrice: decOrEmpty(o.StopPrice),
+		CreatedAt: wireTime(o.CreatedAt), UpdatedAt: wireTime(o.UpdatedAt)}
+	if o.QuantityCumulative.IsPositive() {
+		out.AvgPrice = o.PriceAverage.String()
+	}
+	if o.ExpireTime != nil {
+		out.ExpireTime = wireTime(*o.ExpireTime)
+	}
+	for _, t := range o.Trades {
+		out.TradesReport = append(out.TradesReport, tradeReportJSON{ID: t.ID, Quantity: t.Quantity.String(), Price: t.Price.String(),
+			Fee: t.Fee.String(), Timestamp: wireTime(t.Timestamp)})
+	}
+	return out
+}
+
+func orders(os []engine.Order) []orderJSON {
+	out := make([]orderJSON, 0, len(os))
+	for _, o := range os {
+		out = append(out, newOrder(o))
+	}
+	return out
+}
+
+// placeRequest decodes a v2 order; the engine applies the defaults and
+// every order rule, as for v3.
+func placeRequest(r *api.Request, cloid *string) (engine.PlaceRequest, *api.Error) {
+	p := r.Params
+	req := engine.PlaceRequest{Account: r.Principal.Account, ClientOrderID: cloid}
+	if req.ClientOrderID == nil {
+		if v, ok := p.String("clientOrderId"); ok {
+			req.ClientOrderID = &v
+		}
+	}
+	req.Symbol, _ = p.String("symbol")
+	if v, ok := p.String("side"); ok {
+		s := engine.Side(v)
+		req.Side = &s
+	}
+	if v, ok := p.String("type"); ok {
+		t := engine.Type(v)
+		req.Type = &t
+	}
+	if v, ok := p.String("timeInForce"); ok {
+		t := engine.TimeInForce(v)
+		req.TimeInForce = &t
+	}
+	var err *api.Error
+	for name, dst := range map[string]**decimal.Decimal{"quantity": &req.Quantity, "price": &req.Price, "stopPrice": &req.StopPrice} {
+		if *dst, err = optDecimal(p, name); err != nil {
+			return req, err
+		}
+	}
+	if t, ok, terr := p.Time("expireTime"); terr != nil {
+		return req, terr
+	} else if ok {
+		req.ExpireTime = &t
+	}
+	if req.StrictValidate, err = p.Bool("strictValidate", false); err != nil {
+		return req, err
+	}
+	if req.PostOnly, err = p.Bool("postOnly", false); err != nil {
+		return req, err
+	}
+	return req, nil
+}
+
+func tradingRoutes(d Deps) []api.Route {
+	eng := d.Engine
+	place := func(r *api.Request, cloid *string) (any, *api.Error) {
+		req, err := placeRequest(r, cloid)
+		if err != nil {
+			return nil, err
+		}
+		o, perr := eng.Place(req)
+		if perr != nil {
+			return nil, api.EngineError(perr)
+		}
+		return newOrder(o), nil
+	}
+	return []api.Route{
+		{Method: "GET", Path: "/trading/balance", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+			return balances(d.Ledger.Balances(r.Principal.Account)), nil
+		}},
+		{Method: "GET", Path: "/trading/fee/{symbol}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
+			s := r.PathValue("symbol")
+			f, ok := d.Market.Fee(s)
+			if !ok {
+				return nil, symbolNotFound(s, d)
+			}
+			return map[string]string{"takeLiquidityRate": f.TakeRate, "provideLiquidityRate": f.MakeRate}, nil
+		}},
+		{Method: "GET", Path: "/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+			sym, _ := r.Params.String("symbol")
+			os, err := eng.Active(r.Principal.Account, sym)
+			if err != nil {
+				return nil, api.EngineError(err)
+			}
+			return orders(os), nil
+		}},
+		{Method: "GET", Path: "/order/{clientOrderId}", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+			o, err := eng.Get(r.Principal.Account, r.PathValue("clientOrderId"))
+			if err != nil {
+				return nil, api.EngineError(err)
+			}
+			return newOrder(o), nil
+		}},
+		{Method: "POST", Path: "/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) { return place(r, nil) }},
+		{Method: "PUT", Path: "/order/{clientOrderId}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
+			cloid := r.PathValue("clientOrderId")
+			return place(r, &cloid)
+		}},
+		{Method: "PATCH", Path: "/order/{clientOrderId}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
+			req := engine.ReplaceRequest{Account: r.Principal.Account, ClientOrderID: r.PathValue("clientOrderId")}
+			if v, ok := r.Params.String("requestClientId"); ok {
+				req.NewClientOrderID = &v
+			}
+			var err *api.Error
+			if req.Quantity, err = optDecimal(r.Params, "quantity"); err != nil {
+				return nil, err
+			}
+			if req.Price, err = optDecimal(r.Params, "price"); err != nil {
+				return nil, err
+			}
+			if req.StopPrice, err = optDecimal(r.Params, "stopPrice"); err != nil {
+				return nil, err
+			}
+			if req.StrictValidate, err = r.Params.Bool("strictValidate", false); err != nil {
+				return nil, err
+			}
+			o, rerr := eng.Replace(req)
+			if rerr != nil {
+				return nil, api.EngineError(rerr)
+			}
+			return newOrder(o), nil
+		}},
+		{Method: "DELETE", Path: "/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
+			sym, _ := r.Params.String("symbol")
+			os, err := eng.CancelAll(r.Principal.Account, sym)
+			if err != nil {
+				return nil, api.EngineError(err)
+			}
+			return orders(os), nil
+		}},
+		{Method: "DELETE", Path: "/order/{clientOrderId}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
+			o, err := eng.Cancel(r.Principal.Account, r.PathValue("clientOrderId"))
+			if err != nil {
+				return nil, api.EngineError(err)
+			}
+			return newOrder(o), nil
+		}},
+		{Method: "GET", Path: "/history/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
+			q := engine.HistoryQuery{Account: r.Principal.Account, DefaultSort: true}
+			q.ClientOrderID, _ = r.Params.String("clientOrderId")
+			if s, ok := r.Params.String("symbol"); ok && s != "" {
+				q.Symbols = []string{s}
+			}
+			var err *api.Error
+			if q.From, q.Till, err = timeBounds(r.Params); err != nil {
+				return nil, err
+			}
+			limit, offset, err := paging(r.Params, d, pagingFaults{})
+			if err != nil {
+				return nil, err
+			}
+			q.Limit, q.Offset, q.DefaultLimit = max(limit, 0), offset, !r.Params.Has("limit")
+			os, herr := eng.History(q)
+			if herr != nil {
+				return nil, api.EngineError(herr)
+			}
+			return orders(os), nil
+		}},
+	}
+}

@@ -1,0 +1,96 @@
+package v2account
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/conform-harness/conform/client"
+	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/shopspring/decimal"
+)
+
+var noCommit = url.Values{"autoCommit": {"false"}}
+
+var _ = Describe("v2 account: withdrawals", func() {
+	var c *client.Client
+	BeforeEach(func() { c = framework.Current().V2Signed(target.RoleFull) })
+
+	framework.ConformanceIt("V2-ACCOUNT-WITHDRAW-INCLUDE-FEE", func(ctx SpecContext) {
+		p := choosePayout(ctx, c)
+		fee := estimate(ctx, c, p)
+		amount := decimal.RequireFromString(p.amount)
+		for _, inc := range []bool{false, true} {
+			before := mainBalance(ctx, c, p.cur)
+			extra := url.Values{"autoCommit": {"false"}}
+			want := amount.Add(fee)
+			if inc {
+				extra.Set("includeFee", "true")
+				want = amount
+			}
+			id := withdraw(ctx, c, p, extra)
+			rollbackAtEnd(c, id)
+			after := mainBalance(ctx, c, p.cur)
+			Expect(before.avail.Sub(after.avail).Equal(want)).To(BeTrue(),
+				"includeFee=%t: %s %s with fee %s (estimate-withdraw) spends %s; available went from %s to %s", inc, p.amount, p.cur, fee, want, before.avail, after.avail)
+			Expect(okObject(send(ctx, c, http.MethodDelete, "/account/crypto/withdraw/"+id, nil), "rollback")["result"]).To(BeTrue())
+		}
+	})
+
+	framework.ConformanceIt("V2-ACCOUNT-WITHDRAW-COMMIT", func(ctx SpecContext) {
+		p := choosePayout(ctx, c)
+		fee := estimate(ctx, c, p)
+		before := mainBalance(ctx, c, p.cur)
+		id := withdraw(ctx, c, p, noCommit)
+		for i := 1; i <= 2; i++ {
+			o := okObject(send(ctx, c, http.MethodPut, "/account/crypto/withdraw/"+id, nil), "commit")
+			Expect(o["result"]).To(BeTrue(), "commit number %d of withdrawal %s", i, id)
+		}
+		after := mainBalance(ctx, c, p.cur)
+		spent := decimal.RequireFromString(p.amount).Add(fee)
+		Expect(before.avail.Sub(after.avail).Equal(spent)).To(BeTrue(), "a committed withdrawal of %s plus fee %s stays spent: available %s -> %s", p.amount, fee, before.avail, after.avail)
+	})
+
+	framework.ConformanceIt("V2-BALANCE-RESERVED", func(ctx SpecContext) {
+		p := choosePayout(ctx, c)
+		fee := estimate(ctx, c, p)
+		before := mainBalance(ctx, c, p.cur)
+		id := withdraw(ctx, c, p, noCommit)
+		rollbackAtEnd(c, id)
+		held := mainBalance(ctx, c, p.cur)
+		spent := decimal.RequireFromString(p.amount).Add(fee)
+		Expect(held.reserved.Sub(before.reserved).Equal(spent)).To(BeTrue(), "an uncommitted withdrawal of %s plus fee %s is reserved: %s, then %s", p.amount, fee, before, held)
+		Expect(okObject(send(ctx, c, http.MethodDelete, "/account/crypto/withdraw/"+id, nil), "rollback")["result"]).To(BeTrue())
+		after := mainBalance(ctx, c, p.cur)
+		Expect(after.reserved.Equal(before.reserved)).To(BeTrue(), "the rollback frees the reservation: %s, then %s", held, after)
+	})
+
+	framework.ConformanceIt("V2-ACCOUNT-WITHDRAW-ROLLBACK", func(ctx SpecContext) {
+		p := choosePayout(ctx, c)
+		before := mainBalance(ctx, c, p.cur)
+		id := withdraw(ctx, c, p, noCommit)
+		for i := 1; i <= 2; i++ {
+			o := okObject(send(ctx, c, http.MethodDelete, "/account/crypto/withdraw/"+id, nil), "rollback")
+			Expect(o["result"]).To(BeTrue(), "rollback number %d of withdrawal %s", i, id)
+		}
+		after := mainBalance(ctx, c, p.cur)
+		Expect(after.avail.Equal(before.avail) && after.reserved.Equal(before.reserved)).To(BeTrue(),
+			"after the rollback the balance is as before: %s, then %s", before, after)
+	})
+
+	framework.ConformanceIt("V2-TX-PAYOUT", func(ctx SpecContext) {
+		p := choosePayout(ctx, c)
+		comment := "conform payout " + strings.Repeat("x", 8)
+		id := withdraw(ctx, c, p, url.Values{"autoCommit": {"false"}, "publicComment": {comment}})
+		rollbackAtEnd(c, id)
+		t := okObject(send(ctx, c, http.MethodGet, "/account/transactions/"+id, nil), "the withdrawal's transaction")
+		Expect(t["id"]).To(Equal(id), "transaction id")
+		Expect(t["type"]).To(Equal("payout"), "a withdrawal is a payout")
+		Expect(t["currency"]).To(Equal(p.cur), "currency")
+		Expect(t["address"]).To(Equal(p.address), "address")
+		Expect(t["publicComment"]).To(Equal(comment), "publicComment")
+	})
+})

@@ -1,0 +1,134 @@
+// Package v2limits holds the conformance specs of the v2 Limits section
+// that are not rates (the rate scenarios are in scenarios/): the history
+// maxima and the length of a withdrawal's publicComment.
+package v2limits
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/conform-harness/conform/client"
+	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/shopspring/decimal"
+)
+
+// outcome says what an answer was, for observations.
+func outcome(ex *client.Exchange) string {
+	if ae, ok := ex.APIError(); ok {
+		return fmt.Sprintf("HTTP %d error %d", ae.Status, ae.Code)
+	}
+	if a, ok := framework.JSONOf(ex).([]any); ok {
+		return fmt.Sprintf("HTTP %d, %d records", ex.Status, len(a))
+	}
+	return fmt.Sprintf("HTTP %d", ex.Status)
+}
+
+var _ = Describe("v2 limits", func() {
+	var e *framework.Env
+	BeforeEach(func() { e = framework.Current() })
+
+	framework.ConformanceIt("V2-LIMIT-HISTORY-MAX", func(ctx SpecContext) {
+		c := e.V2Signed(target.RoleFull)
+		for _, path := range []string{"/history/trades", "/account/transactions"} {
+			for _, q := range []url.Values{{"limit": {"1001"}}, {"offset": {"100001"}}} {
+				ex, _ := c.Get(ctx, path, q)
+				framework.Observe("V2-LIMIT-HISTORY-MAX", "%s?%s -> %s", path, q.Encode(), outcome(ex))
+			}
+		}
+	})
+
+	framework.ConformanceIt("V2-LIMIT-PUBLIC-COMMENT", func(ctx SpecContext) {
+		c := e.V2Signed(target.RoleFull)
+		curs, _ := framework.GetObjects(ctx, e.V2Public(), "/public/currency", nil)
+		bals, _ := framework.GetObjects(ctx, c, "/account/balance", nil)
+		avail := map[string]decimal.Decimal{}
+		for _, b := range bals {
+			avail[fmt.Sprint(b["currency"])], _ = decimal.NewFromString(fmt.Sprint(b["available"]))
+		}
+		var cur string
+		var amount decimal.Decimal
+		for _, cu := range curs {
+			fee, _ := decimal.NewFromString(fmt.Sprint(cu["payoutFee"]))
+			min, _ := decimal.NewFromString(fmt.Sprint(cu["payoutMinimalAmount"]))
+			amt := decimal.Max(fee.Mul(decimal.NewFromInt(10)), min.Mul(decimal.NewFromInt(2)))
+			id := fmt.Sprint(cu["id"])
+			if cu["crypto"] == true && cu["payoutEnabled"] == true && cu["payinEnabled"] == true && amt.IsPositive() &&
+				avail[id].GreaterThan(amt.Add(fee).Mul(decimal.NewFromInt(3))) {
+				cur, amount = id, amt
+				break
+			}
+		}
+		if cur == "" {
+			Skip("no crypto currency with withdrawals enabled and a main balance to spare")
+		}
+		addr, _ := framework.ObjectOf(mustGet(ctx, c, "/account/crypto/address/"+cur))["address"].(string)
+		post := func(comment string) *client.Exchange {
+			ex, _ := c.Do(ctx, client.Request{Method: http.MethodPost, Path: "/account/crypto/withdraw", Form: url.Values{
+				"currency": {cur}, "amount": {amount.String()}, "address": {addr}, "autoCommit": {"false"}, "publicComment": {comment}}})
+			if ex != nil && ex.Status == http.StatusOK {
+				if id, ok := framework.ObjectOf(ex)["id"].(string); ok {
+					DeferCleanup(func(ctx SpecContext) {
+						_, _ = c.Do(ctx, client.Request{Method: http.MethodDelete, Path: "/account/crypto/withdraw/" + id})
+					})
+				}
+			}
+			return ex
+		}
+		long := post(strings.Repeat("c", 256))
+		Expect(long.Status).To(Equal(http.StatusBadRequest), "a publicComment of 256 characters is refused: %s", long)
+		if ae, ok := long.APIError(); ok {
+			framework.Record("V2-LIMIT-PUBLIC-COMMENT", "256 characters: error %d", ae.Code)
+		}
+		Expect(post(strings.Repeat("c", 255))).To(framework.BeOK(), "a publicComment of 255 characters is accepted")
+	})
+})
+
+func mustGet(ctx SpecContext, c *client.Client, path string) *client.Exchange {
+	GinkgoHelper()
+	ex, _ := c.Get(ctx, path, nil)
+	Expect(ex).To(framework.BeOK(), "GET %s", path)
+	return ex
+}
+
+// offer sends n requests one after the other (well inside one second on a
+// loopback target) and counts the answers that were not 429.
+func offer(ctx SpecContext, c *client.Client, path string, n int) (accepted int, took time.Duration) {
+	GinkgoHelper()
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		ex, _ := c.Get(ctx, path, nil)
+		Expect(ex).NotTo(BeNil(), "GET %s", path)
+		if ex.Status != http.StatusTooManyRequests {
+			accepted++
+		}
+	}
+	return accepted, time.Since(start)
+}
+
+var _ = Describe("v2 limits: readings", Label(framework.LabelProvokes429), func() {
+	BeforeEach(func() {
+		if !framework.Current().Config.OwnSourceAddresses() {
+			Skip("needs a loopback target where this client has a source address of its own")
+		}
+	})
+
+	framework.ConformanceIt("V2-LIMIT-BURST", func(ctx SpecContext) {
+		// One fresh address offers one and a half times the market data rate.
+		n, took := offer(ctx, framework.Current().V2Public(), "/public/symbol", 150)
+		framework.Observe("V2-LIMIT-BURST", "%d of 150 market data requests from one address accepted in %s (rate 100 per second)", n, took.Round(time.Millisecond))
+	})
+
+	framework.ConformanceIt("V2-LIMIT-TRADING", func(ctx SpecContext) {
+		e := framework.Current()
+		a := e.Account(target.RoleFull)
+		c := e.V2Public().With(client.WithAuth(client.Basic{Key: a.APIKey, Secret: a.Secret}))
+		n, took := offer(ctx, c, "/order", 330)
+		framework.Observe("V2-LIMIT-TRADING", "%d of 330 GET /api/2/order of one user accepted in %s (rate 300 per second)", n, took.Round(time.Millisecond))
+	})
+})
