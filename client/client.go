@@ -39,6 +39,7 @@ type Client struct {
 	rec     *Recorder
 	headers http.Header
 	pacer   *Pacer
+	acct    *Pacer // per-account classes (v3 Limits, per account)
 	budget  *Budget
 	guard   *Guard
 	redact  *Redactor
@@ -59,6 +60,10 @@ func WithRecorder(r *Recorder) Option { return func(c *Client) { c.rec = r } }
 
 // WithPacer paces requests per documented path class (see Pacer).
 func WithPacer(p *Pacer) Option { return func(c *Client) { c.pacer = p } }
+
+// WithAccountPacer paces requests by the per-account classes too; share one
+// among every client of one account.
+func WithAccountPacer(p *Pacer) Option { return func(c *Client) { c.acct = p } }
 
 // WithHeader adds a header to every request.
 func WithHeader(k, v string) Option {
@@ -216,8 +221,11 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 		}
 		return ex, err
 	}
-	if c.pacer != nil {
-		if err := c.pacer.Wait(ctx, strings.TrimPrefix(path, c.prefix)); err != nil {
+	for _, p := range []*Pacer{c.pacer, c.acct} {
+		if p == nil {
+			continue
+		}
+		if err := p.Wait(ctx, strings.TrimPrefix(path, c.prefix)); err != nil {
 			return nil, fmt.Errorf("client: waiting for the rate limit of %s: %w", path, err)
 		}
 	}

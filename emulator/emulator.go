@@ -32,6 +32,7 @@ import (
 	v2 "github.com/conform-harness/conform/emulator/internal/api/v2"
 	v3 "github.com/conform-harness/conform/emulator/internal/api/v3"
 	"github.com/conform-harness/conform/emulator/internal/auth"
+	"github.com/conform-harness/conform/emulator/internal/buycrypto"
 	"github.com/conform-harness/conform/emulator/internal/control"
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/feed"
@@ -41,6 +42,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/stream"
+	"github.com/conform-harness/conform/emulator/internal/subaccount"
 	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/conform-harness/conform/emulator/internal/wallet"
 	"github.com/conform-harness/conform/fixtures"
@@ -65,9 +67,13 @@ type Options struct {
 	// cap of the v3 Limits section, for capacity runs of the emulator
 	// itself. The zero value keeps them on, as documented.
 	NoLimits bool
-	// Accounts replaces the fixture accounts (keys, rights and opening
-	// balances); nil means fixtures.Accounts().
+	// Accounts replaces the fixture accounts (keys, rights, opening
+	// balances, and sub-accounts with their own keys and balances); nil
+	// means fixtures.Accounts().
 	Accounts []fixtures.Account
+	// Providers replaces the fixture crypto-purchase providers (methods,
+	// limits, currencies, spot prices); nil means fixtures.Providers().
+	Providers []fixtures.Provider
 	// PingInterval is how often the streams ping each connection; default
 	// 30s, as documented.
 	PingInterval time.Duration
@@ -99,6 +105,8 @@ type Emulator struct {
 	faults  *faults.Set
 	streams *stream.Server
 	engine  *engine.Engine
+	subs    *subaccount.Registry
+	buy     *buycrypto.Service
 	wallet  *wallet.Wallet
 	// feed fans the engine's events out to the streams.
 	feed *feed.Hub
@@ -142,6 +150,14 @@ func New(opts Options) (*Emulator, error) {
 			keys = append(keys, auth.Key{APIKey: k.APIKey, Secret: k.Secret, Account: a.ID, Rights: k.Rights})
 			e.keys[k.APIKey] = a.ID
 		}
+		// A sub-account is an account of its own: its ledger account is its
+		// sub_account_id.
+		for _, s := range a.SubAccounts {
+			for _, k := range s.Keys {
+				keys = append(keys, auth.Key{APIKey: k.APIKey, Secret: k.Secret, Account: s.SubAccountID, Rights: k.Rights})
+				e.keys[k.APIKey] = s.SubAccountID
+			}
+		}
 	}
 	syms, err := engine.SymbolsFrom(mkt)
 	if err != nil {
@@ -156,6 +172,16 @@ func New(opts Options) (*Emulator, error) {
 	e.feed.Tap(tape.Kinds, e.tape.Observe)
 	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Observer: e.feed,
 		Retention: engine.Retention{Orders: opts.Retention.Orders, Trades: opts.Retention.Trades}})
+	if e.subs, err = subaccount.New(accts, e.ledger, e.engine, e.clock, fs); err != nil {
+		return nil, fmt.Errorf("emulator: sub-accounts: %w", err)
+	}
+	providers := opts.Providers
+	if providers == nil {
+		if providers, err = fixtures.Providers(); err != nil {
+			return nil, fmt.Errorf("emulator: provider fixtures: %w", err)
+		}
+	}
+	e.buy = buycrypto.New(providers, e.clock, fs)
 	var ids []wallet.Identity
 	for _, a := range accts {
 		ids = append(ids, wallet.Identity{Account: a.ID, Username: a.Username(), Email: a.Email()})
@@ -164,21 +190,16 @@ func New(opts Options) (*Emulator, error) {
 	if err := e.Reset(); err != nil {
 		return nil, err
 	}
-	prefix := v3.Prefix
+	prefix, wsPrefix := v3.Prefix, v3.Prefix
 	if fs.On("V3-CONV-ADDRESS") {
 		prefix = "/api/v3"
 	}
-	subs, err := fixtures.SubAccounts()
-	if err != nil {
-		return nil, fmt.Errorf("emulator: sub-account fixtures: %w", err)
+	if fs.On("V3-VERSION-WS-PATHS") {
+		wsPrefix = "/api/v3"
 	}
-	providers, err := fixtures.Providers()
-	if err != nil {
-		return nil, fmt.Errorf("emulator: provider fixtures: %w", err)
-	}
-	keyStore := auth.NewStore(keys, fs)
+	keyStore := e.keyStore(keys)
 	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock,
-		MarginConfig: mcfg.Records(), Directory: v3.Directory{SubAccounts: subs, Providers: providers}, Tape: e.tape}),
+		MarginConfig: mcfg.Records(), SubAccounts: e.subs, BuyCrypto: e.buy, Tape: e.tape}),
 		keyStore, fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill
@@ -192,14 +213,22 @@ func New(opts Options) (*Emulator, error) {
 	if fs.On("V2-CONV-ADDRESS") {
 		v2Prefix = "/api/v2"
 	}
-	v2Router := api.NewRouter(v2Prefix, v2.Routes(v2.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Wallet: e.wallet, Tape: e.tape, Faults: fs, Clock: e.clock}),
-		auth.NewStore(keys, v2fs), v2fs, opts.Logger)
+	if fs.On("V3-VERSION-V2-AVAILABLE") {
+		v2Prefix = "/api/2-retired"
+	}
+	// The sub-account and buy-crypto families are the same registry and
+	// service as version 3's; a frozen sub-account's keys are refused here too.
+	v2acc := v2.Accounts{Market: mkt, SubAccounts: e.subs, BuyCrypto: e.buy, Faults: fs}
+	v2routes := v2.Routes(v2.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Wallet: e.wallet, Tape: e.tape, Faults: fs, Clock: e.clock})
+	v2routes = append(v2routes, v2.SubAccountRoutes(v2acc)...)
+	v2routes = append(v2routes, v2.BuyCryptoRoutes(v2acc)...)
+	v2Router := api.NewRouter(v2Prefix, v2routes, auth.NewStore(keys, v2fs).WithGate(e.subs), v2fs, opts.Logger)
 	v2Router.SetLimiter(guard.V2())
 	v2Router.SetMessages(v2.Messages())
 	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.ledger.Balances,
 		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
-		Updates: stream.HubUpdates{Hub: e.feed}}
-	e.streams = stream.New(stream.Options{Prefix: v3.Prefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
+		Updates: stream.HubUpdates{Hub: e.feed}, Usable: keyStore.Usable}
+	e.streams = stream.New(stream.Options{Prefix: wsPrefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,
 		Accounts: accounts,
 		Market:   &stream.Market{Tape: e.tape, Depth: e.engine.Depth, Feed: e.feed, Clock: e.clock, Currency: mkt.HasCurrency}})
 	e.v2streams = jsonrpc.New(jsonrpc.Options{Market: mkt, Engine: e.engine, Ledger: e.ledger, Keys: keyStore, Hub: e.feed,
@@ -213,7 +242,7 @@ func New(opts Options) (*Emulator, error) {
 	// redirect that has no JSON body.
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
-		case strings.HasPrefix(p, v3.Prefix+"/ws/"): // streams stay at /api/3 even under V3-CONV-ADDRESS
+		case strings.HasPrefix(p, wsPrefix+"/ws/"): // streams stay at /api/3 even under V3-CONV-ADDRESS
 			e.streams.ServeHTTP(w, r)
 		case p == jsonrpc.Prefix || strings.HasPrefix(p, jsonrpc.Prefix+"/"):
 			e.v2streams.ServeHTTP(w, r)
@@ -230,9 +259,12 @@ func New(opts Options) (*Emulator, error) {
 	return e, nil
 }
 
-// Reset drops every order, order list, margin account and trade and
-// restores every account's balances to the fixtures, atomically.
+// Reset drops every order, order list, margin account, trade and purchase
+// order and restores every account's balances and every sub-account's
+// state to the fixtures.
 func (e *Emulator) Reset() error {
+	e.subs.Reset()
+	e.buy.Reset()
 	return e.engine.ResetWith(e.refund)
 }
 
@@ -256,8 +288,36 @@ func (e *Emulator) refund() error {
 				return fmt.Errorf("emulator: fixture wallet balance: %w", err)
 			}
 		}
+		// A sub-account's opening balance is on its trading balance only.
+		for _, sub := range a.SubAccounts {
+			if err := e.credit(sub.SubAccountID, sub.Balances); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+func (e *Emulator) credit(account string, balances map[string]string) error {
+	for _, cur := range slices.Sorted(maps.Keys(balances)) {
+		amt := balances[cur]
+		d, err := decimal.NewFromString(amt)
+		if err != nil {
+			return fmt.Errorf("emulator: fixture balance %s %s: %w", account, cur, err)
+		}
+		if err := e.ledger.Credit(account, cur, d); err != nil {
+			return fmt.Errorf("emulator: fixture balance: %w", err)
+		}
+	}
+	return nil
+}
+
+// keyStore is the key store of every API version: it refuses the keys of
+// frozen and disabled sub-accounts. Streams authenticate their logins
+// through it too (auth.Store.Usable is the one "may this account use its
+// keys" check).
+func (e *Emulator) keyStore(keys []auth.Key) *auth.Store {
+	return auth.NewStore(keys, e.faults).WithGate(e.subs)
 }
 
 // Fund credits the account owning apiKey (control plane).

@@ -90,6 +90,8 @@ func FuzzEmulator(f *testing.F) {
 	f.Add("GET", "/api/3/public/currency/%00", "currencies=,,,", "", "", []byte{})
 	f.Add("POST", "/api/3/spot/balance", "", "Basic ZW11LWZ1bGwtMDE6eA==", "application/json", []byte(`{"a":`))
 	f.Add("DELETE", "/api/3/spot/order", "", "HS256 Ojo6Og==", "application/json", []byte(`[{}]`))
+	f.Add("POST", "/api/3/sub-account/transfer", "", "Basic ZW11LWZ1bGwtMDE6eA==", "application/json", []byte(`{"sub_account_id":1e400,"amount":"-0"}`))
+	f.Add("GET", "/api/3/buy-crypto/provider/1/order", "from=-1&till=x&limit=1001&sort=up", "", "", []byte{})
 	f.Add("GET", "/api/3/public/futures/candles/premium_index/BTCUSDT_PERP", "from=99999999999999&till=-1&offset=100000&limit=1000&period=1M", "", "", []byte{})
 	h := newTest(f, Options{NoLimits: true}).Handler() // every fuzz request comes from one address
 	f.Fuzz(func(t *testing.T, method, path, query, auth, ctype string, body []byte) {
@@ -102,7 +104,9 @@ func FuzzEmulator(f *testing.F) {
 		r.Header.Set("Content-Type", ctype)
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)
-		if w.Code >= 500 {
+		// The v2 table answers an unknown sub-account with HTTP 500.
+		documented := w.Code == http.StatusInternalServerError && strings.HasPrefix(r.URL.Path, "/api/2/sub-acc/")
+		if w.Code >= 500 && !documented {
 			t.Fatalf("%s %s?%s -> %d %s", method, path, query, w.Code, w.Body)
 		}
 		if !json.Valid(w.Body.Bytes()) {

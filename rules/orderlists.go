@@ -30,4 +30,9 @@ var orderlistsRules = []Rule{
 		Statement: "When the primary order of a oneTriggerOther list executes, the secondary orders are activated independently of each other."},
 	{ID: "V3-LIST-OTOCO", Area: "orderlists", Section: secTransitions, Status: Testable,
 		Statement: "The secondary orders of a oneTriggerOneCancelOther list are created with inactive true and, when the primary executes, activate as a oneCancelOther pair."},
+	{ID: "V3-LIST-FORM-BODY", Area: "orderlists", Section: secConventions, Status: Ambiguous,
+		Reason:    "Conventions say order lists are sent as JSON with a JSON content type while bodies in general may be form-encoded; the spec does not say whether a form-encoded list is refused",
+		Statement: "How an order list sent form-encoded is answered."},
+	{ID: "V3-HISTORY-LIST-FIELDS", Area: "orderlists", Section: secHistory, Status: Testable,
+		Statement: "A history record (spot or margin) of an order placed in a list carries the list's order_list_id and contingency_type."},
 }

@@ -26,6 +26,9 @@ const (
 	secTIFDefs      = "v3 Resources: Order (time in force definitions)"
 	ambiguousStatus = "the spec gives the code but no HTTP status for it"
 	secLimits       = "v3 Limits"
+	secOtherFamily  = "v3 Endpoints: Other endpoint families"
+	secBuyCryptoRes = "v3 Resources: Buy-crypto"
+	secAddresses    = "v3 What the service does: Addresses"
 	secConnection   = "v3 Events: Connection"
 
 	// pendingPerAccount: an unserved path answers 404 before anyone is

@@ -12,6 +12,7 @@ import (
 
 	_ "github.com/conform-harness/conform/scenarios"
 	_ "github.com/conform-harness/conform/suites/auth"
+	_ "github.com/conform-harness/conform/suites/buycrypto"
 	_ "github.com/conform-harness/conform/suites/conventions"
 	_ "github.com/conform-harness/conform/suites/errors"
 	"github.com/conform-harness/conform/suites/framework"
@@ -22,15 +23,19 @@ import (
 	_ "github.com/conform-harness/conform/suites/streampublic"
 	_ "github.com/conform-harness/conform/suites/streamtrading"
 	_ "github.com/conform-harness/conform/suites/streamwallet"
+	_ "github.com/conform-harness/conform/suites/subaccounts"
 	_ "github.com/conform-harness/conform/suites/v2account"
 	_ "github.com/conform-harness/conform/suites/v2auth"
+	_ "github.com/conform-harness/conform/suites/v2buycrypto"
 	_ "github.com/conform-harness/conform/suites/v2conventions"
 	_ "github.com/conform-harness/conform/suites/v2errors"
 	_ "github.com/conform-harness/conform/suites/v2history"
 	_ "github.com/conform-harness/conform/suites/v2limits"
 	_ "github.com/conform-harness/conform/suites/v2marketdata"
 	_ "github.com/conform-harness/conform/suites/v2streams"
+	_ "github.com/conform-harness/conform/suites/v2subaccounts"
 	_ "github.com/conform-harness/conform/suites/v2versioning"
+	_ "github.com/conform-harness/conform/suites/versioning"
 )
 
 var flags = framework.RegisterFlags(flag.CommandLine)

@@ -26,6 +26,11 @@ const (
 	// RoleCounterparty is a second account with every right, the other side
 	// of the suite's own trades (maker against taker).
 	RoleCounterparty = "counterparty"
+	// RoleSub and RoleSub2 are two sub-accounts of the full key's account,
+	// each a key with every right (sub-to-super and sub-to-sub transfers,
+	// frozen keys refused).
+	RoleSub  = "sub"
+	RoleSub2 = "sub2"
 )
 
 // Account is one API key pair.
@@ -33,6 +38,12 @@ type Account struct {
 	APIKey string   `json:"api_key"`
 	Secret string   `json:"secret"`
 	Rights []string `json:"rights,omitempty"`
+	// SubAccountID is the sub_account_id of a sub-account's key (roles sub
+	// and sub2): the documents give a sub-account no way to read its own.
+	SubAccountID string `json:"sub_account_id,omitempty"`
+	// SubAccountUserID is the numeric user id version 2 names the same
+	// sub-account by (ids, subAccountId).
+	SubAccountUserID int64 `json:"sub_account_user_id,omitempty"`
 }
 
 // Config is the target of a run.
@@ -97,7 +108,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		}
 		c.Sandbox = b
 	}
-	for _, role := range []string{RoleFull, RoleReadOnly, RoleTradeOnly, RoleNoRights, RoleCounterparty} {
+	for _, role := range []string{RoleFull, RoleReadOnly, RoleTradeOnly, RoleNoRights, RoleCounterparty, RoleSub, RoleSub2} {
 		name := "CONFORM_KEY_" + strings.ToUpper(strings.ReplaceAll(role, "-", "_"))
 		v := getenv(name)
 		if v == "" {

@@ -169,7 +169,7 @@ func secretForms(t *testing.T) []string {
 	}
 	var forms []string
 	for _, a := range accts {
-		for _, k := range a.Keys {
+		for _, k := range a.AllKeys() {
 			forms = append(forms, k.Secret, base64.StdEncoding.EncodeToString([]byte(k.APIKey+":"+k.Secret)))
 		}
 	}

@@ -9,4 +9,5 @@ var errorsFaults = []Fault{
 	{"V3-ERR-401", "sends 1001 and 1002 with HTTP 400"},
 	{"V3-ERR-1003", "sends 1003 with HTTP 401"},
 	{"V3-ERR-404", "answers unknown paths with HTTP 200 and an empty object"},
+	{"V3-ERR-MESSAGES", "answers 10001 with the message Invalid parameters instead of Validation error"},
 }

@@ -18,4 +18,8 @@ var marginFaults = []Fault{
 	{"V3-MARGIN-HISTORY-ORDER", "(api) accepts limit above 1000 and offset above 100000 on /margin/history/order"},
 	{"V3-MARGIN-HISTORY-TRADE", "(api) writes the id and order_id of margin trades as numbers"},
 	{"V3-MARGIN-RIGHTS", "(api) serves the margin endpoints to a key with any rights"},
+	{"V3-MARGIN-HISTORY-VALUES", "takes an undocumented sort or by value of the margin order history as absent"},
+	{"V3-MARGIN-NOT-FOUND", "answers an unknown margin order with 10001 instead of 20002"},
+	{"V3-MARGIN-HISTORY-TRADE-PAGING", "ignores offset on the margin trade history"},
+	{"V3-MARGIN-ORDER-PARAMS", "takes a margin order of an undocumented type as a limit order"},
 }

@@ -16,4 +16,5 @@ var orderlistsFaults = []Fault{
 	{"V3-LIST-OCO", "leaves the other orders of a oneCancelOther list active when one executes"},
 	{"V3-LIST-OTO", "never activates the secondaries of a oneTriggerOther list"},
 	{"V3-LIST-OTOCO", "places the secondaries of a oneTriggerOneCancelOther list at once, without inactive"},
+	{"V3-HISTORY-LIST-FIELDS", "leaves order_list_id and contingency_type out of spot history records"},
 }

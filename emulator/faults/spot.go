@@ -51,4 +51,13 @@ var spotFaults = []Fault{
 	{"V3-SPOT-HISTORY-24H", "keeps orders without executions in history forever"},
 	{"V3-SPOT-LIMIT-PER-SYMBOL", "allows 2001 active orders per symbol"},
 	{"V3-SPOT-LIMIT-PER-USER", "allows 25001 active orders per user"},
+	{"V3-SPOT-TYPE-VALUES", "(api) takes an order of an undocumented type as a limit order"},
+	{"V3-SPOT-TIF-VALUES", "(api) takes an undocumented time_in_force as GTC"},
+	{"V3-SPOT-REPLACE-REQUIRED", "(api) replaces an order sent without quantity or price with the old order's quantity and price"},
+	{"V3-SPOT-RIGHTS", "(api) guards GET /spot/history/order with Place/cancel orders instead of Orderbook, History, Trading balance"},
+	{"V3-SPOT-HISTORY-VALUES", "(api) takes an undocumented statuses, sort or by value of the spot history as absent"},
+	{"V3-SPOT-REPLACE-STRICT", "(api) ignores strict_validate on PATCH /spot/order/{client_order_id}, rounding instead"},
+	{"V3-ORDER-LIST-FIELDS", "(api) writes order_list_id (its client_order_id) on orders placed alone"},
+	{"V3-ORDER-PRICE-AVERAGE", "(api) writes the order's limit price as price_average once it executed"},
+	{"V3-SPOT-CLOID-LEN-OTHER", "takes a new_client_order_id of any length on replace"},
 }

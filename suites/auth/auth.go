@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/conform-harness/conform/client"
@@ -26,7 +27,9 @@ var _ = Describe("Authentication", func() {
 
 	framework.ConformanceIt("V3-AUTH-PUBLIC", func(ctx SpecContext) {
 		c := e.Public()
-		for _, path := range []string{"/public/currency", "/public/symbol", "/public/futures/candles/open_interest", "/public/futures/candles/premium_index"} {
+		fut := e.AnySymbol(ctx, "futures")
+		for _, path := range []string{"/public/currency", "/public/symbol", "/public/futures/candles/open_interest", "/public/futures/candles/premium_index",
+			"/public/symbol/" + e.AnySymbol(ctx, "spot"), "/public/currency/" + e.AnyCurrency(ctx), "/public/futures/candles/open_interest/" + fut, "/public/futures/candles/premium_index/" + fut} {
 			ex, _ := c.Get(ctx, path, nil)
 			Expect(ex).To(framework.BeOK(), "public %s without credentials", path)
 		}
@@ -34,11 +37,23 @@ var _ = Describe("Authentication", func() {
 
 	DescribeTable("refuses a private endpoint without credentials",
 		framework.Checks("V3-AUTH-REQUIRED", "V3-ERR-401"),
-		func(ctx SpecContext, path string) {
-			ex, _ := e.Public().Get(ctx, path, nil)
-			Expect(ex).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002))
+		func(ctx SpecContext, method, path string) {
+			ex, _ := e.Public().Do(ctx, client.Request{Method: method, Path: path})
+			Expect(ex).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002), "%s %s without credentials", method, path)
 		},
-		Entry(nil, "/spot/balance"), Entry(nil, "/spot/fee"), Entry(nil, "/spot/order"),
+		Entry(nil, "GET", "/spot/balance"), Entry(nil, "GET", "/spot/fee"), Entry(nil, "GET", "/spot/order"),
+		// Every other row of the Spot and Margin tables: "every other request" needs credentials.
+		Entry(nil, "GET", "/spot/balance/BTC"), Entry(nil, "GET", "/spot/order/conformNoSuchOrder01"),
+		Entry(nil, "POST", "/spot/order"), Entry(nil, "POST", "/spot/order/list"),
+		Entry(nil, "PATCH", "/spot/order/conformNoSuchOrder01"), Entry(nil, "DELETE", "/spot/order"),
+		Entry(nil, "DELETE", "/spot/order/conformNoSuchOrder01"), Entry(nil, "GET", "/spot/fee/BTCUSDT"),
+		Entry(nil, "GET", "/spot/history/order"),
+		Entry(nil, "GET", "/margin/account"), Entry(nil, "GET", "/margin/account/isolated/BTCUSDT"),
+		Entry(nil, "GET", "/margin/account/cross/USDT"), Entry(nil, "PUT", "/margin/account/isolated/BTCUSDT"),
+		Entry(nil, "DELETE", "/margin/position"), Entry(nil, "DELETE", "/margin/position/isolated/BTCUSDT"),
+		Entry(nil, "GET", "/margin/order"), Entry(nil, "POST", "/margin/order"), Entry(nil, "POST", "/margin/order/list"),
+		Entry(nil, "PATCH", "/margin/order/conformNoSuchOrder01"), Entry(nil, "DELETE", "/margin/order"),
+		Entry(nil, "GET", "/margin/config"), Entry(nil, "GET", "/margin/history/order"), Entry(nil, "GET", "/margin/history/trade"),
 	)
 
 	DescribeTable("serves valid credentials",
@@ -155,6 +170,12 @@ var _ = Describe("Authentication", func() {
 		Entry("HS256, non-numeric timestamp", func(a target.Account) string {
 			return "HS256 " + b64(fmt.Sprintf("%s:%s:%s", a.APIKey, client.Sign(a.Secret, "GET/api/3/spot/balancesoon"), "soon"))
 		}),
+		// "<window> is an optional integer string": signed over as sent, so
+		// only its form is wrong.
+		Entry("HS256, non-integer window", func(a target.Account) string {
+			ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
+			return "HS256 " + b64(fmt.Sprintf("%s:%s:%s:%s", a.APIKey, client.Sign(a.Secret, client.Message("GET", "/api/3/spot/balance", "", nil, ts, "ten")), ts, "ten"))
+		}),
 	)
 
 	// The documented rights: /spot/balance and /spot/fee need Orderbook,
@@ -179,6 +200,19 @@ var _ = Describe("Authentication", func() {
 		Entry(nil, framework.Checks("V3-AUTH-RIGHTS"), target.RoleReadOnly, "/spot/fee", true),
 		Entry(nil, framework.Checks("V3-AUTH-RIGHTS"), target.RoleTradeOnly, "/spot/fee/{symbol}", true),
 	)
+
+	framework.ConformanceIt("V3-AUTH-HS256-HEX-CASE", func(ctx SpecContext) {
+		a := e.Account(target.RoleFull)
+		ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
+		sig := strings.ToUpper(client.Sign(a.Secret, client.Message("GET", "/api/3/spot/balance", "", nil, ts, "")))
+		h := client.HS256Header(a.APIKey, sig, ts, "")
+		ex, _ := e.Public().Do(ctx, client.Request{Path: "/spot/balance", Header: http.Header{"Authorization": {h}}})
+		outcome := fmt.Sprintf("HTTP %d", ex.Status)
+		if ae, ok := ex.APIError(); ok {
+			outcome = fmt.Sprintf("HTTP %d code %d", ae.Status, ae.Code)
+		}
+		framework.Observe("V3-AUTH-HS256-HEX-CASE", "an HS256 signature in upper-case hex was answered %s", outcome)
+	})
 
 	framework.ConformanceIt("V3-AUTH-CODE-CHOICE", func(ctx SpecContext) {
 		missing, _ := e.Public().Get(ctx, "/spot/balance", nil)

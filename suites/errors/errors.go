@@ -94,6 +94,7 @@ var _ = Describe("Errors", func() {
 		Entry(nil, "/public/futures/candles/open_interest/CONFORMNOSUCH_PERP", ""),
 		Entry(nil, "/public/futures/candles/premium_index/CONFORMNOSUCH_PERP", ""),
 		Entry(nil, "/spot/fee/CONFORMNOSUCH", target.RoleTradeOnly),
+		Entry(nil, "/margin/account/isolated/CONFORMNOSUCH", target.RoleReadOnly),
 	)
 
 	DescribeTable("answers an unknown currency with 2002 and HTTP 400",
@@ -108,6 +109,7 @@ var _ = Describe("Errors", func() {
 		},
 		Entry(nil, "/public/currency/CONFORMNOSUCH", ""),
 		Entry(nil, "/spot/balance/CONFORMNOSUCH", target.RoleReadOnly),
+		Entry(nil, "/margin/account/cross/CONFORMNOSUCH", target.RoleReadOnly),
 	)
 
 	DescribeTable("answers a path that does not exist with HTTP 404",

@@ -82,6 +82,9 @@ type Env struct {
 	forward  bool
 	nextAddr atomic.Uint32
 	pacer    *client.Pacer
+	// acctPacer keeps this process's account (its own, as every process's)
+	// under the per-account budgets of /sub-account, /buy-crypto and /wallet.
+	acctPacer *client.Pacer
 	// guard refuses authenticated mutating requests unless the target may
 	// trade; every client and load offer of the suite carries it.
 	guard *client.Guard
@@ -209,6 +212,16 @@ func Setup(data []byte) error {
 				cfg.Accounts[target.RoleCounterparty] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights}
 			}
 		}
+		// The first two keyed sub-accounts of the process's own account
+		// are its sub and sub2: sub-account state is never shared either.
+		subRoles := []string{target.RoleSub, target.RoleSub2}
+		for _, s := range own.SubAccounts {
+			if len(s.Keys) > 0 && len(subRoles) > 0 {
+				k := s.Keys[0]
+				cfg.Accounts[subRoles[0]] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights, SubAccountID: s.SubAccountID, SubAccountUserID: s.UserID}
+				subRoles = subRoles[1:]
+			}
+		}
 	}
 	// Behind a proxy that merges source addresses, an emulator still tells
 	// clients apart by the address each names (X-Forwarded-For); any other
@@ -217,6 +230,7 @@ func Setup(data []byte) error {
 	env = &Env{Config: cfg, streamPacers: map[string]*client.Pacer{}, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
 		guard: tradingGuard(cfg), redactor: newRedactor(cfg), v2budget: client.NewBudget(v2PerUserClasses())}
 	env.pacer = client.NewPacer(perIPClasses(), 1/float64(n))
+	env.acctPacer = client.NewPacer(perAccountClasses(), 1)
 	return nil
 }
 
@@ -252,7 +266,7 @@ func (e *Env) recorded(opts ...client.Option) *client.Client {
 	})
 	hc, local := e.httpClient()
 	opts = append([]client.Option{client.WithRecorder(rec), client.WithHTTPClient(hc),
-		client.WithGuard(e.guard), client.WithRedactor(e.redactor), client.OnRefused(skipRefused)}, opts...)
+		client.WithGuard(e.guard), client.WithRedactor(e.redactor), client.OnRefused(skipRefused), client.WithAccountPacer(e.acctPacer)}, opts...)
 	switch {
 	case !e.loopback:
 		opts = append(opts, client.WithPacer(e.pacer))
@@ -331,6 +345,19 @@ func (e *Env) RequireEmulator() {
 	if !e.Config.Emulator {
 		Skip("emulator-only: needs the conform emulator's control plane (reset, fund, clock), which this target does not have")
 	}
+}
+
+// perAccountClasses are the per-account REST rows of the limit tables, for
+// the process's own account: rate plus burst in any 1-second window (the
+// Limits section's reading); other paths are left unpaced by them.
+func perAccountClasses() []client.PathClass {
+	cs := []client.PathClass{{Prefixes: []string{"/"}, Rate: 1 << 20}}
+	for _, l := range rules.Limits() {
+		if !l.Stream && l.PerAccount && !strings.HasPrefix(l.Rule, "V2-") {
+			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate + l.Burst})
+		}
+	}
+	return cs
 }
 
 // v2PerUserClasses are the per-user rows of the harness's reading of the

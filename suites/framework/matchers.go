@@ -36,16 +36,26 @@ func BeOK() types.GomegaMatcher {
 	}).WithTemplate("expected: HTTP 200 with a JSON body\nexchange: {{.Actual}}")
 }
 
-// BeAPIError matches an exchange answered with the HTTP status and a
-// documented error body {error: {code, message, description?}} whose code is
-// one of codes.
+// StatusClass4xx, given to BeAPIError as the status, matches any 4xx
+// status: for a code the Errors table gives no HTTP status (20001), a
+// refusal is all the document makes certain.
+const StatusClass4xx = 4
+
+// BeAPIError matches an exchange answered with the HTTP status (or any 4xx
+// for StatusClass4xx) and a documented error body {error: {code, message,
+// description?}} whose code is one of codes.
 func BeAPIError(status int, codes ...int) types.GomegaMatcher {
 	want := fmt.Sprintf("HTTP %d, error.code %s", status, joinInts(codes))
+	match := func(got int) bool { return got == status }
+	if status == StatusClass4xx {
+		want = "HTTP 4xx, error.code " + joinInts(codes)
+		match = func(got int) bool { return got >= 400 && got < 500 }
+	}
 	return gcustom.MakeMatcher(func(ex *client.Exchange) (bool, error) {
 		if ex == nil {
 			return false, fmt.Errorf("BeAPIError: no exchange")
 		}
-		if ex.Err != nil || ex.Status != status {
+		if ex.Err != nil || !match(ex.Status) {
 			return false, nil
 		}
 		e, ok := ex.APIError()

@@ -28,7 +28,7 @@ func newRedactor(cfg target.Config) *client.Redactor {
 	}
 	if accts, err := fixtures.Accounts(); err == nil {
 		for _, a := range accts {
-			for _, k := range a.Keys {
+			for _, k := range a.AllKeys() {
 				creds = append(creds, client.Credential{Key: k.APIKey, Secret: k.Secret})
 			}
 		}

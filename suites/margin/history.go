@@ -185,4 +185,42 @@ var _ = Describe("Margin trade history", Serial, func() {
 		t.ExpectAtMost(ctx, "/margin/history/trade", params{"limit": "1001"}.Form(), 1000, "limit above the maximum 1000")
 		t.ExpectAtMost(ctx, "/margin/history/trade", params{"offset": "100001"}.Form(), 0, "offset above the maximum 100000")
 	})
+
+	framework.ConformanceIt("V3-MARGIN-HISTORY-TRADE-PAGING", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t, cp := newTrader(target.RoleFull), newTrader(target.RoleCounterparty)
+		m := marginMarkets(ctx, t, cp, 1)[0]
+		_, first := m.Trade(ctx, cp.Trader, t.Trader, "sell", 1, 0)
+		_, second := m.Trade(ctx, cp.Trader, t.Trader, "buy", 1, 1)
+		q := func(kv ...string) params {
+			p := params{"symbol": m.Sym.Code}
+			for i := 0; i+1 < len(kv); i += 2 {
+				p[kv[i]] = kv[i+1]
+			}
+			return p
+		}
+		// pos is where the two trades stand in a listing (-1 when absent).
+		pos := func(recs []order) (int, int) {
+			at := func(o order) int {
+				for i, r := range recs {
+					if r["client_order_id"] == o["client_order_id"] {
+						return i
+					}
+				}
+				return -1
+			}
+			return at(first), at(second)
+		}
+		a1, a2 := pos(t.trades(ctx, q("sort", "ASC")))
+		Expect(a1 >= 0 && a2 > a1).To(BeTrue(), "sort ASC lists the earlier trade first: positions %d and %d", a1, a2)
+		d1, d2 := pos(t.trades(ctx, q("sort", "DESC")))
+		Expect(d2 >= 0 && d1 > d2).To(BeTrue(), "sort DESC lists the later trade first: positions %d and %d", d1, d2)
+
+		two := t.trades(ctx, q("sort", "DESC", "limit", "2"))
+		Expect(two).To(HaveLen(2), "limit 2, with at least two trades on %s", m.Sym)
+		Expect(t.trades(ctx, q("sort", "DESC", "limit", "1"))).To(HaveLen(1), "limit 1")
+		skipped := t.trades(ctx, q("sort", "DESC", "limit", "1", "offset", "1"))
+		Expect(skipped).To(HaveLen(1), "limit 1 offset 1, with at least two trades on %s", m.Sym)
+		Expect(skipped[0]["id"]).To(Equal(two[1]["id"]), "offset 1 skips the first record of the same listing")
+	})
 })

@@ -85,6 +85,25 @@ var _ = Describe("Margin orders", func() {
 		)
 	})
 
+	// "as spot create plus ...": the Create order parameters' rules hold.
+	framework.ConformanceContext("V3-MARGIN-ORDER-PARAMS", func() {
+		DescribeTable("refuses a margin order breaking a create parameter rule with 10001",
+			func(ctx SpecContext, change func(params) params) {
+				t.openIsolated(ctx, s)
+				t.PlaceRefused(ctx, change(restingBuy(s, 3)), http.StatusBadRequest, []int{10001}, "a margin order")
+			},
+			Entry("without symbol", func(p params) params { return p.Without("symbol") }),
+			Entry("without side", func(p params) params { return p.Without("side") }),
+			Entry("without quantity", func(p params) params { return p.Without("quantity") }),
+			Entry("side hold", func(p params) params { return p.With("side", "hold") }),
+			Entry("type stop", func(p params) params { return p.With("type", "stop") }),
+			Entry("type LIMIT", func(p params) params { return p.With("type", "LIMIT") }),
+			Entry("time_in_force GTT", func(p params) params { return p.With("time_in_force", "GTT") }),
+			Entry("client_order_id of 7 characters", func(p params) params { return p.With("client_order_id", cloids.OfLen(7)) }),
+			Entry("client_order_id with a dot", func(p params) params { return p.With("client_order_id", cloids.OfLen(10)+"."+cloids.OfLen(10)[3:]) }),
+		)
+	})
+
 	framework.ConformanceContext("V3-MARGIN-ORDERS", func() {
 		BeforeEach(func(ctx SpecContext) { t.openIsolated(ctx, s) })
 

@@ -128,4 +128,10 @@ var _ = Describe("Margin account balance", func() {
 			Entry("cross, beyond the currency's precision", cross, "precision"),
 		)
 	})
+
+	framework.ConformanceIt("V3-MARGIN-PATH-MODE", func(ctx SpecContext) {
+		// margin_balance 0 would close an account: nothing to close here.
+		ex := t.Do(ctx, http.MethodPut, accountPath("futures", s.Code), params{"margin_balance": "0"})
+		framework.Observe("V3-MARGIN-PATH-MODE", "PUT %s was answered %s", accountPath("futures", s.Code), trading.Outcome(ex))
+	})
 })

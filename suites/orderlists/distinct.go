@@ -46,4 +46,18 @@ var _ = Describe("Order lists: client_order_id", func() {
 			distinctEntries(),
 		)
 	})
+
+	// Limits, Other limits 5: client_order_id length 8 to 32, for list
+	// orders too.
+	framework.ConformanceContext("V3-SPOT-CLOID-LEN-OTHER", func() {
+		DescribeTable("refuses a list whose order has a client_order_id outside 8 to 32 characters, creating nothing",
+			func(ctx SpecContext, v trading.Venue, n int) {
+				d := openDesk(ctx, t, v)
+				l := parkedList(ctx, t, d, oco, 2)
+				l.orders[1] = l.orders[1].With("client_order_id", cloids.OfLen(n))
+				t.listRefused(ctx, v, l, []int{10001}, fmt.Sprintf("the second order's client_order_id has %d characters", n))
+			},
+			Entry(nil, trading.Spot, 7), Entry(nil, trading.Spot, 33), Entry(nil, trading.Margin, 7),
+		)
+	})
 })

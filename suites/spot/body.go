@@ -84,4 +84,39 @@ var _ = Describe("POST bodies", func() {
 		Expect(ex).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002), "the body was changed after signing")
 		Expect(t.IsActive(ctx, signed["client_order_id"])).To(BeFalse(), "a request with a forged body creates no order")
 	})
+
+	// "Passing parameters any other way is unsupported": what the target
+	// does with a POST whose parameters are all in the query string.
+	framework.ConformanceIt("V3-CONV-PARAMS-ELSEWHERE", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t := newTrader(target.RoleFull)
+		s := restingSymbol(ctx, t)
+		p := restingBuy(s, 3)
+		t.CancelAtEnd(p["client_order_id"])
+		ex, _ := t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: "/spot/order", Query: p.Form()})
+		framework.Observe("V3-CONV-PARAMS-ELSEWHERE", "POST /spot/order with its parameters in the query string and no body was answered %s; an order was created: %v",
+			trading.Outcome(ex), t.IsActive(ctx, p["client_order_id"]))
+	})
+
+	// The Conventions place GET parameters in the query string and POST
+	// ones in the body; PATCH and DELETE are not named. Each is tried the
+	// other way from the one the suites use (PATCH with a body, DELETE with
+	// a query string).
+	framework.ConformanceIt("V3-CONV-OTHER-METHODS", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t := newTrader(target.RoleFull)
+		s := restingSymbol(ctx, t)
+		old := restingBuy(s, 3)
+		t.PlaceOK(ctx, old)
+		newID := cloids.New()
+		t.CancelAtEnd(newID)
+		q := params{"new_client_order_id": newID, "quantity": s.Qty(20).String(), "price": s.Low(4).String()}
+		patch, _ := t.Client.Do(ctx, client.Request{Method: http.MethodPatch, Path: "/spot/order/" + old["client_order_id"], Query: q.Form()})
+		replaced := t.IsActive(ctx, newID)
+
+		t.PlaceOK(ctx, restingBuy(s, 3))
+		del, _ := t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: "/spot/order", Form: url.Values{"symbol": {s.Code}}})
+		framework.Observe("V3-CONV-OTHER-METHODS", "PATCH /spot/order/{id} with its parameters in the query string: %s (replaced: %v); DELETE /spot/order with symbol in a form body: %s",
+			trading.Outcome(patch), replaced, trading.Outcome(del))
+	})
 })

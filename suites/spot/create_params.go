@@ -2,6 +2,7 @@ package spot
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -95,6 +96,16 @@ var _ = Describe("Create order parameters", func() {
 		framework.Observe("V3-SPOT-CLOID-DUPLICATE-CODE", "a duplicate client_order_id was answered %s", trading.Outcome(ex))
 	})
 
+	framework.ConformanceIt("V3-SPOT-CLOID-REUSE", func(ctx SpecContext) {
+		first := restingBuy(s, 3)
+		t.Finished(ctx, first)
+		second := restingBuy(s, 4).With("client_order_id", first["client_order_id"])
+		ex := t.Place(ctx, second)
+		recs := t.History(ctx, url.Values{"client_order_id": {first["client_order_id"]}})
+		framework.Observe("V3-SPOT-CLOID-REUSE", "a new order with the client_order_id of a canceled order was answered %s; the history then holds %d records with it",
+			trading.Outcome(ex), len(recs))
+	})
+
 	framework.ConformanceContext("V3-SPOT-REQUIRED", func() {
 		DescribeTable("refuses an order without a required parameter",
 			func(ctx SpecContext, missing string, en trading.Encoding) {
@@ -120,6 +131,39 @@ var _ = Describe("Create order parameters", func() {
 			Expect(t.PlaceOK(ctx, restingBuy(s, 3))["side"]).To(Equal("buy"), "a buy order")
 			Expect(t.PlaceOK(ctx, restingSell(s))["side"]).To(Equal("sell"), "a sell order")
 		})
+	})
+
+	// The documented values are those of the type and time_in_force rows;
+	// each refused value is one an independent reader would try (another
+	// case, another exchange's name, a v2-era spelling).
+	framework.ConformanceContext("V3-SPOT-TYPE-VALUES", func() {
+		DescribeTable("refuses a type outside limit, market, stopLimit, stopMarket, takeProfitLimit and takeProfitMarket",
+			func(ctx SpecContext, typ string) {
+				t.PlaceRefused(ctx, restingBuy(s, 3).With("type", typ), http.StatusBadRequest, refuse10001, "type "+typ)
+			},
+			Entry("upper case", "LIMIT"), Entry(nil, "stop"), Entry(nil, "stopLoss"), Entry(nil, "trailingStop"),
+			Entry(nil, "takeProfit"), Entry(nil, "iceberg"), Entry("snake case", "stop_limit"),
+		)
+	})
+
+	framework.ConformanceContext("V3-SPOT-TIF-VALUES", func() {
+		DescribeTable("refuses a time_in_force outside GTC, IOC, FOK, Day and GTD",
+			func(ctx SpecContext, tif string) {
+				t.PlaceRefused(ctx, restingBuy(s, 3).With("time_in_force", tif), http.StatusBadRequest, refuse10001, "time_in_force "+tif)
+			},
+			Entry("lower case", "gtc"), Entry("Day in upper case", "DAY"), Entry(nil, "GTT"), Entry(nil, "GTX"),
+			Entry(nil, "FAK"), Entry(nil, "forever"),
+		)
+		DescribeTable("accepts each documented time_in_force on a resting limit order",
+			func(ctx SpecContext, tif string) {
+				p := restingBuy(s, 3).With("time_in_force", tif)
+				if tif == "GTD" {
+					p = p.With("expire_time", trading.TargetNow(ctx).Add(30*24*time.Hour).Truncate(time.Second).Format(time.RFC3339))
+				}
+				Expect(t.PlaceOK(ctx, p)["time_in_force"]).To(Equal(tif), "an order sent with time_in_force %s", tif)
+			},
+			Entry(nil, "GTC"), Entry(nil, "Day"), Entry(nil, "GTD"),
+		)
 	})
 
 	framework.ConformanceIt("V3-SPOT-UNKNOWN-SYMBOL", func(ctx SpecContext) {

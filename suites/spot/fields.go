@@ -73,6 +73,21 @@ var _ = Describe("The Order resource", func() {
 		}
 	})
 
+	framework.ConformanceIt("V3-ORDER-LIST-FIELDS", func(ctx SpecContext) {
+		for name, p := range variety(ctx) {
+			o := t.PlaceOK(ctx, p)
+			for _, k := range []string{"order_list_id", "contingency_type"} {
+				Expect(o[k]).To(BeNil(), "%s is only for order list requests: the create answer of a %s order placed alone", k, name)
+			}
+			if st, _ := o["status"].(string); st == "new" || st == "suspended" {
+				got := t.GetOK(ctx, p["client_order_id"])
+				for _, k := range []string{"order_list_id", "contingency_type"} {
+					Expect(got[k]).To(BeNil(), "%s is only for order list requests: GET /spot/order/{id} of a %s order placed alone", k, name)
+				}
+			}
+		}
+	})
+
 	framework.ConformanceIt("V3-ORDER-ENUMS", func(ctx SpecContext) {
 		for name, p := range variety(ctx) {
 			o := t.PlaceOK(ctx, p)

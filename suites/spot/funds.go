@@ -1,7 +1,6 @@
 package spot
 
 import (
-	"net/http"
 	"time"
 
 	"github.com/conform-harness/conform/suites/framework"
@@ -30,14 +29,14 @@ var _ = Describe("Rules for orders: funds", func() {
 			// Enough quantity steps at a few ticks to cost twice the balance.
 			qty := avail.Mul(decimal.NewFromInt(2)).Div(price).Div(s.Step).Ceil().Add(decimal.NewFromInt(1)).Mul(s.Step)
 			p := restingBuy(s, 10).With("quantity", qty.String())
-			t.PlaceRefused(ctx, p, http.StatusBadRequest, []int{20001},
+			t.PlaceRefused(ctx, p, framework.StatusClass4xx, []int{20001},
 				"a buy of "+qty.String()+" at "+price.String()+" against "+avail.String()+" "+s.Quote+" available")
 		})
 		It("refuses a sell of more than the available base balance with 20001", func(ctx SpecContext) {
 			avail := t.Balance(ctx, s.Base).Avail
 			qty := avail.Div(s.Step).Floor().Add(decimal.NewFromInt(1)).Mul(s.Step)
 			p := restingSell(s).With("quantity", qty.String())
-			t.PlaceRefused(ctx, p, http.StatusBadRequest, []int{20001},
+			t.PlaceRefused(ctx, p, framework.StatusClass4xx, []int{20001},
 				"a sell of "+qty.String()+" against "+avail.String()+" "+s.Base+" available")
 		})
 		// Exact balances need the control plane.
@@ -48,7 +47,7 @@ var _ = Describe("Rules for orders: funds", func() {
 			p := restingBuy(s, 10).With("quantity", s.Qty(1000).String())
 			cost := s.Low(10).Mul(s.Qty(1000))
 			setAvailable(ctx, t, s.Quote, cost)
-			t.PlaceRefused(ctx, p, http.StatusBadRequest, []int{20001},
+			t.PlaceRefused(ctx, p, framework.StatusClass4xx, []int{20001},
 				"a buy costing "+cost.String()+" "+s.Quote+" before fees, with exactly that available")
 			// Twice the larger rate leaves no doubt that the fee is covered.
 			setAvailable(ctx, t, s.Quote, cost.Mul(decimal.NewFromInt(1).Add(s.MaxRate().Mul(decimal.NewFromInt(2)))))
@@ -109,7 +108,7 @@ var _ = Describe("Rules for orders: funds", func() {
 
 		setAvailable(ctx, t, m.Sym.Quote, threshold)
 		ex := t.Place(ctx, mkt.With("client_order_id", cloids.New()))
-		Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 20001),
+		Expect(ex).To(framework.BeAPIError(framework.StatusClass4xx, 20001),
 			"a market buy of %s at %s with exactly price x quantity x (1 + max(take_rate %s, make_rate %s)) = %s %s available: it must exceed that",
 			m.Q, m.Mid, m.Sym.TakeRate, m.Sym.MakeRate, threshold, m.Sym.Quote)
 

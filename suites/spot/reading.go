@@ -60,6 +60,16 @@ var _ = Describe("Reading orders, balances and fees", func() {
 		}
 	})
 
+	framework.ConformanceIt("V3-SPOT-CANCEL-FINISHED", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t := newTrader(target.RoleFull)
+		s := restingSymbol(ctx, t)
+		p := restingBuy(s, 3)
+		t.Finished(ctx, p)
+		ex := t.Cancel(ctx, p["client_order_id"])
+		framework.Observe("V3-SPOT-CANCEL-FINISHED", "a second cancel of a canceled order was answered %s", trading.Outcome(ex))
+	})
+
 	framework.ConformanceIt("V3-SPOT-NOT-FOUND-STATUS", func(ctx SpecContext) {
 		get, del := unknownOrder(ctx)
 		framework.Observe("V3-SPOT-NOT-FOUND-STATUS", "GET of an unknown order: %s; DELETE: %s", trading.Outcome(get), trading.Outcome(del))
@@ -95,6 +105,12 @@ var _ = Describe("Reading orders, balances and fees", func() {
 		one := framework.ObjectOf(ex)
 		Expect(one).To(framework.MatchSchema(amounts), "GET /spot/balance/%s", cur)
 		Expect(one).NotTo(HaveKey("currency"), "GET /spot/balance/%s answers one balance without currency\nexchange: %s", cur, ex)
+		// It is that currency's balance: the amounts of its entry in the list.
+		if entry := trading.FindBy(items, "currency", cur); entry != nil {
+			for k := range amounts {
+				Expect(one[k]).To(trading.DecEqual(trading.DecField(entry, k)), "%s of GET /spot/balance/%s and of its entry in GET /spot/balance", k, cur)
+			}
+		}
 	})
 
 	framework.ConformanceIt("V3-SPOT-FEE", func(ctx SpecContext) {

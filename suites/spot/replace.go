@@ -2,6 +2,7 @@ package spot
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/conform-harness/conform/client"
@@ -76,6 +77,96 @@ var _ = Describe("Replacing orders", func() {
 			},
 			Entry("stopLimit", "stopLimit", func(s trading.Symbol) decimal.Decimal { return s.Low(6) }),
 			Entry("takeProfitLimit", "takeProfitLimit", func(s trading.Symbol) decimal.Decimal { return s.High().Sub(s.Tick) }),
+		)
+	})
+
+	// quantity carries no "optional" in the PATCH row and price is
+	// "required for limit, stopLimit, takeProfitLimit".
+	framework.ConformanceContext("V3-SPOT-REPLACE-REQUIRED", func() {
+		DescribeTable("refuses a replace without a required parameter and leaves the order as it was",
+			func(ctx SpecContext, typ, missing string) {
+				var old params
+				if typ == "limit" {
+					old = restingBuy(s, 3)
+				} else {
+					old = parkedStops(s)[typ]
+				}
+				before := t.PlaceOK(ctx, old)
+				p := params{"new_client_order_id": cloids.New(), "quantity": s.Qty(20).String(), "price": old["price"]}
+				if typ == "limit" {
+					p["price"] = s.Low(4).String()
+				}
+				ex := replace(ctx, t, old["client_order_id"], p.Without(missing))
+				Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "replacing a %s order without %s", typ, missing)
+				after := t.GetOK(ctx, old["client_order_id"])
+				for _, k := range []string{"id", "status", "quantity", "price"} {
+					Expect(after[k]).To(Equal(before[k]), "field %s of the %s order is unchanged by the refused replace", k, typ)
+				}
+			},
+			Entry(nil, "limit", "quantity"), Entry(nil, "limit", "price"),
+			Entry(nil, "stopLimit", "price"), Entry(nil, "takeProfitLimit", "price"),
+			Entry(nil, "stopLimit", "quantity"),
+		)
+	})
+
+	framework.ConformanceContext("V3-SPOT-REPLACE-STRICT", func() {
+		DescribeTable("refuses an off-step replace under strict_validate and leaves the order as it was",
+			func(ctx SpecContext, off func(trading.Symbol, params) params) {
+				old := restingBuy(s, 3)
+				before := t.PlaceOK(ctx, old)
+				p := off(s, params{"new_client_order_id": cloids.New(), "quantity": s.Qty(20).String(), "price": s.Low(4).String(), "strict_validate": "true"})
+				ex := replace(ctx, t, old["client_order_id"], p)
+				Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "replace with strict_validate: %s", p)
+				after := t.GetOK(ctx, old["client_order_id"])
+				for _, k := range []string{"id", "status", "quantity", "price"} {
+					Expect(after[k]).To(Equal(before[k]), "field %s of the order is unchanged by the refused replace", k)
+				}
+			},
+			Entry("a price half a tick off", func(s trading.Symbol, p params) params {
+				return p.With("price", s.Low(4).Add(s.Tick.Div(decimal.NewFromInt(2))).String())
+			}),
+			Entry("a quantity half a step off", func(s trading.Symbol, p params) params {
+				return p.With("quantity", s.Qty(20).Add(s.Step.Div(decimal.NewFromInt(2))).String())
+			}),
+		)
+		It("accepts on-step values under strict_validate", func(ctx SpecContext) {
+			old := restingBuy(s, 3)
+			t.PlaceOK(ctx, old)
+			price := s.Low(4)
+			ex := replace(ctx, t, old["client_order_id"], params{"new_client_order_id": cloids.New(), "quantity": s.Qty(20).String(), "price": price.String(), "strict_validate": "true"})
+			Expect(ex).To(framework.BeOK(), "replace with on-step values and strict_validate")
+			Expect(framework.ObjectOf(ex)["price"]).To(trading.DecEqual(price), "the replacing order has the price sent")
+		})
+	})
+
+	framework.ConformanceIt("V3-SPOT-REPLACE-NEW-ID-OMITTED", func(ctx SpecContext) {
+		old := restingBuy(s, 3)
+		t.PlaceOK(ctx, old)
+		ex := replace(ctx, t, old["client_order_id"], params{"quantity": s.Qty(20).String(), "price": s.Low(4).String()})
+		got := "no order"
+		if o, ok := trading.Decoded(ex).(map[string]any); ok && ex.Status == http.StatusOK {
+			id, _ := o["client_order_id"].(string)
+			if id != "" {
+				t.CancelAtEnd(id)
+			}
+			got = fmt.Sprintf("client_order_id %q (the old one: %v), original_client_order_id %v", id, id == old["client_order_id"], o["original_client_order_id"])
+		}
+		framework.Observe("V3-SPOT-REPLACE-NEW-ID-OMITTED", "a replace without new_client_order_id was answered %s with %s", trading.Outcome(ex), got)
+	})
+
+	framework.ConformanceContext("V3-SPOT-CLOID-LEN-OTHER", func() {
+		DescribeTable("refuses a new_client_order_id outside 8 to 32 characters and leaves the order as it was",
+			func(ctx SpecContext, n int) {
+				old := restingBuy(s, 3)
+				before := t.PlaceOK(ctx, old)
+				ex := replace(ctx, t, old["client_order_id"], params{"new_client_order_id": cloids.OfLen(n), "quantity": s.Qty(20).String(), "price": s.Low(4).String()})
+				Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a new_client_order_id of %d characters", n)
+				after := t.GetOK(ctx, old["client_order_id"])
+				for _, k := range []string{"id", "status", "quantity", "price"} {
+					Expect(after[k]).To(Equal(before[k]), "field %s of the order is unchanged by the refused replace", k)
+				}
+			},
+			Entry("7 characters", 7), Entry("33 characters", 33),
 		)
 	})
 })

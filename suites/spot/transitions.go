@@ -2,6 +2,7 @@ package spot
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -70,6 +71,22 @@ var _ = Describe("Order states", func() {
 			Expect(o["status"]).To(Equal("partiallyFilled"), "the create answer of a GTC buy of 2 against 1 resting\norder: %v", o)
 			Expect(o["quantity_cumulative"]).To(trading.DecEqual(m.Q), "one of two executed")
 		})
+	})
+
+	framework.ConformanceIt("V3-ORDER-PRICE-AVERAGE", Serial, func(ctx SpecContext) {
+		cp, m := fills(ctx)
+		// One trade quantity rests at mid and one a tick above; a buy of two
+		// up to a tick above takes both.
+		cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
+		cp.PlaceOK(ctx, m.Limit("sell", 1, 1))
+		p := m.Limit("buy", 2, 1)
+		o := t.PlaceOK(ctx, p)
+		Expect(o["quantity_cumulative"]).To(trading.DecEqual(m.Qn(2)), "the buy takes both resting sells\norder: %v", o)
+		want := m.At(0).Add(m.At(1)).Div(decimal.NewFromInt(2))
+		Expect(o["price_average"]).To(trading.DecEqual(want), "price_average of a buy filled %s at %s and %s at %s\norder: %v", m.Q, m.At(0), m.Q, m.At(1), o)
+		recs := t.History(ctx, url.Values{"client_order_id": {p["client_order_id"]}})
+		Expect(recs).NotTo(BeEmpty(), "the filled order's history record")
+		Expect(recs[0]["price_average"]).To(trading.DecEqual(want), "price_average of the history record")
 	})
 
 	framework.ConformanceIt("V3-SPOT-NEW", func(ctx SpecContext) {

@@ -30,10 +30,39 @@ type Key struct {
 	Rights  []string
 }
 
+// Gate says whether an account may use its keys: a frozen or disabled
+// sub-account may not (the sub-account registry implements it).
+type Gate interface {
+	// Usable is the one "may this account use its keys" check, for
+	// every authentication path (REST of both versions, stream logins).
+	Usable(account string) bool
+	// Admits is Usable for one REST request (method and path).
+	Admits(account, method, path string) bool
+}
+
 // Store holds the keys. It is immutable after construction.
 type Store struct {
 	keys   map[string]Key
 	faults *faults.Set
+	gate   Gate
+}
+
+// WithGate returns the store refusing the keys of accounts g says are not
+// usable (HTTP 401, 1002).
+func (s *Store) WithGate(g Gate) *Store {
+	c := *s
+	c.gate = g
+	return &c
+}
+
+// Usable reports whether the account owning a key may use it now; streams
+// call it at login.
+func (s *Store) Usable(account string) bool { return s.gate == nil || s.gate.Usable(account) }
+
+// Lookup answers the key pair of an API key (for stream logins).
+func (s *Store) Lookup(apiKey string) (Key, bool) {
+	k, ok := s.keys[apiKey]
+	return k, ok
 }
 
 // NewStore indexes keys by API key.
@@ -45,8 +74,17 @@ func NewStore(keys []Key, f *faults.Set) *Store {
 	return s
 }
 
-// Authenticate implements api.Authenticator.
+// Authenticate implements api.Authenticator: the credentials must be right
+// and the account usable.
 func (s *Store) Authenticate(r *http.Request, body []byte) (*api.Principal, *api.Error) {
+	p, err := s.authenticate(r, body)
+	if err != nil || s.gate == nil || s.gate.Admits(p.Account, r.Method, r.URL.Path) {
+		return p, err
+	}
+	return nil, api.AuthFailed("the account is frozen or disabled: its API keys cannot be used")
+}
+
+func (s *Store) authenticate(r *http.Request, body []byte) (*api.Principal, *api.Error) {
 	h := r.Header.Get("Authorization")
 	if strings.TrimSpace(h) == "" {
 		return nil, api.AuthRequired()

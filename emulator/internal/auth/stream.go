@@ -54,5 +54,9 @@ func (s *Store) LoginStream(l StreamLogin) (*api.Principal, *api.Error) {
 	default:
 		return nil, api.AuthFailed("login type must be BASIC or HS256, not %q", l.Type)
 	}
+	// A frozen or disabled sub-account cannot log in (States and transitions).
+	if s.gate != nil && !s.gate.Usable(k.Account) && !s.faults.On("V3-SUBACC-FROZEN-STREAMS") {
+		return nil, api.AuthFailed("the account is frozen or disabled: its API keys cannot be used")
+	}
 	return s.principal(k), nil
 }

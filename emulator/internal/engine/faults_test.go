@@ -191,6 +191,12 @@ var faultCases = []struct {
 		o, _ := v.e.Replace(ReplaceRequest{Account: "A", ClientOrderID: "old-order", Quantity: dp("2"), Price: dp("0.01")})
 		return o.OriginalClientOrderID
 	}, "old-order", ""},
+	{"V3-SPOT-CLOID-LEN-OTHER", Options{}, func(v *env) string {
+		v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("old-order")))
+		s := "abcdefg"
+		_, err := v.e.Replace(ReplaceRequest{Account: "A", ClientOrderID: "old-order", NewClientOrderID: &s, Quantity: dp("2"), Price: dp("0.01")})
+		return kindName(err)
+	}, "error 0", "ok"},
 	{"V3-SPOT-REPLACE-STOP-PRICE", Options{}, func(v *env) string {
 		v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withStop(StopLimit, "0.02"), withID("old-order")))
 		o, _ := v.e.Replace(ReplaceRequest{Account: "A", ClientOrderID: "old-order", Quantity: dp("1"), Price: dp("0.01"), StopPrice: dp("0.03")})

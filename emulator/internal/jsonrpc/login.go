@@ -65,6 +65,10 @@ func (s *Server) login(c *conn, _ *request, p api.Params) (any, *api.Error) {
 			return nil, api.AuthFailed("%s", err)
 		}
 	}
+	// A frozen or disabled sub-account cannot log in (v2 States and transitions).
+	if !s.opts.Keys.Usable(k.Account) {
+		return nil, api.AuthFailed("the account is frozen or disabled: its API keys cannot be used")
+	}
 	c.setUser(s.opts.Keys.Principal(k))
 	return true, nil
 }

@@ -32,6 +32,9 @@ type Accounts struct {
 	Balances func(account string) []ledger.Balance
 	// Updates delivers order updates; nil sends no order notifications.
 	Updates Updates
+	// Usable says whether a logged-in account may still use its keys (a
+	// frozen sub-account may not); nil: every account may.
+	Usable func(account string) bool
 }
 
 // OrderUpdate is one change of an order, as the trading stream reports it.
@@ -112,6 +115,9 @@ func (c *conn) answerAccount(req request) []byte {
 func (s *session) dispatch(req request) []byte {
 	if req.Method == "login" {
 		return s.login(req)
+	}
+	if p := s.principal(); p != nil && s.acc.Usable != nil && !s.acc.Usable(p.Account) && !s.c.srv.opts.Faults.On("V3-SUBACC-FROZEN-SESSION") {
+		return s.errorMsg(api.AuthFailed("the account is frozen or disabled: its API keys cannot be used"), req.ID)
 	}
 	if s.c.stream == limits.StreamWallet {
 		return s.wallet(req)

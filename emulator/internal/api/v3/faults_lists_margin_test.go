@@ -141,6 +141,24 @@ var listMarginFaultCases = []struct {
 	{"V3-MARGIN-HISTORY-ORDER", func(v *tradingEnv) string {
 		return code(v.send("GET", "/margin/history/order", full1, params{"limit": "1001"}))
 	}, "10001", "200"},
+	{"V3-MARGIN-NOT-FOUND", func(v *tradingEnv) string {
+		return code(v.send("GET", "/margin/order/no-such-order-01", full1, nil))
+	}, "20002", "10001"},
+	{"V3-MARGIN-HISTORY-TRADE-PAGING", func(v *tradingEnv) string {
+		openLong(v)
+		return fmt.Sprint(len(objs(v.ok(v.send("GET", "/margin/history/trade", full1, params{"offset": "1"})))))
+	}, "0", "1"},
+	{"V3-MARGIN-ORDER-PARAMS", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		return code(v.send("POST", "/margin/order", full1, params{"symbol": "BTCUSDT", "side": "buy", "type": "stop", "quantity": "0.001", "price": "100"}))
+	}, "10001", "200"},
+	{"V3-MARGIN-HISTORY-VALUES", func(v *tradingEnv) string {
+		return code(v.send("GET", "/margin/history/order", full1, params{"sort": "SIDEWAYS"}))
+	}, "10001", "200"},
+	{"V3-HISTORY-LIST-FIELDS", func(v *tradingEnv) string {
+		os := objs(v.ok(v.send("POST", "/spot/order/list", full1, list("oneCancelOther", takeProfit, stopLoss))))
+		return str(objs(v.ok(v.send("GET", "/spot/history/order", full1, params{"client_order_id": str(os[0], "client_order_id")})))[0], "contingency_type")
+	}, "oneCancelOther", ""},
 	{"V3-MARGIN-HISTORY-TRADE", func(v *tradingEnv) string {
 		openLong(v)
 		return fmt.Sprintf("%T", objs(v.ok(v.send("GET", "/margin/history/trade", full1, nil)))[0]["id"])

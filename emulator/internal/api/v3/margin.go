@@ -169,7 +169,7 @@ func (d Deps) collateral(mode, instrument string) (string, decimal.Decimal, *api
 // marginPlaceRequest decodes POST /margin/order: the spot order's fields
 // plus reduce_only, close_position and margin_mode.
 func marginPlaceRequest(r *api.Request) (engine.PlaceRequest, *api.Error) {
-	req, err := placeRequest(r)
+	req, err := placeRequest(r, nil) // the spot-only faults stay off for margin orders
 	if err != nil {
 		return req, err
 	}
@@ -192,11 +192,12 @@ func (d Deps) marginHistoryQuery(r *api.Request) (engine.HistoryQuery, *api.Erro
 	if d.Faults.On("V3-MARGIN-HISTORY-ORDER") {
 		maxLimit, maxOffset = 1_000_000, 1_000_000_000
 	}
-	return historyQuery(r.Params, engine.MarginKey(r.Principal.Account), false, maxLimit, maxOffset)
+	return historyQuery(r.Params, engine.MarginKey(r.Principal.Account), false, maxLimit, maxOffset, d.Faults.On("V3-MARGIN-HISTORY-VALUES"))
 }
 
 // marginTradeQuery decodes GET /margin/history/trade.
-func marginTradeQuery(r *api.Request) (engine.MarginTradeQuery, *api.Error) {
+// faulty is the fault V3-MARGIN-HISTORY-TRADE-PAGING: offset is ignored.
+func marginTradeQuery(r *api.Request, faulty bool) (engine.MarginTradeQuery, *api.Error) {
 	p := r.Params
 	q := engine.MarginTradeQuery{Account: r.Principal.Account, Symbols: p.List("symbol")}
 	if v, ok := p.String("order_id"); ok {
@@ -247,6 +248,9 @@ func marginTradeQuery(r *api.Request) (engine.MarginTradeQuery, *api.Error) {
 		return q, err
 	}
 	q.Limit, q.Offset = int(limit), int(offset)
+	if faulty {
+		q.Offset = 0
+	}
 	return q, nil
 }
 
@@ -285,7 +289,11 @@ func marginRoutes(d Deps) []api.Route {
 	}
 	one := func(o engine.Order, err error) (any, *api.Error) {
 		if err != nil {
-			return nil, engineError(err)
+			e := engineError(err)
+			if e.Code == 20002 && f.On("V3-MARGIN-NOT-FOUND") {
+				e = api.Validation("%s", e.Description)
+			}
+			return nil, e
 		}
 		return newFullOrderJSON(o, f, true), nil
 	}
@@ -375,6 +383,10 @@ func marginRoutes(d Deps) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
+			if f.On("V3-MARGIN-ORDER-PARAMS") && req.Type != nil && !contains(orderTypes, string(*req.Type)) {
+				t := engine.Limit
+				req.Type = &t
+			}
 			return one(eng.Place(req))
 		}},
 		{Method: "POST", Path: "/margin/order/list", Right: trade, Handle: func(r *api.Request) (any, *api.Error) {
@@ -414,7 +426,7 @@ func marginRoutes(d Deps) []api.Route {
 			return orders(eng.History(q))
 		}},
 		{Method: "GET", Path: "/margin/history/trade", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := marginTradeQuery(r)
+			q, perr := marginTradeQuery(r, f.On("V3-MARGIN-HISTORY-TRADE-PAGING"))
 			if perr != nil {
 				return nil, perr
 			}

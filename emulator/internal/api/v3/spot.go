@@ -75,6 +75,9 @@ func newOrderJSON(o engine.Order, f *faults.Set) orderJSON {
 	if f.On("V3-ORDER-ENUMS") {
 		out.TimeInForce = strings.ToLower(out.TimeInForce)
 	}
+	if f.On("V3-ORDER-PRICE-AVERAGE") && o.Price != nil && o.QuantityCumulative.IsPositive() {
+		out.PriceAverage = o.Price.String()
+	}
 	for _, t := range o.Trades {
 		var taker any = t.Taker
 		if f.On("V3-ORDER-TRADES") {
@@ -104,7 +107,7 @@ func optString(p api.Params, name string) *string {
 
 // placeRequest decodes POST /spot/order. Only types are checked here; the
 // engine applies defaults and every order rule.
-func placeRequest(r *api.Request) (engine.PlaceRequest, *api.Error) {
+func placeRequest(r *api.Request, f *faults.Set) (engine.PlaceRequest, *api.Error) {
 	p := r.Params
 	req := engine.PlaceRequest{Account: r.Principal.Account, ClientOrderID: optString(p, "client_order_id"), DisplayQuantity: optString(p, "display_quantity")}
 	req.Symbol, _ = p.String("symbol")
@@ -114,10 +117,16 @@ func placeRequest(r *api.Request) (engine.PlaceRequest, *api.Error) {
 	}
 	if v, ok := p.String("type"); ok {
 		t := engine.Type(v)
+		if f.On("V3-SPOT-TYPE-VALUES") && !contains(orderTypes, v) {
+			t = engine.Limit
+		}
 		req.Type = &t
 	}
 	if v, ok := p.String("time_in_force"); ok {
 		t := engine.TimeInForce(v)
+		if f.On("V3-SPOT-TIF-VALUES") && !contains(timesInForce, v) {
+			t = engine.GTC
+		}
 		req.TimeInForce = &t
 	}
 	var err *api.Error
@@ -159,29 +168,63 @@ func replaceRequest(r *api.Request) (engine.ReplaceRequest, *api.Error) {
 	return req, nil
 }
 
+// orderTypes and timesInForce are the documented values, which only the
+// faults V3-SPOT-TYPE-VALUES and V3-SPOT-TIF-VALUES consult (the engine
+// refuses any other).
+var (
+	orderTypes   = []string{"limit", "market", "stopLimit", "stopMarket", "takeProfitLimit", "takeProfitMarket"}
+	timesInForce = []string{"GTC", "IOC", "FOK", "Day", "GTD"}
+)
+
+// keepOldTerms is the fault V3-SPOT-REPLACE-REQUIRED: a replace sent
+// without quantity or price takes the old order's.
+func keepOldTerms(eng *engine.Engine, req *engine.ReplaceRequest) {
+	old, err := eng.Get(req.Account, req.ClientOrderID)
+	if err != nil {
+		return
+	}
+	if req.Quantity == nil {
+		req.Quantity = &old.Quantity
+	}
+	if req.Price == nil {
+		req.Price = old.Price
+	}
+}
+
 var historyStatuses = []string{"suspended", "new", "partiallyFilled", "filled", "canceled", "expired", "rejected"}
 
 // historyQuery decodes the order history parameters shared by spot and
 // margin: client_order_id, symbol, sort, by, from, till, limit (1 to
 // maxLimit, default 100) and offset (0 to maxOffset); statuses only where
-// the endpoint documents it (spot).
-func historyQuery(p api.Params, account string, withStatuses bool, maxLimit, maxOffset int64) (engine.HistoryQuery, *api.Error) {
+// the endpoint documents it (spot). lax, the faults V3-SPOT-HISTORY-VALUES
+// and V3-MARGIN-HISTORY-VALUES, takes undocumented statuses, sort and by
+// values as absent.
+func historyQuery(p api.Params, account string, withStatuses bool, maxLimit, maxOffset int64, lax bool) (engine.HistoryQuery, *api.Error) {
 	q := engine.HistoryQuery{Account: account, Symbols: p.List("symbol")}
 	q.ClientOrderID, _ = p.String("client_order_id")
 	if withStatuses {
 		for _, s := range p.List("statuses") {
 			if !contains(historyStatuses, s) {
+				if lax {
+					continue
+				}
 				return q, api.Validation("statuses: unknown status %q", s)
 			}
 			q.Statuses = append(q.Statuses, engine.Status(s))
 		}
 	}
 	sort, err := p.Enum("sort", "DESC", "ASC", "DESC")
+	if err != nil && lax {
+		sort, err = "DESC", nil
+	}
 	if err != nil {
 		return q, err
 	}
 	q.SortAsc, q.DefaultSort = sort == "ASC", !p.Has("sort")
 	by, err := p.Enum("by", "id", "id", "timestamp")
+	if err != nil && lax {
+		by, err = "id", nil
+	}
 	if err != nil {
 		return q, err
 	}
@@ -218,6 +261,10 @@ func contains(xs []string, x string) bool {
 
 func spotOrderRoutes(d Deps) []api.Route {
 	eng, f := d.Engine, d.Faults
+	historyRight := auth.RightOrderbook
+	if f.On("V3-SPOT-RIGHTS") {
+		historyRight = auth.RightTrading
+	}
 	return []api.Route{
 		{Method: "GET", Path: "/spot/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
 			sym, _ := r.Params.String("symbol")
@@ -235,7 +282,7 @@ func spotOrderRoutes(d Deps) []api.Route {
 			return newFullOrderJSON(o, f, false), nil
 		}},
 		{Method: "POST", Path: "/spot/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := placeRequest(r)
+			req, perr := placeRequest(r, f)
 			if perr != nil {
 				return nil, perr
 			}
@@ -249,6 +296,12 @@ func spotOrderRoutes(d Deps) []api.Route {
 			req, perr := replaceRequest(r)
 			if perr != nil {
 				return nil, perr
+			}
+			if f.On("V3-SPOT-REPLACE-STRICT") {
+				req.StrictValidate = false
+			}
+			if f.On("V3-SPOT-REPLACE-REQUIRED") {
+				keepOldTerms(eng, &req)
 			}
 			o, err := eng.Replace(req)
 			if err != nil {
@@ -271,8 +324,8 @@ func spotOrderRoutes(d Deps) []api.Route {
 			}
 			return newFullOrderJSON(o, f, false), nil
 		}},
-		{Method: "GET", Path: "/spot/history/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := historyQuery(r.Params, r.Principal.Account, true, 1000, 100000)
+		{Method: "GET", Path: "/spot/history/order", Right: historyRight, Handle: func(r *api.Request) (any, *api.Error) {
+			q, perr := historyQuery(r.Params, r.Principal.Account, true, 1000, 100000, f.On("V3-SPOT-HISTORY-VALUES"))
 			if perr != nil {
 				return nil, perr
 			}
@@ -280,7 +333,13 @@ func spotOrderRoutes(d Deps) []api.Route {
 			if err != nil {
 				return nil, engineError(err)
 			}
-			return fullOrdersJSON(os, f, false), nil
+			out := fullOrdersJSON(os, f, false)
+			if f.On("V3-HISTORY-LIST-FIELDS") {
+				for i := range out {
+					out[i].OrderListID, out[i].ContingencyType = "", ""
+				}
+			}
+			return out, nil
 		}},
 		// Spot trade history: its shape is not shown in the spec; the
 		// emulator serves the engine's trade records and no spec asserts them.

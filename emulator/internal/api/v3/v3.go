@@ -6,10 +6,12 @@ import (
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
+	"github.com/conform-harness/conform/emulator/internal/buycrypto"
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/subaccount"
 	"github.com/conform-harness/conform/emulator/internal/tape"
 )
 
@@ -25,8 +27,10 @@ type Deps struct {
 	Clock  clock.Clock
 	// MarginConfig is what GET /margin/config answers.
 	MarginConfig []margin.Record
-	// Directory holds sub-accounts and crypto-purchase providers.
-	Directory Directory
+	// SubAccounts is every account's sub-accounts.
+	SubAccounts *subaccount.Registry
+	// BuyCrypto is the crypto purchase through providers.
+	BuyCrypto *buycrypto.Service
 	// Tape is the record of public trades behind the ticker, trades and
 	// candles endpoints (beyond the contract); nil serves none of them.
 	Tape *tape.Tape
@@ -40,7 +44,8 @@ func Routes(d Deps) []api.Route {
 	routes = append(routes, listRoutes(d)...)
 	routes = append(routes, marginRoutes(d)...)
 	routes = append(routes, publicRoutes(d)...)
-	return append(routes, accountRoutes(d)...)
+	routes = append(routes, subAccountRoutes(d)...)
+	return append(routes, buyCryptoRoutes(d)...)
 }
 
 func spotRoutes(d Deps) []api.Route {

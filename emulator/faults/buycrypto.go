@@ -1,0 +1,30 @@
+package faults
+
+// buycryptoFaults break the rules of the buycrypto area (rules/buycrypto.go).
+var buycryptoFaults = []Fault{
+	{"V3-BUY-PROVIDERS", "(api) writes provider_id as a String"},
+	{"V3-BUY-PROVIDER-FILTER", "ignores provider_id on the provider listing"},
+	{"V3-BUY-PROVIDER-SOURCE-TARGET", "ignores target on the provider listing"},
+	{"V3-BUY-METHOD-FIELDS", "(api) writes the method id as a String"},
+	{"V3-BUY-METHOD-STATUS", "(api) writes the status active as Active"},
+	{"V3-BUY-CURRENCY-FIELDS", "(api) leaves display_name out of supported currencies"},
+	{"V3-BUY-LIMIT-FIELDS", "(api) writes source_min as a Number"},
+	{"V3-BUY-RIGHTS", "(api) serves the provider listing to keys without Payment information"},
+	{"V3-BUY-RATE-FIELDS", "(api) writes payment_method_id as a String"},
+	{"V3-BUY-RATE-SOURCE-AMOUNT", "ignores source_amount, quoting the method's minimum"},
+	{"V3-BUY-RATE-TARGET-AMOUNT", "ignores target_amount, quoting the method's minimum"},
+	{"V3-BUY-RATE-LIMITS", "quotes source amounts beyond the method's limits"},
+	{"V3-BUY-RATE-METHOD", "ignores payment_method_id on rates"},
+	{"V3-BUY-ORDER-FIELDS", "(api) leaves operation_id out of buy orders"},
+	{"V3-BUY-ORDER-VALUES", "(api) writes the source currency as target_code"},
+	{"V3-BUY-ORDER-STATUS", "(api) writes the status initial as new"},
+	{"V3-BUY-ORDERS-LIST", "answers the order listing with an empty array"},
+	{"V3-BUY-ORDERS-PROVIDER", "lists every provider's orders under each provider"},
+	{"V3-BUY-ORDERS-OPTIONAL", "(api) requires from on the order listing"},
+	{"V3-BUY-ORDERS-FROM-TILL", "ignores till on the order listing"},
+	{"V3-BUY-ORDERS-LIMIT-OFFSET", "ignores offset on the order listing"},
+	{"V3-BUY-ORDERS-CODES", "ignores target_code on the order listing"},
+	{"V3-BUY-ORDERS-WALLET", "ignores wallet_address on the order listing"},
+	{"V3-BUY-ORDERS-NETWORK", "ignores target_network_code on the order listing"},
+	{"V3-BUY-ORDERS-SORT", "ignores sort asc on the order listing"},
+}

@@ -1,0 +1,272 @@
+package v2
+
+import (
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/auth"
+	"github.com/conform-harness/conform/emulator/internal/buycrypto"
+	"github.com/conform-harness/conform/fixtures"
+	"github.com/shopspring/decimal"
+)
+
+// The v2 buy-crypto records: the v3 content with the camelCase names of
+// the v2 document (providerID, logoURL and checkoutURL as it spells them).
+type (
+	currencyV2 struct {
+		Code        string `json:"code"`
+		DisplayName string `json:"displayName"`
+		NetworkCode string `json:"networkCode,omitempty"`
+	}
+	limitV2 struct {
+		CurrencyCode string `json:"currencyCode"`
+		TargetCode   string `json:"targetCode"`
+		SourceMin    string `json:"sourceMin"`
+		SourceMax    string `json:"sourceMax"`
+		NetworkCode  string `json:"networkCode,omitempty"`
+	}
+	methodV2 struct {
+		ID                int64        `json:"id"`
+		Name              string       `json:"name"`
+		Description       string       `json:"description"`
+		LogoURL           string       `json:"logoURL"`
+		Status            string       `json:"status"`
+		Type              string       `json:"type"`
+		SupportedSource   []currencyV2 `json:"supportedSource"`
+		SupportedTarget   []currencyV2 `json:"supportedTarget"`
+		TransactionLimits []any        `json:"transactionLimits"`
+	}
+	providerV2 struct {
+		ProviderID   int64      `json:"providerID"`
+		ProviderName string     `json:"providerName"`
+		Methods      []methodV2 `json:"methods"`
+	}
+	priceV2 struct {
+		PaymentMethodID int64  `json:"paymentMethodId"`
+		Type            string `json:"type"`
+		TargetCode      string `json:"targetCode"`
+		SourceCode      string `json:"sourceCode"`
+		TargetAmount    string `json:"targetAmount"`
+		SourceAmount    string `json:"sourceAmount"`
+	}
+	orderV2 struct {
+		ID            int64  `json:"id"`
+		ProviderID    int64  `json:"providerId"`
+		OrderType     string `json:"orderType"`
+		SourceCode    string `json:"sourceCode"`
+		TargetCode    string `json:"targetCode"`
+		WalletAddress string `json:"walletAddress"`
+		CheckoutURL   string `json:"checkoutURL"`
+		Status        string `json:"status"`
+		CreatedAt     string `json:"createdAt"`
+	}
+)
+
+func currenciesV2(cs []fixtures.CryptoCurrency) []currencyV2 {
+	out := make([]currencyV2, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, currencyV2{Code: c.Code, DisplayName: c.DisplayName, NetworkCode: c.NetworkCode})
+	}
+	return out
+}
+
+func (a Accounts) providerV2(p fixtures.Provider) any {
+	out := providerV2{ProviderID: p.ProviderID, ProviderName: p.ProviderName, Methods: []methodV2{}}
+	for _, m := range p.Methods {
+		mv := methodV2{ID: m.ID, Name: m.Name, Description: m.Description, LogoURL: m.LogoURL, Status: m.Status, Type: m.Type,
+			SupportedSource: currenciesV2(m.SupportedSource), SupportedTarget: currenciesV2(m.SupportedTarget), TransactionLimits: []any{}}
+		for _, l := range m.TransactionLimits {
+			var lv any = limitV2{CurrencyCode: l.CurrencyCode, TargetCode: l.TargetCode, SourceMin: l.SourceMin, SourceMax: l.SourceMax, NetworkCode: l.NetworkCode}
+			if a.Faults.On("V2-BUY-LIMIT-FIELDS") {
+				lv = map[string]string{"currencyCode": l.CurrencyCode, "targetCode": l.TargetCode, "source_min": l.SourceMin, "sourceMax": l.SourceMax}
+			}
+			mv.TransactionLimits = append(mv.TransactionLimits, lv)
+		}
+		out.Methods = append(out.Methods, mv)
+	}
+	if a.Faults.On("V2-BUY-PROVIDERS") {
+		return map[string]any{"provider_id": out.ProviderID, "providerName": out.ProviderName, "methods": out.Methods}
+	}
+	return out
+}
+
+func (a Accounts) orderV2(o buycrypto.Order) orderV2 {
+	v := orderV2{ID: o.ID, ProviderID: o.ProviderID, OrderType: "buy", SourceCode: o.SourceCode, TargetCode: o.TargetCode,
+		WalletAddress: o.WalletAddress, CheckoutURL: o.CheckoutURL, Status: o.Status, CreatedAt: o.CreatedAt.UTC().Format(time.RFC3339Nano)}
+	if a.Faults.On("V2-BUY-ORDER-FIELDS") {
+		v.CheckoutURL = ""
+	}
+	return v
+}
+
+func buyError(err error) *api.Error {
+	var be *buycrypto.Error
+	if errors.As(err, &be) {
+		return api.Validation("%s", be.Msg)
+	}
+	return api.Internal("%v", err)
+}
+
+func positive(p api.Params, name string) (*decimal.Decimal, *api.Error) {
+	v, ok, err := p.Decimal(name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if !v.IsPositive() {
+		return nil, api.Validation("%s must be positive", name)
+	}
+	return &v, nil
+}
+
+func pathProvider(r *api.Request) (int64, *api.Error) {
+	id, err := strconv.ParseInt(r.PathValue("providerID"), 10, 64)
+	if err != nil {
+		return 0, api.Validation("provider id %q is not a number", r.PathValue("providerID"))
+	}
+	return id, nil
+}
+
+// BuyCryptoRoutes are the v2 Buy crypto endpoints, all with Payment
+// information.
+func BuyCryptoRoutes(a Accounts) []api.Route {
+	svc, f := a.BuyCrypto, a.Faults
+	right := auth.RightPayment
+	if f.On("V2-BUY-RIGHTS") {
+		right = ""
+	}
+	return []api.Route{
+		{Method: "GET", Path: "/buy-crypto/provider", Right: right, Handle: func(r *api.Request) (any, *api.Error) {
+			id, perr := r.Params.Int("providerId", 0, 1, 1<<53)
+			if perr != nil {
+				return nil, perr
+			}
+			source, _ := r.Params.String("source")
+			target, _ := r.Params.String("target")
+			out := []any{}
+			for _, p := range svc.Providers(id, source, target) {
+				out = append(out, a.providerV2(p))
+			}
+			return out, nil
+		}},
+		{Method: "GET", Path: "/buy-crypto/provider/{providerID}/rate", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
+			id, perr := pathProvider(r)
+			if perr != nil {
+				return nil, perr
+			}
+			q := buycrypto.RateRequest{ProviderID: id}
+			q.Source, _ = r.Params.String("source")
+			q.Target, _ = r.Params.String("target")
+			if (q.Source == "" || q.Target == "") && !f.On("V2-BUY-RATE-REQUIRED") {
+				return nil, api.Validation("source and target are required")
+			}
+			if q.Source == "" {
+				q.Source = "EUR"
+			}
+			if q.Target == "" {
+				q.Target = "BTC"
+			}
+			if q.SourceAmount, perr = positive(r.Params, "sourceAmount"); perr != nil {
+				return nil, perr
+			}
+			if q.TargetAmount, perr = positive(r.Params, "targetAmount"); perr != nil {
+				return nil, perr
+			}
+			if q.MethodID, perr = r.Params.Int("paymentMethodId", 0, 1, 1<<53); perr != nil {
+				return nil, perr
+			}
+			rate, err := svc.Rate(q)
+			if err != nil {
+				return nil, buyError(err)
+			}
+			prices := make([]priceV2, 0, len(rate.Prices))
+			for _, p := range rate.Prices {
+				prices = append(prices, priceV2{PaymentMethodID: p.MethodID, Type: p.Type, TargetCode: p.TargetCode, SourceCode: p.SrcCode,
+					TargetAmount: p.TargetAmount.String(), SourceAmount: p.SourceAmount.String()})
+			}
+			out := map[string]any{"spotPrice": rate.SpotPrice.String(), "prices": prices}
+			if f.On("V2-BUY-RATE-FIELDS") {
+				out["spot_price"] = out["spotPrice"]
+				delete(out, "spotPrice")
+			}
+			return out, nil
+		}},
+		{Method: "GET", Path: "/buy-crypto/provider/{providerID}/order", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
+			id, perr := pathProvider(r)
+			if perr != nil {
+				return nil, perr
+			}
+			if (!r.Params.Has("from") || !r.Params.Has("till")) && !f.On("V2-BUY-ORDERS-FROM-TILL") {
+				return nil, api.Validation("from and till are required")
+			}
+			q := buycrypto.Query{Account: r.Principal.Account, ProviderID: id}
+			for _, name := range []string{"from", "till"} {
+				t, ok, perr := r.Params.Time(name)
+				if perr != nil {
+					return nil, perr
+				}
+				if ok && name == "from" {
+					q.From = &t
+				} else if ok {
+					q.Till = &t
+				}
+			}
+			limit, perr := r.Params.Int("limit", 100, 0, 1000)
+			if perr != nil {
+				return nil, perr
+			}
+			offset, perr := r.Params.Int("offset", 0, 0, 100000)
+			if perr != nil {
+				return nil, perr
+			}
+			q.Limit, q.Offset = int(limit), int(offset)
+			q.SourceCode, _ = r.Params.String("sourceCode")
+			q.TargetCode, _ = r.Params.String("targetCode")
+			q.Wallet, _ = r.Params.String("walletAddress")
+			q.Network, _ = r.Params.String("targetNetworkCode")
+			if f.On("V2-BUY-ORDERS-FILTERS") {
+				q.TargetCode = ""
+			}
+			out := []orderV2{}
+			for _, o := range svc.Orders(q) {
+				out = append(out, a.orderV2(o))
+			}
+			return out, nil
+		}},
+		{Method: "POST", Path: "/buy-crypto/provider/{providerID}/order", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
+			id, perr := pathProvider(r)
+			if perr != nil {
+				return nil, perr
+			}
+			req := buycrypto.OrderRequest{Account: r.Principal.Account, ProviderID: id}
+			req.Source, _ = r.Params.String("source")
+			req.Target, _ = r.Params.String("target")
+			amt, perr := positive(r.Params, "sourceAmount")
+			if perr != nil {
+				return nil, perr
+			}
+			if req.Source == "" || req.Target == "" || amt == nil || !r.Params.Has("paymentMethodId") {
+				return nil, api.Validation("target, source, sourceAmount and paymentMethodId are required")
+			}
+			req.SourceAmount = *amt
+			if req.TargetAmount, perr = positive(r.Params, "targetAmount"); perr != nil {
+				return nil, perr
+			}
+			if req.MethodID, perr = r.Params.Int("paymentMethodId", 0, 1, 1<<53); perr != nil {
+				return nil, perr
+			}
+			req.Network, _ = r.Params.String("targetNetworkCode")
+			req.UserAgent, _ = r.Params.String("userAgent")
+			req.IP, _ = r.Params.String("ip")
+			o, err := svc.Place(req)
+			if err != nil {
+				return nil, buyError(err)
+			}
+			if f.On("V2-BUY-V3-SAME") {
+				o.ID += 1 << 20
+			}
+			return a.orderV2(o), nil
+		}},
+	}
+}

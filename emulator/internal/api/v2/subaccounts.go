@@ -1,0 +1,276 @@
+package v2
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/auth"
+	"github.com/conform-harness/conform/emulator/internal/buycrypto"
+	"github.com/conform-harness/conform/emulator/internal/ledger"
+	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/subaccount"
+)
+
+// Accounts is what the v2 sub-account and buy-crypto handlers work on: the
+// same registry and service as version 3, so both versions show one state.
+type Accounts struct {
+	Market      *market.Catalogue
+	SubAccounts *subaccount.Registry
+	BuyCrypto   *buycrypto.Service
+	Faults      *faults.Set
+}
+
+// subAccountError maps a registry refusal to the v2 error table: 10021
+// (HTTP 400) for a frozen or disabled sub-account, HTTP 500 with code 500
+// for an unknown one, as the v2 Errors table says.
+func (a Accounts) subAccountError(err error) *api.Error {
+	var se *subaccount.Error
+	if !errors.As(err, &se) {
+		return api.Internal("%v", err)
+	}
+	switch se.Kind {
+	case subaccount.NotFound:
+		if a.Faults.On("V2-SUBACC-ERR-500") {
+			return api.Validation("%s", se.Msg)
+		}
+		return api.Internal("%s", se.Msg)
+	case subaccount.AlreadyOff, subaccount.Unusable:
+		return &api.Error{Status: http.StatusBadRequest, Code: 10021, Message: "user disabled", Description: se.Msg}
+	case subaccount.Insufficient:
+		return &api.Error{Status: http.StatusBadRequest, Code: 20001, Message: "Insufficient funds", Description: se.Msg}
+	}
+	return api.Validation("%s", se.Msg)
+}
+
+type result struct {
+	Result any `json:"result"`
+}
+
+type settings struct {
+	SubAccountID    any    `json:"subAccountId"`
+	IsPayoutEnabled bool   `json:"isPayoutEnabled"`
+	Description     string `json:"description"`
+}
+
+type balanceItem struct {
+	Currency  string `json:"currency"`
+	Available string `json:"available"`
+	Reserved  string `json:"reserved"`
+}
+
+func items(bs []ledger.Balance) []balanceItem {
+	out := make([]balanceItem, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, balanceItem{Currency: b.Currency, Available: b.Available.String(), Reserved: b.Reserved.String()})
+	}
+	return out
+}
+
+func (a Accounts) settingsOf(acls []subaccount.ACL) []settings {
+	out := make([]settings, 0, len(acls))
+	for _, c := range acls {
+		s := settings{SubAccountID: c.UserID, IsPayoutEnabled: c.Withdraw, Description: c.Description}
+		if a.Faults.On("V2-SUBACC-ACL-GET") {
+			s.SubAccountID = c.SubAccountID
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// SubAccountRoutes are the v2 Sub-accounts endpoints (/sub-acc/*).
+func SubAccountRoutes(a Accounts) []api.Route {
+	reg, f := a.SubAccounts, a.Faults
+	withdraw, payment := auth.RightWithdraw, auth.RightPayment
+	if f.On("V2-SUBACC-RIGHTS") {
+		withdraw = ""
+	}
+	addrRight := ""
+	if f.On("V2-SUBACC-RIGHT-NONE") {
+		addrRight = payment
+	}
+	// shadow is the V2-SUBACC-V3-STATE fault: a v2 freeze kept apart from
+	// the registry that version 3 reads.
+	var shadow sync.Map
+	return []api.Route{
+		{Method: "POST", Path: "/sub-acc/freeze", Handle: func(r *api.Request) (any, *api.Error) {
+			ids := r.Params.List("ids")
+			if f.On("V2-SUBACC-V3-STATE") || f.On("V2-SUBACC-FREEZE") {
+				for _, id := range ids {
+					s, err := reg.Lookup(r.Principal.Account, id)
+					if err != nil {
+						return nil, a.subAccountError(err)
+					}
+					if f.On("V2-SUBACC-V3-STATE") {
+						shadow.Store(s.ID, true)
+					}
+				}
+				return result{Result: true}, nil
+			}
+			if f.On("V2-SUBACC-ERR-10021") {
+				// Freezing again is answered true, as if it were new.
+				if _, err := reg.Activate(r.Principal.Account, ids); err != nil {
+					return nil, a.subAccountError(err)
+				}
+			}
+			if err := reg.Freeze(r.Principal.Account, ids); err != nil {
+				return nil, a.subAccountError(err)
+			}
+			return result{Result: true}, nil
+		}},
+		{Method: "POST", Path: "/sub-acc/activate", Handle: func(r *api.Request) (any, *api.Error) {
+			if f.On("V2-SUBACC-ACTIVATE") {
+				return result{Result: true}, nil
+			}
+			for _, id := range r.Params.List("ids") {
+				if s, err := reg.Lookup(r.Principal.Account, id); err == nil {
+					shadow.Delete(s.ID)
+				}
+			}
+			ok, err := reg.Activate(r.Principal.Account, r.Params.List("ids"))
+			if err != nil {
+				return nil, a.subAccountError(err)
+			}
+			return result{Result: ok}, nil
+		}},
+		{Method: "POST", Path: "/sub-acc/transfer", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
+			id, _ := r.Params.String("subAccountId")
+			if id == "" {
+				return nil, api.Validation("subAccountId is required")
+			}
+			typ, _ := r.Params.String("type")
+			dir := map[string]string{"deposit": subaccount.ToSub, "withdraw": subaccount.FromSub}[typ]
+			if dir == "" {
+				return nil, api.Validation("type must be deposit or withdraw, got %q", typ)
+			}
+			if f.On("V2-SUBACC-TRANSFER-WITHDRAW") && dir == subaccount.FromSub {
+				dir = subaccount.ToSub
+			}
+			amt, ok, perr := r.Params.Decimal("amount")
+			if perr != nil {
+				return nil, perr
+			}
+			if !ok || !amt.IsPositive() {
+				return nil, api.Validation("amount must be a positive decimal")
+			}
+			if f.On("V2-SUBACC-TRANSFER-DEPOSIT") && dir == subaccount.ToSub {
+				amt = amt.Truncate(4)
+			}
+			cur, _ := r.Params.String("currency")
+			cur = strings.ToUpper(cur)
+			if !a.Market.HasCurrency(cur) {
+				return nil, api.CurrencyNotFound(cur)
+			}
+			tx, err := reg.Transfer(r.Principal.Account, id, cur, dir, amt, f.On("V2-SUBACC-TRANSFER-FUNDS"))
+			if err != nil {
+				var se *subaccount.Error
+				// A transfer with a frozen or disabled sub-account surfaces
+				// as 500, like an unknown one (v2 Errors).
+				if errors.As(err, &se) && se.Kind == subaccount.Unusable && !f.On("V2-SUBACC-TRANSFER-FROZEN") {
+					return nil, api.Internal("%s", se.Msg)
+				}
+				return nil, a.subAccountError(err)
+			}
+			return result{Result: tx}, nil
+		}},
+		{Method: "GET", Path: "/sub-acc/acl", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
+			ids := r.Params.List("subAccountIds")
+			if len(ids) == 0 {
+				return nil, api.Validation("subAccountIds is required")
+			}
+			var out []subaccount.ACL
+			for _, id := range ids {
+				acls, err := reg.ACLs(r.Principal.Account, []string{id})
+				var se *subaccount.Error
+				switch {
+				case errors.As(err, &se) && se.Kind == subaccount.Unusable:
+					// frozen or disabled: left out (an empty array for them)
+					if f.On("V2-SUBACC-ACL-FROZEN") {
+						s, _ := reg.Lookup(r.Principal.Account, id)
+						out = append(out, subaccount.ACL{SubAccountID: s.ID, UserID: s.UserID})
+					}
+				case err != nil:
+					return nil, a.subAccountError(err)
+				default:
+					for _, c := range acls {
+						if _, frozen := shadow.Load(c.SubAccountID); !frozen {
+							out = append(out, c)
+						}
+					}
+				}
+			}
+			return result{Result: a.settingsOf(out)}, nil
+		}},
+		{Method: "PUT", Path: "/sub-acc/acl/{subAccountUserId}", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
+			if !r.Params.Has("isPayoutEnabled") {
+				return nil, api.Validation("isPayoutEnabled is required")
+			}
+			wd, perr := r.Params.Bool("isPayoutEnabled", false)
+			if perr != nil {
+				return nil, perr
+			}
+			id := r.PathValue("subAccountUserId")
+			var desc *string
+			if d, ok := r.Params.String("description"); ok {
+				desc = &d
+			}
+			cur, err := reg.ACLs(r.Principal.Account, []string{id})
+			if err != nil {
+				return nil, a.subAccountError(err)
+			}
+			acls, err := reg.SetACL(r.Principal.Account, []string{id}, cur[0].DepositAddressGeneration, wd, desc)
+			if err != nil {
+				return nil, a.subAccountError(err)
+			}
+			if f.On("V2-SUBACC-ACL-PUT") {
+				acls[0].Withdraw = !wd
+			}
+			return result{Result: a.settingsOf(acls)}, nil
+		}},
+		{Method: "GET", Path: "/sub-acc/balance/{subAccountUserID}", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
+			b, err := reg.Balance(r.Principal.Account, r.PathValue("subAccountUserID"))
+			if err != nil {
+				return nil, a.subAccountError(err)
+			}
+			out := map[string][]balanceItem{"main": items(b.Wallet), "trading": items(b.Spot)}
+			if f.On("V2-SUBACC-BALANCE") {
+				delete(out, "main")
+			}
+			return result{Result: out}, nil
+		}},
+		{Method: "GET", Path: "/sub-acc/deposit-address/{subAccountUserId}/{currency}", Right: addrRight, Handle: func(r *api.Request) (any, *api.Error) {
+			s, err := reg.Lookup(r.Principal.Account, r.PathValue("subAccountUserId"))
+			if err != nil {
+				return nil, a.subAccountError(err)
+			}
+			cur := strings.ToUpper(r.PathValue("currency"))
+			c, ok := a.Market.Currency(cur)
+			if !ok {
+				return nil, api.CurrencyNotFound(cur)
+			}
+			network, _ := r.Params.String("networkCode")
+			if network != "" {
+				found := false
+				for _, n := range c.Networks {
+					found = found || strings.EqualFold(n.Network, network) || strings.EqualFold(n.Code, network)
+				}
+				if !found {
+					return nil, api.Validation("%s is not a network of %s", network, cur)
+				}
+			}
+			out := map[string]string{"address": subaccount.Address(s.ID, cur, strings.ToUpper(network))}
+			if network != "" {
+				out["networkCode"] = strings.ToUpper(network)
+			}
+			if f.On("V2-SUBACC-ADDRESS") {
+				out["address_"] = out["address"]
+				delete(out, "address")
+			}
+			return result{Result: out}, nil
+		}},
+	}
+}

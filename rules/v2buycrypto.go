@@ -1,0 +1,29 @@
+package rules
+
+// Sections of the v2 buy-crypto rules.
+const (
+	secV2Buy        = "v2 Endpoints: Buy crypto"
+	secV2BuyRecords = "v2 Resources: Buy-crypto records (v2)"
+)
+
+// v2buycryptoRules is the v2buycrypto area of the catalogue.
+var v2buycryptoRules = []Rule{
+	{ID: "V2-BUY-PROVIDERS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
+		Statement: "GET /buy-crypto/provider answers providers with providerID Number, providerName String and methods (id Number; name, description, logoURL, status, type Strings; supportedSource and supportedTarget of {code, displayName, networkCode optional}; transactionLimits)."},
+	{ID: "V2-BUY-LIMIT-FIELDS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
+		Statement: "A v2 transaction limit carries currencyCode, targetCode, sourceMin and sourceMax Strings and networkCode when present."},
+	{ID: "V2-BUY-RATE-FIELDS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
+		Statement: "A v2 rate carries spotPrice and prices of {paymentMethodId Number, type, targetCode, sourceCode, targetAmount, sourceAmount}."},
+	{ID: "V2-BUY-RATE-REQUIRED", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
+		Statement: "source and target are required on a v2 rate request: without them it is refused with 10001."},
+	{ID: "V2-BUY-ORDER-FIELDS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
+		Statement: "A v2 buy order carries id, providerId, orderType buy, sourceCode, targetCode, walletAddress, checkoutURL, status (initial, in_progress, completed, failed, expired) and createdAt."},
+	{ID: "V2-BUY-ORDERS-FROM-TILL", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
+		Statement: "from and till are required on the v2 order listing: without them it is refused with 10001."},
+	{ID: "V2-BUY-ORDERS-FILTERS", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
+		Statement: "sourceCode, targetCode and walletAddress filter the v2 order listing."},
+	{ID: "V2-BUY-RIGHTS", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
+		Statement: "The v2 buy-crypto endpoints need Payment information; a key lacking it gets 1003 with HTTP 403."},
+	{ID: "V2-BUY-V3-SAME", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
+		Statement: "Version 2 shows the same providers and orders as version 3: an order created through v2 is listed through v3 with the same id, and the provider ids agree."},
+}

@@ -1,0 +1,121 @@
+package subaccounts
+
+import (
+	"net/http"
+
+	"github.com/conform-harness/conform/client"
+	"net/url"
+
+	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
+	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("Sub-account transfers", func() {
+	BeforeEach(func() { mayChange() })
+
+	framework.ConformanceIt("V3-SUBACC-TRANSFER-TO", func(ctx SpecContext) {
+		s, id := newSuper(), subID(target.RoleSub)
+		cur, amt := s.amountIn(ctx)
+		superBefore, subBefore := s.spot(ctx, cur), s.subSpot(ctx, id, cur)
+		s.transferOK(ctx, id, amt, cur, "to_sub_account")
+		Expect(s.spot(ctx, cur)).To(trading.DecEqual(superBefore.Sub(amt)), "the super account's %s is less by exactly %s", cur, amt)
+		Expect(s.subSpot(ctx, id, cur)).To(trading.DecEqual(subBefore.Add(amt)), "the sub-account's %s is more by exactly %s", cur, amt)
+	})
+
+	framework.ConformanceIt("V3-SUBACC-TRANSFER-FROM", func(ctx SpecContext) {
+		s, id := newSuper(), subID(target.RoleSub)
+		cur, amt := s.amountIn(ctx)
+		s.transferOK(ctx, id, amt.Add(amt), cur, "to_sub_account")
+		superBefore, subBefore := s.spot(ctx, cur), s.subSpot(ctx, id, cur)
+		s.transferOK(ctx, id, amt, cur, "from_sub_account")
+		Expect(s.spot(ctx, cur)).To(trading.DecEqual(superBefore.Add(amt)), "the super account's %s is more by exactly %s", cur, amt)
+		Expect(s.subSpot(ctx, id, cur)).To(trading.DecEqual(subBefore.Sub(amt)), "the sub-account's %s is less by exactly %s", cur, amt)
+	})
+
+	framework.ConformanceIt("V3-SUBACC-TRANSFER-RESULT", func(ctx SpecContext) {
+		s, id := newSuper(), subID(target.RoleSub)
+		cur, amt := s.amountIn(ctx)
+		ex := s.transfer(ctx, id, amt.String(), cur, "to_sub_account")
+		Expect(ex).To(framework.BeOK(), "a transfer to the sub-account")
+		Expect(resultOf(ex)).To(And(BeAssignableToTypeOf(""), Not(BeEmpty())), "result is a String transaction identifier: %s", ex)
+		ex = do(ctx, subClient(target.RoleSub), http.MethodPost, "/sub-account/transfer/sub-to-super", url.Values{"amount": {amt.String()}, "currency": {cur}})
+		Expect(ex).To(framework.BeOK(), "a sub-to-super transfer")
+		Expect(resultOf(ex)).To(And(BeAssignableToTypeOf(""), Not(BeEmpty())), "result is a String transaction identifier: %s", ex)
+	})
+
+	framework.ConformanceIt("V3-SUBACC-TRANSFER-FUNDS", func(ctx SpecContext) {
+		s, id := newSuper(), subID(target.RoleSub)
+		cur, _ := s.amountIn(ctx)
+		superBefore, subBefore := s.spot(ctx, cur), s.subSpot(ctx, id, cur)
+		over := superBefore.Add(precision(ctx, cur))
+		expectCode(s.transfer(ctx, id, over.String(), cur, "to_sub_account"), 20001, "a transfer of more than the super account holds")
+		overSub := subBefore.Add(precision(ctx, cur))
+		expectCode(s.transfer(ctx, id, overSub.String(), cur, "from_sub_account"), 20001, "a transfer of more than the sub-account holds")
+		Expect(s.spot(ctx, cur)).To(trading.DecEqual(superBefore), "nothing moved from the super account")
+		Expect(s.subSpot(ctx, id, cur)).To(trading.DecEqual(subBefore), "nothing moved from the sub-account")
+	})
+
+	framework.ConformanceIt("V3-SUBACC-TRANSFER-VALIDATION", func(ctx SpecContext) {
+		s, id := newSuper(), subID(target.RoleSub)
+		cur, amt := s.amountIn(ctx)
+		before := s.spot(ctx, cur)
+		ex := s.transfer(ctx, id, amt.String(), cur, "sideways")
+		Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "type sideways is neither to_sub_account nor from_sub_account")
+		Expect(s.spot(ctx, cur)).To(trading.DecEqual(before), "the refused transfer moved nothing")
+	})
+
+	framework.ConformanceIt("V3-SUBACC-SUB-TO-SUPER", func(ctx SpecContext) {
+		s, id := newSuper(), subID(target.RoleSub)
+		cur, amt := s.amountIn(ctx)
+		s.transferOK(ctx, id, amt.Add(amt), cur, "to_sub_account")
+		superBefore, subBefore := s.spot(ctx, cur), s.subSpot(ctx, id, cur)
+		ex := do(ctx, subClient(target.RoleSub), http.MethodPost, "/sub-account/transfer/sub-to-super", url.Values{"amount": {amt.String()}, "currency": {cur}})
+		Expect(ex).To(framework.BeOK(), "sub-to-super with the sub-account's key")
+		Expect(s.spot(ctx, cur)).To(trading.DecEqual(superBefore.Add(amt)), "the super account's %s is more by exactly %s", cur, amt)
+		Expect(s.subSpot(ctx, id, cur)).To(trading.DecEqual(subBefore.Sub(amt)), "the sub-account's %s is less by exactly %s", cur, amt)
+	})
+
+	framework.ConformanceIt("V3-SUBACC-SUB-TO-SUB", func(ctx SpecContext) {
+		s, a, b := newSuper(), subID(target.RoleSub), subID(target.RoleSub2)
+		cur, amt := s.amountIn(ctx)
+		s.transferOK(ctx, a, amt.Add(amt), cur, "to_sub_account")
+		superBefore, aBefore, bBefore := s.spot(ctx, cur), s.subSpot(ctx, a, cur), s.subSpot(ctx, b, cur)
+		ex := do(ctx, subClient(target.RoleSub), http.MethodPost, "/sub-account/transfer/sub-to-sub", url.Values{"sub_account_id": {b}, "amount": {amt.String()}, "currency": {cur}})
+		Expect(ex).To(framework.BeOK(), "sub-to-sub with the sub-account's key")
+		Expect(resultOf(ex)).To(BeAssignableToTypeOf(""), "result is a String: %s", ex)
+		Expect(s.subSpot(ctx, a, cur)).To(trading.DecEqual(aBefore.Sub(amt)), "the calling sub-account's %s is less by exactly %s", cur, amt)
+		Expect(s.subSpot(ctx, b, cur)).To(trading.DecEqual(bBefore.Add(amt)), "the named sub-account's %s is more by exactly %s", cur, amt)
+		Expect(s.spot(ctx, cur)).To(trading.DecEqual(superBefore), "the super account is not part of a sub-to-sub transfer")
+	})
+
+	framework.ConformanceContext("V3-SUBACC-TRANSFER-FROZEN", func() {
+		DescribeTable("a transfer with a frozen or disabled sub-account is refused with 21004 and moves nothing",
+			func(ctx SpecContext, state, kind string) {
+				s := newSuper()
+				cur, amt := s.amountIn(ctx)
+				var id string
+				if state == "frozen" {
+					id = subID(target.RoleSub2)
+					s.freezeForSpec(ctx, id)
+				} else {
+					id = s.withStatus(ctx, "disable")
+				}
+				superBefore := s.spot(ctx, cur)
+				var ex *client.Exchange
+				if kind != "sub-to-sub" {
+					ex = s.transfer(ctx, id, amt.String(), cur, kind)
+				} else {
+					subID(target.RoleSub)
+					ex = do(ctx, subClient(target.RoleSub), http.MethodPost, "/sub-account/transfer/sub-to-sub", url.Values{"sub_account_id": {id}, "amount": {amt.String()}, "currency": {cur}})
+				}
+				expectCode(ex, 21004, kind+" with a "+state+" sub-account")
+				Expect(s.spot(ctx, cur)).To(trading.DecEqual(superBefore), "the refused transfer moved nothing")
+			},
+			Entry(nil, "frozen", "to_sub_account"), Entry(nil, "frozen", "from_sub_account"), Entry(nil, "frozen", "sub-to-sub"),
+			Entry(nil, "disabled", "to_sub_account"), Entry(nil, "disabled", "from_sub_account"), Entry(nil, "disabled", "sub-to-sub"),
+		)
+	})
+})

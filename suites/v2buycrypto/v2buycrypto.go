@@ -1,0 +1,260 @@
+// Package v2buycrypto holds the specs of the v2 Buy crypto family
+// (/api/2/buy-crypto/*): the camelCase provider, limit, rate and order
+// records, the required parameters, and the same providers and orders as
+// version 3.
+package v2buycrypto
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/conform-harness/conform/client"
+	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/shopspring/decimal"
+)
+
+func v2(role string) *client.Client {
+	GinkgoHelper()
+	return framework.Current().V2Signed(role)
+}
+
+func get(ctx context.Context, c *client.Client, path string, q url.Values) *client.Exchange {
+	GinkgoHelper()
+	ex, _ := c.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: q})
+	Expect(ex).NotTo(BeNil())
+	return ex
+}
+
+func objects(v any) []map[string]any {
+	arr, _ := v.([]any)
+	var out []map[string]any
+	for _, x := range arr {
+		if m, ok := x.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+
+func num(m map[string]any, k string) int64 {
+	n, _ := m[k].(json.Number)
+	v, _ := n.Int64()
+	return v
+}
+
+// providers reads the v2 provider listing, skipping when empty.
+func providers(ctx context.Context) []map[string]any {
+	GinkgoHelper()
+	ex := get(ctx, v2(target.RoleFull), "/buy-crypto/provider", nil)
+	Expect(ex).To(framework.BeOK(), "listing the providers through v2")
+	ps := objects(framework.JSONOf(ex))
+	if len(ps) == 0 {
+		Skip("the target lists no buy-crypto provider")
+	}
+	return ps
+}
+
+// offer is a method's limit for a pair, read from the v2 listing.
+type offer struct {
+	provider, method int64
+	source, target   string
+	mid              decimal.Decimal
+}
+
+func offers(ctx context.Context) []offer {
+	GinkgoHelper()
+	var out []offer
+	for _, p := range providers(ctx) {
+		for _, m := range objects(p["methods"]) {
+			for _, l := range objects(m["transactionLimits"]) {
+				lo, err1 := decimal.NewFromString(str(l, "sourceMin"))
+				hi, err2 := decimal.NewFromString(str(l, "sourceMax"))
+				if err1 == nil && err2 == nil && lo.IsPositive() && !hi.LessThan(lo) {
+					out = append(out, offer{provider: num(p, "providerID"), method: num(m, "id"), source: str(l, "currencyCode"),
+						target: str(l, "targetCode"), mid: lo.Add(hi).Div(decimal.NewFromInt(2)).Truncate(2)})
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		Skip("no v2 provider method gives a transaction limit with decimal sourceMin and sourceMax")
+	}
+	return out
+}
+
+func mayBuy() {
+	GinkgoHelper()
+	if ok, why := framework.Current().Config.MayTrade(); !ok {
+		Skip("creates purchase orders: " + why)
+	}
+}
+
+func place(ctx context.Context, o offer) map[string]any {
+	GinkgoHelper()
+	ex, _ := v2(target.RoleFull).Do(ctx, client.Request{Method: http.MethodPost, Path: fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider),
+		JSON: map[string]any{"source": o.source, "target": o.target, "sourceAmount": o.mid.String(), "paymentMethodId": o.method}})
+	Expect(ex).To(framework.BeOK(), "creating a purchase order through v2")
+	return framework.ObjectOf(ex)
+}
+
+// window is a from/till pair around now wide enough for any clock skew.
+func window() url.Values {
+	now := time.Now()
+	return url.Values{"from": {fmt.Sprint(now.Add(-24 * time.Hour).UnixMilli())}, "till": {fmt.Sprint(now.Add(24 * time.Hour).UnixMilli())}}
+}
+
+var _ = Describe("v2 buy crypto", func() {
+	framework.ConformanceIt("V2-BUY-PROVIDERS", func(ctx SpecContext) {
+		cur := framework.Schema{"code": {Kind: framework.String}, "displayName": {Kind: framework.String}, "networkCode": {Kind: framework.String, Optional: true}}
+		for _, p := range providers(ctx) {
+			Expect(p).To(framework.MatchSchema(framework.Schema{"providerID": {Kind: framework.Number}, "providerName": {Kind: framework.String}, "methods": {Kind: framework.Array}}))
+			for _, m := range objects(p["methods"]) {
+				Expect(m).To(framework.MatchSchema(framework.Schema{
+					"id": {Kind: framework.Number}, "name": {Kind: framework.String}, "description": {Kind: framework.String},
+					"logoURL": {Kind: framework.String}, "status": {Kind: framework.String}, "type": {Kind: framework.String},
+					"supportedSource": {Kind: framework.Array}, "supportedTarget": {Kind: framework.Array}, "transactionLimits": {Kind: framework.Array},
+				}))
+				for _, k := range []string{"supportedSource", "supportedTarget"} {
+					for _, c := range objects(m[k]) {
+						Expect(c).To(framework.MatchSchema(cur), "%s of method %v", k, m["id"])
+					}
+				}
+			}
+		}
+	})
+
+	framework.ConformanceIt("V2-BUY-LIMIT-FIELDS", func(ctx SpecContext) {
+		for _, p := range providers(ctx) {
+			for _, m := range objects(p["methods"]) {
+				for _, l := range objects(m["transactionLimits"]) {
+					Expect(l).To(framework.MatchSchema(framework.Schema{
+						"currencyCode": {Kind: framework.String}, "targetCode": {Kind: framework.String},
+						"sourceMin": {Kind: framework.String}, "sourceMax": {Kind: framework.String}, "networkCode": {Kind: framework.String, Optional: true},
+					}), "a limit of method %v", m["id"])
+				}
+			}
+		}
+	})
+
+	framework.ConformanceIt("V2-BUY-RATE-FIELDS", func(ctx SpecContext) {
+		o := offers(ctx)[0]
+		ex := get(ctx, v2(target.RoleFull), fmt.Sprintf("/buy-crypto/provider/%d/rate", o.provider), url.Values{"source": {o.source}, "target": {o.target}, "sourceAmount": {o.mid.String()}})
+		Expect(ex).To(framework.BeOK(), "a v2 rate")
+		body := framework.ObjectOf(ex)
+		Expect(body).To(framework.MatchSchema(framework.Schema{"spotPrice": {Kind: framework.String}, "prices": {Kind: framework.Array}}))
+		for _, p := range objects(body["prices"]) {
+			Expect(p).To(framework.MatchSchema(framework.Schema{
+				"paymentMethodId": {Kind: framework.Number}, "type": {Kind: framework.String}, "targetCode": {Kind: framework.String},
+				"sourceCode": {Kind: framework.String}, "targetAmount": {Kind: framework.String}, "sourceAmount": {Kind: framework.String},
+			}))
+		}
+	})
+
+	framework.ConformanceIt("V2-BUY-RATE-REQUIRED", func(ctx SpecContext) {
+		o := offers(ctx)[0]
+		path := fmt.Sprintf("/buy-crypto/provider/%d/rate", o.provider)
+		c := v2(target.RoleFull)
+		Expect(get(ctx, c, path, url.Values{"target": {o.target}})).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a rate without source")
+		Expect(get(ctx, c, path, url.Values{"source": {o.source}})).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a rate without target")
+	})
+
+	framework.ConformanceIt("V2-BUY-ORDERS-FROM-TILL", func(ctx SpecContext) {
+		o := offers(ctx)[0]
+		path := fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider)
+		c := v2(target.RoleFull)
+		w := window()
+		Expect(get(ctx, c, path, url.Values{"till": w["till"]})).To(framework.BeAPIError(http.StatusBadRequest, 10001), "the listing without from")
+		Expect(get(ctx, c, path, url.Values{"from": w["from"]})).To(framework.BeAPIError(http.StatusBadRequest, 10001), "the listing without till")
+		Expect(get(ctx, c, path, w)).To(framework.BeOK(), "the listing with from and till")
+	})
+
+	framework.ConformanceIt("V2-BUY-RIGHTS", func(ctx SpecContext) {
+		for _, role := range []string{target.RoleReadOnly, target.RoleTradeOnly, target.RoleNoRights} {
+			Expect(get(ctx, v2(role), "/buy-crypto/provider", nil)).To(framework.BeAPIError(http.StatusForbidden, 1003), "the provider listing with the %s key", role)
+		}
+	})
+
+	Context("orders", func() {
+		BeforeEach(func() { mayBuy() })
+
+		framework.ConformanceIt("V2-BUY-ORDER-FIELDS", func(ctx SpecContext) {
+			ord := place(ctx, offers(ctx)[0])
+			Expect(ord).To(framework.MatchSchema(framework.Schema{
+				"id": {Kind: framework.Number}, "providerId": {Kind: framework.Number}, "orderType": {Kind: framework.String},
+				"sourceCode": {Kind: framework.String}, "targetCode": {Kind: framework.String}, "walletAddress": {Kind: framework.String},
+				"checkoutURL": {Kind: framework.String}, "status": {Kind: framework.String}, "createdAt": {Kind: framework.DateTime},
+			}))
+			Expect(ord["orderType"]).To(Equal("buy"))
+			Expect(ord["checkoutURL"]).NotTo(BeEmpty(), "checkoutURL leads to the provider widget page")
+			Expect(ord["status"]).To(BeElementOf("initial", "in_progress", "completed", "failed", "expired"))
+		})
+
+		framework.ConformanceIt("V2-BUY-ORDERS-FILTERS", func(ctx SpecContext) {
+			os := offers(ctx)
+			var x, y *offer
+			for i := range os {
+				for j := range os {
+					if x == nil && os[i].provider == os[j].provider && !strings.EqualFold(os[i].target, os[j].target) {
+						x, y = &os[i], &os[j]
+					}
+				}
+			}
+			if x == nil {
+				Skip("no v2 provider sells two targets")
+			}
+			ox, oy := place(ctx, *x), place(ctx, *y)
+			path := fmt.Sprintf("/buy-crypto/provider/%d/order", x.provider)
+			c := v2(target.RoleFull)
+			for _, f := range []struct{ k, v string }{{"targetCode", x.target}, {"sourceCode", x.source}, {"walletAddress", str(ox, "walletAddress")}} {
+				q := window()
+				q.Set(f.k, f.v)
+				q.Set("limit", "1000")
+				ex := get(ctx, c, path, q)
+				Expect(ex).To(framework.BeOK())
+				listed := objects(framework.JSONOf(ex))
+				var got []int64
+				for _, l := range listed {
+					Expect(strings.EqualFold(str(l, f.k), f.v)).To(BeTrue(), "%s=%s lists matching orders only, yet %v", f.k, f.v, l)
+					got = append(got, num(l, "id"))
+				}
+				Expect(got).To(ContainElement(num(ox, "id")), "%s=%s lists the matching order", f.k, f.v)
+				if f.k == "targetCode" {
+					Expect(got).NotTo(ContainElement(num(oy, "id")))
+				}
+			}
+		})
+
+		framework.ConformanceIt("V2-BUY-V3-SAME", func(ctx SpecContext) {
+			o := offers(ctx)[0]
+			v3 := framework.Current().Signed(target.RoleFull, framework.Basic)
+			ex, _ := v3.Get(ctx, "/buy-crypto/provider", nil)
+			Expect(ex).To(framework.BeOK(), "the v3 provider listing")
+			var v3ids, v2ids []int64
+			for _, p := range objects(framework.JSONOf(ex)) {
+				v3ids = append(v3ids, num(p, "provider_id"))
+			}
+			for _, p := range providers(ctx) {
+				v2ids = append(v2ids, num(p, "providerID"))
+			}
+			Expect(v2ids).To(ConsistOf(v3ids), "the same providers through both versions")
+			ord := place(ctx, o)
+			ex, _ = v3.Get(ctx, fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider), url.Values{"limit": {"1000"}})
+			Expect(ex).To(framework.BeOK(), "the v3 order listing")
+			var listed []int64
+			for _, l := range objects(framework.JSONOf(ex)) {
+				listed = append(listed, num(l, "id"))
+			}
+			Expect(listed).To(ContainElement(num(ord, "id")), "the order created through v2 is listed through v3 with the same id")
+		})
+	})
+})
