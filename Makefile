@@ -7,7 +7,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build conform test unit suite coverage trust clients mutation mutation-fast fuzz vet bench load clean
+.PHONY: rules.yaml all build conform test unit suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak
 
 all: build
 
@@ -88,3 +88,14 @@ load: build
 
 clean:
 	rm -rf $(BIN) $(REPORTS)
+
+## bench-compare: our engine beside github.com/i25959341/orderbook on its own workload, conform load beside wrk,
+## HTTP placement beside a bare handler; in its own module (bench/), ratios are the figures of record
+bench-compare:
+	cd bench && $(GO) run . $(ARGS)
+
+## soak: the emulator at the documented trading rate for SOAK_DURATION (default 10m), RSS over time, which must stay
+## within ±10% after the warm-up (history bounded by its retention); not part of make test
+SOAK_DURATION ?= 10m
+soak:
+	cd bench && $(GO) run . -only soak -soak-duration $(SOAK_DURATION)
