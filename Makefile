@@ -4,7 +4,8 @@
 GO      ?= go
 BIN     := bin
 REPORTS ?= reports
-PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
+# Two suite processes per CPU, 4 to 8: specs mostly wait (see defaultProcs in cmd/conform/run.go).
+PROCS   ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) * 2 )); [ $$n -lt 4 ] && n=4; [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS    ?=
 
 .PHONY: rules.yaml all build conform test unit suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak
