@@ -4,10 +4,11 @@
 GO      ?= go
 BIN     := bin
 REPORTS ?= reports
-PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
+# Two suite processes per CPU, 4 to 8: specs mostly wait (see defaultProcs in cmd/conform/run.go).
+PROCS   ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) * 2 )); [ $$n -lt 4 ] && n=4; [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build conform test unit suite coverage trust mutation mutation-fast fuzz vet bench load clean wiremut
+.PHONY: rules.yaml all build conform test unit suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut
 
 all: build
 
@@ -56,6 +57,12 @@ conform-check: build
 trust: build
 	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -run '^TestTrust' ./cmd/conform/
 
+## clients: real client libraries, unchanged but for the base URL, against the built `conform emulate`:
+## ccxt's hitbtc (clients/ccxt, pinned; installed with npm ci when missing); any failed call fails the target
+clients: build
+	@test -d clients/ccxt/node_modules/ccxt || npm ci --prefix clients/ccxt --no-audit --no-fund
+	CONFORM_BIN=$(abspath $(BIN)) CONFORM_CLIENTS=require $(GO) test -count=1 -run '^TestClients' ./cmd/conform/
+
 ## mutation: every fault of the emulator must be killed by its rule's specs (full table)
 mutation: build
 	$(BIN)/conform mutate --out $(REPORTS)
@@ -82,6 +89,17 @@ load: build
 
 clean:
 	rm -rf $(BIN) $(REPORTS)
+
+## bench-compare: our engine beside github.com/i25959341/orderbook on its own workload, conform load beside wrk,
+## HTTP placement beside a bare handler; in its own module (bench/), ratios are the figures of record
+bench-compare:
+	cd bench && $(GO) run . $(ARGS)
+
+## soak: the emulator at the documented trading rate for SOAK_DURATION (default 10m), RSS over time, which must stay
+## within ±10% after the warm-up (history bounded by its retention); not part of make test
+SOAK_DURATION ?= 10m
+soak:
+	cd bench && $(GO) run . -only soak -soak-duration $(SOAK_DURATION)
 
 ## wiremut: faults injected on the wire (a response-mutating proxy between the suite and the emulator); minutes, not in make test
 wiremut: build

@@ -77,6 +77,21 @@ type Options struct {
 	// PingInterval is how often the streams ping each connection; default
 	// 30s, as documented.
 	PingInterval time.Duration
+	// Retention bounds the order and trade history kept per account, so
+	// that memory stays flat on long runs; zero fields take the defaults.
+	Retention Retention
+}
+
+// Retention bounds history. Orders without executions leave history after
+// 24 hours regardless (as documented); the defaults keep what the history
+// endpoints can reach (offset at most 100,000 plus limit at most 1,000).
+type Retention struct {
+	// Orders is how many final orders each account's history keeps, the
+	// newest; default 101,000.
+	Orders int
+	// Trades is how many trades each account's trade history keeps, the
+	// newest; default 101,000.
+	Trades int
 }
 
 // Emulator is a running (or ready to run) reference exchange.
@@ -155,7 +170,8 @@ func New(opts Options) (*Emulator, error) {
 	e.feed = feed.New()
 	e.tape = tape.New(tapePairs(syms))
 	e.feed.Tap(tape.Kinds, e.tape.Observe)
-	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Observer: e.feed})
+	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Observer: e.feed,
+		Retention: engine.Retention{Orders: opts.Retention.Orders, Trades: opts.Retention.Trades}})
 	if e.subs, err = subaccount.New(accts, e.ledger, e.engine, e.clock, fs); err != nil {
 		return nil, fmt.Errorf("emulator: sub-accounts: %w", err)
 	}
@@ -183,7 +199,7 @@ func New(opts Options) (*Emulator, error) {
 	}
 	keyStore := e.keyStore(keys)
 	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock,
-		MarginConfig: mcfg.Records(), SubAccounts: e.subs, BuyCrypto: e.buy, Tape: e.tape}),
+		MarginConfig: mcfg.Records(), SubAccounts: e.subs, BuyCrypto: e.buy, Tape: e.tape, Wallet: e.wallet}),
 		keyStore, fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill
@@ -209,7 +225,7 @@ func New(opts Options) (*Emulator, error) {
 	v2Router := api.NewRouter(v2Prefix, v2routes, auth.NewStore(keys, v2fs).WithGate(e.subs), v2fs, opts.Logger)
 	v2Router.SetLimiter(guard.V2())
 	v2Router.SetMessages(v2.Messages())
-	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.ledger.Balances,
+	accounts := &stream.Accounts{Login: keyStore.LoginStream, Call: v3Router.Call, Balances: e.wallet.Balances, // the main (wallet) account, as GET /wallet/balance
 		Report:  func(o engine.Order, margin bool) any { return v3.OrderReport(o, margin, fs) },
 		Updates: stream.HubUpdates{Hub: e.feed}, Usable: keyStore.Usable}
 	e.streams = stream.New(stream.Options{Prefix: wsPrefix, PingInterval: opts.PingInterval, Guard: guard, Faults: fs, Logger: opts.Logger,

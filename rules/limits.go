@@ -50,7 +50,7 @@ var limitsRules = []Rule{
 		Reason:    "the spec says an excess gets HTTP 429, which a stream message cannot carry; it does not say whether the excess message gets an error (with which code) or the connection is closed",
 		Statement: "How a stream message beyond the per-IP limit is refused."},
 	// Per account, REST.
-	{ID: "V3-LIMIT-ACCT-WALLET", Area: "limits", Section: secLimits, Status: Testable, Pending: pendingPerAccount,
+	{ID: "V3-LIMIT-ACCT-WALLET", Area: "limits", Section: secLimits, Status: Testable,
 		Statement: "Per account, /wallet/* and /transfer-convert/config take 20 requests per second with a burst of 30: 50 in any 1-second window."},
 	{ID: "V3-LIMIT-ACCT-BUYCRYPTO", Area: "limits", Section: secLimits, Status: Testable,
 		Statement: "Per account, /buy-crypto/* takes 20 requests per second with a burst of 30: 50 in any 1-second window."},

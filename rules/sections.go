@@ -31,13 +31,10 @@ const (
 	secAddresses    = "v3 What the service does: Addresses"
 	secConnection   = "v3 Events: Connection"
 
-	// pendingPerAccount: an unserved path answers 404 before anyone is
-	// authenticated, so nothing is counted against an account there.
-	pendingPerAccount = "needs an authenticated endpoint of the class, and the wallet endpoints' request and response shapes are marked not shown, so the emulator serves none; a target that serves /wallet/balance is checked"
-	secLists          = "v3 Endpoints: Order lists (spot and margin)"
-	secMargin         = "v3 Endpoints: Margin trading"
-	secMarginAcct     = "v3 Resources: Margin account"
-	secMarginConfig   = "v3 Resources: Margin configuration record"
-	secMarginTrade    = "v3 Resources: Margin trade history record"
-	notShown          = "marked not shown in the spec"
+	secLists        = "v3 Endpoints: Order lists (spot and margin)"
+	secMargin       = "v3 Endpoints: Margin trading"
+	secMarginAcct   = "v3 Resources: Margin account"
+	secMarginConfig = "v3 Resources: Margin configuration record"
+	secMarginTrade  = "v3 Resources: Margin trade history record"
+	notShown        = "marked not shown in the spec"
 )

@@ -4,6 +4,8 @@ package rules
 var v2historyRules = []Rule{
 	{ID: "V2-TRADE-FIELDS", Area: "v2history", Section: secV2UserTrade, Status: Testable,
 		Statement: "GET /history/trades answers User trades: id and orderId (Number), clientOrderId, symbol, side (sell or buy), quantity, price, fee (decimal, may be negative), timestamp and taker (Boolean), liquidation optional."},
+	{ID: "V2-TRADE-TAKER", Area: "v2history", Section: secV2UserTrade, Status: Testable,
+		Statement: "A user trade's taker is true for the order that was instantly filled (it met a resting order) and false for the resting order it met."},
 	{ID: "V2-HISTORY-SYMBOL", Area: "v2history", Section: secV2History, Status: Testable,
 		Statement: "The symbol parameter limits GET /history/trades to that symbol."},
 	{ID: "V2-HISTORY-SORT", Area: "v2history", Section: secV2History, Status: Testable,

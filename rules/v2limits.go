@@ -21,6 +21,9 @@ var v2limitsRules = []Rule{
 	{ID: "V2-LIMIT-ORDER-CAPS", Area: "v2limits", Section: secV2Limits, Status: OutOfScope,
 		Reason:    "order placement over v2 REST is marked not shown; the same caps (25000 per user, 2000 per symbol) are checked through v3 by V3-SPOT-LIMIT-PER-USER and V3-SPOT-LIMIT-PER-SYMBOL on the one engine",
 		Statement: "A user's active and suspended orders total at most 25000 across symbols and 2000 per symbol."},
+	{ID: "V2-OOS-SUSPENSION", Area: "v2limits", Section: secV2Limits, Status: OutOfScope,
+		Reason:    "the v2 Limits say significantly exceeding limits can lead to suspension without saying how much is significant or what a suspension is; no spec provokes it, since against a real target that would suspend the tester",
+		Statement: "Significantly exceeding limits can lead to suspension."},
 	{ID: "V2-OOS-STREAM-LIMITS", Area: "v2limits", Section: secV2Limits, Status: OutOfScope, Reason: notShown,
 		Statement: "Limits specific to the version 2 streams."},
 }

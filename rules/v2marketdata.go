@@ -16,6 +16,8 @@ var v2marketdataRules = []Rule{
 		Statement: "GET /public/symbol/{symbol} answers the Symbol with that id."},
 	{ID: "V2-TICKER-FIELDS", Area: "v2marketdata", Section: secV2Ticker, Status: Testable,
 		Statement: "GET /public/ticker answers an array of Ticker: ask and bid (decimal or null when no data), last, open, low, high, volume, volumeQuote, timestamp (DateTime) and symbol."},
+	{ID: "V2-TICKER-NULL", Area: "v2marketdata", Section: secV2Ticker, Status: Testable,
+		Statement: "A Ticker's ask and bid are null when there is no data (that side of the order book is empty) and decimals when there is (the best price of that side)."},
 	{ID: "V2-TICKER-FILTER", Area: "v2marketdata", Section: secV2Public, Status: Testable,
 		Statement: "The symbols parameter limits GET /public/ticker to those symbols."},
 	{ID: "V2-TICKER-NO-TRADE", Area: "v2marketdata", Section: secV2Ticker, Status: Ambiguous,

@@ -34,6 +34,8 @@ var v2streamsRules = []Rule{
 		Statement: "After subscribing the server sends the result, then a full snapshot, then update notifications."},
 	{ID: "V2-WS-UNSUBSCRIBE", Area: "v2streams", Section: secWSStreaming, Status: Testable,
 		Statement: "After unsubscribeOrderbook the server sends no further notification of that subscription."},
+	{ID: "V2-WS-UNSUBSCRIBE-MARKET", Area: "v2streams", Section: secWSStreaming, Status: Testable,
+		Statement: "After unsubscribeTicker, unsubscribeTrades and unsubscribeCandles the server sends no further ticker, updateTrades or updateCandles notification of those subscriptions."},
 
 	// Reference data.
 	{ID: "V2-WS-CURRENCIES", Area: "v2streams", Section: secWSStreaming, Status: Testable,
@@ -70,6 +72,8 @@ var v2streamsRules = []Rule{
 		Statement: "getTrades replies with a data array of {id, price, quantity, side, timestamp} and the symbol."},
 	{ID: "V2-WS-GETTRADES-PAGING", Area: "v2streams", Section: secWSStreaming, Status: Testable,
 		Statement: "getTrades honours sort, limit, offset, and from and till by id (the pagination parameters of the document)."},
+	{ID: "V2-WS-GETTRADES-BY-TIME", Area: "v2streams", Section: secWSStreaming, Status: Testable,
+		Statement: "getTrades with by timestamp bounds the trades by from and till as DateTimes (inclusive: a trade's own timestamp as from and till keeps it)."},
 	{ID: "V2-WS-CANDLES", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
 		Statement: "subscribeCandles is followed by snapshotCandles: data array of {timestamp, open, close, min, max, volume, volumeQuote}, symbol and period."},
 	{ID: "V2-WS-CANDLES-UPDATE", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,

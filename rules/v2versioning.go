@@ -16,4 +16,6 @@ var v2versioningRules = []Rule{
 		Statement: "A currency's v2 precisionTransfer is the number of digits after the point of its v3 precision_transfer."},
 	{ID: "V2-V3-TRADE-SAME", Area: "v2versioning", Section: secV2Versioning, Status: Testable,
 		Statement: "A trade of an order placed over version 3 shows in GET /api/2/history/trades with the same id, order id, client order id, quantity, price and fee."},
+	{ID: "V2-VERSION-NETWORK-PARAM", Area: "v2versioning", Section: secV2Versioning, Status: Testable,
+		Statement: "Multichain support: GET /account/crypto/estimate-withdraw and GET /account/crypto/used-addresses/{currency} take networkCode, answering a fee and a list for a network of the currency (the address endpoints: V2-ACCOUNT-ADDRESS-NETWORK, V2-ACCOUNT-ADDRESS-NETWORK-GET)."},
 }

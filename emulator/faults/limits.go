@@ -15,6 +15,7 @@ var limitsFaults = []Fault{
 	{"V3-LIMIT-IP-FUTURES", "allows 751 instead of 750 requests per window on the futures order, account and position paths"},
 	{"V3-LIMIT-IP-TRANSFER-CONVERT", "allows 19 instead of 20 requests per window on /transfer-convert/config"},
 	{"V3-LIMIT-PER-ACCOUNT", "counts per-account limits per API key, so two keys of one account get two budgets"},
+	{"V3-LIMIT-ACCT-WALLET", "allows 51 instead of 50 requests per window per account on /wallet/* and /transfer-convert/config"},
 	{"V3-LIMIT-ACCT-BUYCRYPTO", "allows 51 instead of 50 requests per window per account on /buy-crypto/*"},
 	{"V3-LIMIT-ACCT-SUBACCOUNT", "allows 51 instead of 50 requests per window per account on /sub-account/*"},
 	{"V3-LIMIT-WS-PUBLIC-MSG", "allows 21 instead of 20 messages per window per IP on /ws/public"},

@@ -9,5 +9,6 @@ var v2marketdataFaults = []Fault{
 	{"V2-SYMBOL-FILTER", "ignores the symbols filter of GET /api/2/public/symbol"},
 	{"V2-SYMBOL-ONE", "answers GET /api/2/public/symbol/{symbol} with the id in lower case"},
 	{"V2-TICKER-FIELDS", "writes the ticker timestamp as an empty string"},
+	{"V2-TICKER-NULL", "answers ask and bid \"0\" instead of null in GET /api/2/public/ticker when that side of the book is empty"},
 	{"V2-TICKER-FILTER", "ignores the symbols filter of GET /api/2/public/ticker"},
 }

@@ -8,4 +8,5 @@ var v2versioningFaults = []Fault{
 	{"V2-V3-NETWORK-SAME", "answers payinConfirmations one more than the default network's"},
 	{"V2-V3-PRECISION-TRANSFER-SAME", "answers precisionTransfer one digit more than v3's precision_transfer"},
 	{"V2-V3-TRADE-SAME", "negates the fee of v2 user trades"},
+	{"V2-VERSION-NETWORK-PARAM", "refuses networkCode on estimate-withdraw with 10001"},
 }

@@ -40,6 +40,19 @@ func (e *Env) StreamPacer(stream string) *client.Pacer {
 	return e.streamPacers[stream]
 }
 
+// MethodPacer paces this process's requests on stream (e.g. /ws/trading)
+// under the per-account method limits of the v3 Limits section; the
+// process's accounts are its own, so it has the whole budget.
+func (e *Env) MethodPacer(stream string) *client.Pacer {
+	e.streamMu.Lock()
+	defer e.streamMu.Unlock()
+	key := "methods " + stream
+	if e.streamPacers[key] == nil {
+		e.streamPacers[key] = client.NewPacer(client.StreamMethodClasses(stream), 1)
+	}
+	return e.streamPacers[key]
+}
+
 // DialStream opens a WebSocket connection to path (e.g. /api/3/ws/trading)
 // of the target with the suite's guard and redactor, from a source address
 // of its own on loopback; every frame it sends is paced under the stream's

@@ -54,22 +54,13 @@ func (s *StreamSession) NextID() string {
 	return fmt.Sprintf("c%d", s.seq)
 }
 
-// streamPacers pace this process's stream methods under the per-account
-// method limits of the v3 Limits section (the process's accounts are its
-// own), so that functional specs never meet them.
-var streamPacers = map[string]*client.Pacer{
-	TradingStream: client.NewPacer(client.StreamMethodClasses(strings.TrimPrefix(TradingStream, "/api/3")), 1),
-	WalletStream:  client.NewPacer(client.StreamMethodClasses(strings.TrimPrefix(WalletStream, "/api/3")), 1),
-}
-
-// Pace waits until method may be sent under the per-account method limit
-// (the connection itself paces every frame under the per-IP message limit). Requests sent through WS directly must call
-// it first.
+// Pace waits until method may be sent under the per-account method limits
+// of the v3 Limits section (framework's MethodPacer; the connection itself
+// paces every frame under the per-IP message limit). Requests sent through
+// WS directly must call it first.
 func (s *StreamSession) Pace(ctx context.Context, method string) {
 	GinkgoHelper()
-	if p := streamPacers[s.path]; p != nil {
-		Expect(p.Wait(ctx, method)).To(Succeed())
-	}
+	Expect(framework.Current().MethodPacer(strings.TrimPrefix(s.path, "/api/3")).Wait(ctx, method)).To(Succeed())
 }
 
 // Request sends {method, params, id} and waits for its answer.

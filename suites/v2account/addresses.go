@@ -1,6 +1,7 @@
 package v2account
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -17,6 +18,15 @@ var balanceSchema = framework.Schema{
 	"available": {Kind: framework.Decimal},
 	"reserved":  {Kind: framework.Decimal},
 }
+
+// addressSchema is the Deposit address resource; usedAddressSchema the
+// used-address record.
+var (
+	addressSchema = framework.Schema{"address": {Kind: framework.String}, "paymentId": {Kind: framework.String, Optional: true},
+		"publicKey": {Kind: framework.String, Optional: true}, "networkCode": {Kind: framework.String, Optional: true}}
+	usedAddressSchema = framework.Schema{"address": {Kind: framework.String}, "paymentId": {Kind: framework.String, Optional: true},
+		"networkCode": {Kind: framework.String, Optional: true}}
+)
 
 var feeLevelSchema = framework.Schema{
 	"feeLevelId": {Kind: framework.Number},
@@ -108,35 +118,43 @@ var _ = Describe("v2 account: networks and estimates", func() {
 	BeforeEach(func() { c = framework.Current().V2Signed(target.RoleFull) })
 
 	framework.ConformanceIt("V2-ACCOUNT-ADDRESS-NETWORK", func(ctx SpecContext) {
-		// A currency whose deposits run on two networks with different
-		// address patterns (v3 /public/currency lists them).
-		v3, _ := framework.GetObject(ctx, framework.Current().Public(), "/public/currency", nil)
-		var cur, net, pattern string
-		for code, v := range v3 {
-			m, _ := v.(map[string]any)
-			nets, _ := m["networks"].([]any)
-			def := ""
-			for _, n := range nets {
-				if nm, _ := n.(map[string]any); nm["default"] == true {
-					def, _ = nm["address_regex"].(string)
-				}
-			}
-			for _, n := range nets {
-				nm, _ := n.(map[string]any)
-				re, _ := nm["address_regex"].(string)
-				if nm["default"] != true && nm["payin_enabled"] == true && re != "" && re != def && m["payin_enabled"] == true {
-					cur, net, pattern = code, fmt.Sprint(nm["code"]), re
-				}
-			}
-		}
-		if cur == "" {
-			Skip("no currency takes deposits on a second network with an address pattern of its own")
-		}
+		cur, net, pattern := secondNetwork(ctx)
 		a := okObject(send(ctx, c, http.MethodPost, "/account/crypto/address/"+cur, url.Values{"networkCode": {net}}), "new address on network "+net)
 		if n, ok := a["networkCode"]; ok {
 			Expect(n).To(Equal(net), "networkCode of the answer")
 		}
 		Expect(a["address"]).To(MatchRegexp(pattern), "a %s address on network %s matches its pattern", cur, net)
+	})
+
+	framework.ConformanceIt("V2-ADDRESS-FIELDS", func(ctx SpecContext) {
+		cur := addressCurrency(ctx)
+		recs := []map[string]any{
+			okObject(send(ctx, c, http.MethodGet, "/account/crypto/address/"+cur, nil), "current address"),
+			okObject(send(ctx, c, http.MethodPost, "/account/crypto/address/"+cur, nil), "new address"),
+		}
+		last, _ := framework.GetObjects(ctx, c, "/account/crypto/addresses/"+cur, nil)
+		for _, a := range append(recs, last...) {
+			Expect(a).To(framework.MatchSchema(addressSchema), "deposit address record %v", a["address"])
+		}
+		used, _ := framework.GetObjects(ctx, c, "/account/crypto/used-addresses/"+cur, nil)
+		for _, a := range used {
+			Expect(a).To(framework.MatchSchema(usedAddressSchema), "used-address record %v", a["address"])
+		}
+	})
+
+	framework.ConformanceIt("V2-ACCOUNT-ADDRESS-NETWORK-GET", func(ctx SpecContext) {
+		cur, net, pattern := secondNetwork(ctx)
+		q := url.Values{"networkCode": {net}}
+		a := okObject(send(ctx, c, http.MethodGet, "/account/crypto/address/"+cur, q), "current address on network "+net)
+		if n, ok := a["networkCode"]; ok {
+			Expect(n).To(Equal(net), "networkCode of the answer")
+		}
+		Expect(a["address"]).To(MatchRegexp(pattern), "the current %s address on network %s matches its pattern", cur, net)
+		as, _ := framework.GetObjects(ctx, c, "/account/crypto/addresses/"+cur, q)
+		Expect(as).NotTo(BeEmpty(), "GET /account/crypto/addresses/%s?networkCode=%s lists the current address", cur, net)
+		for _, x := range as {
+			Expect(x["address"]).To(MatchRegexp(pattern), "each %s address listed for network %s matches its pattern", cur, net)
+		}
 	})
 
 	framework.ConformanceIt("V2-ACCOUNT-ESTIMATE", func(ctx SpecContext) {
@@ -145,3 +163,32 @@ var _ = Describe("v2 account: networks and estimates", func() {
 		Expect(o).To(HaveKeyWithValue("fee", framework.BeDecimalString()), "the fee of withdrawing 1 %s", cur)
 	})
 })
+
+// secondNetwork is a currency whose deposits run on a non-default network
+// with an address pattern of its own (v3 /public/currency lists them): the
+// currency, the network and its pattern. It skips the spec without one.
+func secondNetwork(ctx context.Context) (cur, net, pattern string) {
+	GinkgoHelper()
+	v3, _ := framework.GetObject(ctx, framework.Current().Public(), "/public/currency", nil)
+	for code, v := range v3 {
+		m, _ := v.(map[string]any)
+		nets, _ := m["networks"].([]any)
+		def := ""
+		for _, n := range nets {
+			if nm, _ := n.(map[string]any); nm["default"] == true {
+				def, _ = nm["address_regex"].(string)
+			}
+		}
+		for _, n := range nets {
+			nm, _ := n.(map[string]any)
+			re, _ := nm["address_regex"].(string)
+			if nm["default"] != true && nm["payin_enabled"] == true && re != "" && re != def && m["payin_enabled"] == true {
+				cur, net, pattern = code, fmt.Sprint(nm["code"]), re
+			}
+		}
+	}
+	if cur == "" {
+		Skip("no currency takes deposits on a second network with an address pattern of its own")
+	}
+	return cur, net, pattern
+}

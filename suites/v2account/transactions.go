@@ -83,6 +83,19 @@ var _ = Describe("v2 account: transactions", func() {
 	framework.ConformanceIt("V2-TX-FIELDS", func(ctx SpecContext) {
 		for _, t := range enough(ctx, c, 3) {
 			Expect(t).To(framework.MatchSchema(txSchema), "transaction %v", t["id"])
+			// The optional parts, when present, as the document types them.
+			for _, k := range []string{"senders", "offchainId"} {
+				a, _ := t[k].([]any)
+				for _, v := range a {
+					Expect(v).To(BeAssignableToTypeOf(""), "%s of %v is an array of String", k, t["id"])
+				}
+			}
+			if code, ok := t["errorCode"]; ok && code != nil {
+				Expect(code).To(BeElementOf("INVALID_ADDRESS", "INVALID_PAYMENT_ID", "BAD_PRECISION"), "errorCode of %v", t["id"])
+			}
+			if r, ok := t["commitRisk"].(map[string]any); ok {
+				Expect(r).To(HaveKeyWithValue("score", BeAssignableToTypeOf(float64(0))), "commitRisk of %v carries score Number", t["id"])
+			}
 		}
 	})
 

@@ -1,12 +1,14 @@
 package v2account
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -79,6 +81,30 @@ var _ = Describe("v2 account: withdrawals", func() {
 		after := mainBalance(ctx, c, p.cur)
 		Expect(after.avail.Equal(before.avail) && after.reserved.Equal(before.reserved)).To(BeTrue(),
 			"after the rollback the balance is as before: %s, then %s", before, after)
+	})
+
+	framework.ConformanceIt("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT", func(ctx SpecContext) {
+		p := choosePayout(ctx, c)
+		before := mainBalance(ctx, c, p.cur)
+		id := withdraw(ctx, c, p, nil)
+		after := mainBalance(ctx, c, p.cur)
+		ex, _ := c.Do(ctx, client.Request{Method: http.MethodDelete, Path: "/account/crypto/withdraw/" + id})
+		framework.Observe("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT", "without autoCommit: available %s -> %s, reserved %s -> %s; DELETE then answered HTTP %d %v",
+			before.avail, after.avail, before.reserved, after.reserved, ex.Status, trading.Decoded(ex))
+	})
+
+	// Errors: 20001 for "any account operation": a withdrawal too.
+	It("V2-ERR-20001 a withdrawal of more than the available balance is refused with 20001 and HTTP 400", framework.Checks("V2-ERR-20001"), func(ctx SpecContext) {
+		p := choosePayout(ctx, c)
+		before := mainBalance(ctx, c, p.cur)
+		amount := before.avail.Add(decimal.NewFromInt(1000))
+		ex := send(ctx, c, http.MethodPost, "/account/crypto/withdraw", url.Values{"currency": {p.cur}, "amount": {amount.String()}, "address": {p.address}, "autoCommit": {"false"}})
+		if o, ok := trading.Decoded(ex).(map[string]any); ok && o["id"] != nil {
+			rollbackAtEnd(c, fmt.Sprint(o["id"]))
+		}
+		Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 20001), "withdrawing %s %s with %s available", amount, p.cur, before.avail)
+		after := mainBalance(ctx, c, p.cur)
+		Expect(after.avail.Equal(before.avail)).To(BeTrue(), "the refused withdrawal moves nothing: available %s, then %s", before.avail, after.avail)
 	})
 
 	framework.ConformanceIt("V2-TX-PAYOUT", func(ctx SpecContext) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -107,10 +108,20 @@ func place(ctx context.Context, o offer) map[string]any {
 	return framework.ObjectOf(ex)
 }
 
-// window is a from/till pair around now wide enough for any clock skew.
-func window() url.Values {
-	now := time.Now()
-	return url.Values{"from": {fmt.Sprint(now.Add(-24 * time.Hour).UnixMilli())}, "till": {fmt.Sprint(now.Add(24 * time.Hour).UnixMilli())}}
+// window is a from/till pair a day either side of at.
+func window(at time.Time) url.Values {
+	return url.Values{"from": {fmt.Sprint(at.Add(-24 * time.Hour).UnixMilli())}, "till": {fmt.Sprint(at.Add(24 * time.Hour).UnixMilli())}}
+}
+
+// createdAt is when the target says it created a purchase order: listings
+// are windowed around it, not around this machine's clock, which the
+// target's need not follow (the emulator's may have been moved by a spec
+// running meanwhile).
+func createdAt(o map[string]any) time.Time {
+	GinkgoHelper()
+	t, err := time.Parse(time.RFC3339Nano, str(o, "createdAt"))
+	Expect(err).NotTo(HaveOccurred(), "createdAt of the purchase order %v", o)
+	return t
 }
 
 var _ = Describe("v2 buy crypto", func() {
@@ -172,7 +183,7 @@ var _ = Describe("v2 buy crypto", func() {
 		o := offers(ctx)[0]
 		path := fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider)
 		c := v2(target.RoleFull)
-		w := window()
+		w := window(trading.TargetNow(ctx))
 		Expect(get(ctx, c, path, url.Values{"till": w["till"]})).To(framework.BeAPIError(http.StatusBadRequest, 10001), "the listing without from")
 		Expect(get(ctx, c, path, url.Values{"from": w["from"]})).To(framework.BeAPIError(http.StatusBadRequest, 10001), "the listing without till")
 		Expect(get(ctx, c, path, w)).To(framework.BeOK(), "the listing with from and till")
@@ -216,7 +227,7 @@ var _ = Describe("v2 buy crypto", func() {
 			path := fmt.Sprintf("/buy-crypto/provider/%d/order", x.provider)
 			c := v2(target.RoleFull)
 			for _, f := range []struct{ k, v string }{{"targetCode", x.target}, {"sourceCode", x.source}, {"walletAddress", str(ox, "walletAddress")}} {
-				q := window()
+				q := window(createdAt(ox))
 				q.Set(f.k, f.v)
 				q.Set("limit", "1000")
 				ex := get(ctx, c, path, q)

@@ -12,7 +12,6 @@ import (
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/shopspring/decimal"
 )
 
 var _ = Describe("v2 errors", func() {
@@ -55,17 +54,7 @@ var _ = Describe("v2 errors", func() {
 	})
 
 	framework.ConformanceIt("V2-ERR-20001", func(ctx SpecContext) {
-		c := e.V2Signed(target.RoleFull)
-		objs, _ := framework.GetObjects(ctx, c, "/account/balance", nil)
-		cur, have := e.AnyCurrency(ctx), decimal.Zero
-		for _, o := range objs {
-			if a, err := decimal.NewFromString(fmt.Sprint(o["available"])); err == nil && a.IsPositive() {
-				cur, have = fmt.Sprint(o["currency"]), a
-				break
-			}
-		}
-		ex, _ := c.Do(ctx, client.Request{Method: http.MethodPost, Path: "/account/transfer",
-			Form: url.Values{"currency": {cur}, "amount": {have.Add(decimal.NewFromInt(1000)).String()}, "type": {"bankToExchange"}}})
+		ex, cur, have := overdraftTransfer(ctx, e)
 		Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 20001), "bankToExchange of more %s than the main balance holds (%s)", cur, have)
 	})
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/conform-harness/conform/client"
@@ -41,6 +42,7 @@ type made struct {
 	times       []string
 	twoFillID   string
 	twoFillIDs  []string
+	restingIDs  []string // the maker's orders the two-fill trade met
 	otherSymIDs []string
 }
 
@@ -77,8 +79,10 @@ var _ = Describe("v2 trading history: GET /history/trades", Ordered, Serial, fun
 				mk.ids, mk.times = append(mk.ids, idOf(tr["id"])), append(mk.times, tr["timestamp"].(string))
 			}
 		}
-		maker.PlaceOK(ctx, ms[0].Limit("buy", 1, -1))
-		maker.PlaceOK(ctx, ms[0].Limit("buy", 1, -1))
+		for range 2 {
+			mo := maker.PlaceOK(ctx, ms[0].Limit("buy", 1, -1))
+			mk.restingIDs = append(mk.restingIDs, idOf(mo["id"]))
+		}
 		to := taker.PlaceOK(ctx, ms[0].Limit("sell", 2, -1))
 		mk.twoFillID = idOf(to["id"])
 		for _, t := range to["trades"].([]any) {
@@ -99,6 +103,26 @@ var _ = Describe("v2 trading history: GET /history/trades", Ordered, Serial, fun
 			Expect(t).To(framework.MatchSchema(tradeSchema), "trade %v", t["id"])
 			Expect(t["side"]).To(BeElementOf("buy", "sell"), "trade %v", t["id"])
 		}
+	})
+
+	framework.ConformanceIt("V2-TRADE-TAKER", func(ctx SpecContext) {
+		q := url.Values{"symbol": {mk.syms[0]}, "limit": {"1000"}}
+		took := 0
+		for _, t := range history(ctx, c, q) {
+			if idOf(t["orderId"]) == mk.twoFillID {
+				took++
+				Expect(t["taker"]).To(Equal(true), "trade %v of order %s, which met two resting orders at once", t["id"], mk.twoFillID)
+			}
+		}
+		Expect(took).To(Equal(2), "the history holds both trades of order %s", mk.twoFillID)
+		met := 0
+		for _, t := range history(ctx, framework.Current().V2Signed(target.RoleCounterparty), q) {
+			if slices.Contains(mk.restingIDs, idOf(t["orderId"])) {
+				met++
+				Expect(t["taker"]).To(Equal(false), "trade %v of resting order %v, which the taker met", t["id"], t["orderId"])
+			}
+		}
+		Expect(met).To(Equal(2), "the counterparty's history holds one trade of each resting order %v", mk.restingIDs)
 	})
 
 	framework.ConformanceIt("V2-HISTORY-SYMBOL", func(ctx SpecContext) {

@@ -35,53 +35,39 @@ var _ = Describe("v2 public market data", func() {
 	var pub *client.Client
 	BeforeEach(func() { pub = framework.Current().V2Public() })
 
-	framework.ConformanceIt("V2-CURRENCY-FIELDS", func(ctx SpecContext) {
-		objs, ids := list(ctx, pub, "/public/currency", nil)
-		Expect(objs).NotTo(BeEmpty(), "GET /api/2/public/currency lists the currencies")
-		for i, o := range objs {
-			Expect(o).To(framework.MatchSchema(currencySchema), "currency %s", ids[i])
-		}
-	})
+	// Currency and Symbol: the list with its fields, the filter parameter
+	// and the one record by path, the same three rules for each.
+	for _, r := range []struct {
+		rule, path, filter string
+		schema             framework.Schema
+	}{
+		{"V2-CURRENCY", "/public/currency", "currencies", currencySchema},
+		{"V2-SYMBOL", "/public/symbol", "symbols", symbolSchema},
+	} {
+		framework.ConformanceIt(r.rule+"-FIELDS", func(ctx SpecContext) {
+			objs, ids := list(ctx, pub, r.path, nil)
+			Expect(objs).NotTo(BeEmpty(), "GET /api/2%s lists the records", r.path)
+			for i, o := range objs {
+				Expect(o).To(framework.MatchSchema(r.schema), "%s %s", r.path, ids[i])
+			}
+		})
 
-	framework.ConformanceIt("V2-CURRENCY-FILTER", func(ctx SpecContext) {
-		_, all := list(ctx, pub, "/public/currency", nil)
-		want := pick(all, 2)
-		_, got := list(ctx, pub, "/public/currency", url.Values{"currencies": {strings.Join(want, ",")}})
-		Expect(got).To(ConsistOf(want), "currencies=%s", strings.Join(want, ","))
-	})
+		framework.ConformanceIt(r.rule+"-FILTER", func(ctx SpecContext) {
+			_, all := list(ctx, pub, r.path, nil)
+			want := pick(all, 2)
+			_, got := list(ctx, pub, r.path, url.Values{r.filter: {strings.Join(want, ",")}})
+			Expect(got).To(ConsistOf(want), "%s=%s", r.filter, strings.Join(want, ","))
+		})
 
-	framework.ConformanceIt("V2-CURRENCY-ONE", func(ctx SpecContext) {
-		_, all := list(ctx, pub, "/public/currency", nil)
-		for _, id := range pick(all, 3) {
-			o, _ := framework.GetObject(ctx, pub, "/public/currency/"+id, nil)
-			Expect(o["id"]).To(Equal(id), "GET /api/2/public/currency/%s", id)
-			Expect(o).To(framework.MatchSchema(currencySchema), "currency %s", id)
-		}
-	})
-
-	framework.ConformanceIt("V2-SYMBOL-FIELDS", func(ctx SpecContext) {
-		objs, ids := list(ctx, pub, "/public/symbol", nil)
-		Expect(objs).NotTo(BeEmpty(), "GET /api/2/public/symbol lists the symbols")
-		for i, o := range objs {
-			Expect(o).To(framework.MatchSchema(symbolSchema), "symbol %s", ids[i])
-		}
-	})
-
-	framework.ConformanceIt("V2-SYMBOL-FILTER", func(ctx SpecContext) {
-		_, all := list(ctx, pub, "/public/symbol", nil)
-		want := pick(all, 2)
-		_, got := list(ctx, pub, "/public/symbol", url.Values{"symbols": {strings.Join(want, ",")}})
-		Expect(got).To(ConsistOf(want), "symbols=%s", strings.Join(want, ","))
-	})
-
-	framework.ConformanceIt("V2-SYMBOL-ONE", func(ctx SpecContext) {
-		_, all := list(ctx, pub, "/public/symbol", nil)
-		for _, id := range pick(all, 3) {
-			o, _ := framework.GetObject(ctx, pub, "/public/symbol/"+id, nil)
-			Expect(o["id"]).To(Equal(id), "GET /api/2/public/symbol/%s", id)
-			Expect(o).To(framework.MatchSchema(symbolSchema), "symbol %s", id)
-		}
-	})
+		framework.ConformanceIt(r.rule+"-ONE", func(ctx SpecContext) {
+			_, all := list(ctx, pub, r.path, nil)
+			for _, id := range pick(all, 3) {
+				o, _ := framework.GetObject(ctx, pub, r.path+"/"+id, nil)
+				Expect(o["id"]).To(Equal(id), "GET /api/2%s/%s", r.path, id)
+				Expect(o).To(framework.MatchSchema(r.schema), "%s/%s", r.path, id)
+			}
+		})
+	}
 
 	framework.ConformanceIt("V2-TICKER-FIELDS", func(ctx SpecContext) {
 		objs, _ := framework.GetObjects(ctx, pub, "/public/ticker", nil)

@@ -2,6 +2,8 @@ package v2streams
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/suites/trading"
@@ -188,6 +190,75 @@ var _ = Describe("v2 streams: trades and candles", func() {
 			vol, ok := trading.AsDecimal(c["volume"])
 			want := before[c["timestamp"].(string)].Add(qty)
 			Expect(ok && vol.GreaterThanOrEqual(want)).To(BeTrue(), "the current candle's volume %v includes the trade: at least %s (before it) + %s", c["volume"], before[c["timestamp"].(string)], qty)
+		})
+
+		framework.ConformanceIt("V2-WS-UNSUBSCRIBE-MARKET", func(ctx SpecContext) {
+			f := newFillScene(ctx)
+			sym := f.m.Sym.Code
+			// Each subscription's first notification (its snapshot; for the
+			// ticker, a ticker).
+			subs := map[string]string{"Ticker": "ticker", "Trades": "snapshotTrades", "Candles": "snapshotCandles"}
+			updates := []any{"ticker", "updateTrades", "updateCandles"}
+			left, stays := open(ctx, pathPublic), open(ctx, pathPublic)
+			for _, s := range []*stream{left, stays} {
+				for ch, first := range subs {
+					s.ok(ctx, "subscribe"+ch, frame{"symbol": sym})
+					s.notification(ctx, first, nil)
+				}
+			}
+			for ch := range subs {
+				left.call(ctx, "unsubscribe"+ch, frame{"symbol": sym})
+			}
+			left.pending() // notifications sent before the answers are the subscriptions' own
+			f.trade(ctx, 1)
+			// The trade reaches the connection still subscribed: trades and
+			// candles updates (a ticker may have come earlier).
+			seen := map[any]bool{}
+			stays.frames(ctx, "updateTrades and updateCandles", func(fr frame) bool {
+				seen[fr["method"]] = true
+				return seen["updateTrades"] && seen["updateCandles"]
+			})
+			left.barrier(ctx, "getSymbol", frame{"symbol": sym})
+			for _, fr := range left.pending() {
+				Expect(updates).NotTo(ContainElement(fr["method"]), "no ticker, trades or candles notification after their unsubscribe: %v", fr)
+			}
+		})
+
+		framework.ConformanceIt("V2-WS-GETTRADES-BY-TIME", func(ctx SpecContext) {
+			f := newFillScene(ctx)
+			p1, _ := f.trade(ctx, 1)
+			s := open(ctx, pathPublic)
+			f.awaitTrades(ctx, s, p1)
+			get := func(p frame) []map[string]any {
+				GinkgoHelper()
+				p["symbol"] = f.m.Sym.Code
+				return data(s.ok(ctx, "getTrades", p), tradeSchema, "getTrades")
+			}
+			idsOf := func(ts []map[string]any) []any {
+				var out []any
+				for _, t := range ts {
+					out = append(out, t["id"])
+				}
+				return out
+			}
+			at := func(t map[string]any) time.Time {
+				GinkgoHelper()
+				v, err := time.Parse(time.RFC3339Nano, fmt.Sprint(t["timestamp"]))
+				Expect(err).NotTo(HaveOccurred(), "trade timestamp %v", t["timestamp"])
+				return v
+			}
+			newest := get(frame{"limit": 1})[0]
+			ts := fmt.Sprint(newest["timestamp"])
+			got := get(frame{"by": "timestamp", "from": ts, "till": ts, "limit": 1000})
+			Expect(idsOf(got)).To(ContainElement(newest["id"]), "by timestamp, from and till %s keep the trade of that timestamp", ts)
+			for _, t := range got {
+				Expect(at(t).Equal(at(newest))).To(BeTrue(), "by timestamp, from and till %s keep only trades of that time, got %v", ts, t)
+			}
+			before, after := at(newest).Add(-time.Millisecond).Format(time.RFC3339Nano), at(newest).Add(time.Millisecond).Format(time.RFC3339Nano)
+			Expect(idsOf(get(frame{"by": "timestamp", "till": before, "limit": 1000}))).NotTo(ContainElement(newest["id"]),
+				"till %s (a millisecond before the trade at %s) leaves it out", before, ts)
+			Expect(idsOf(get(frame{"by": "timestamp", "from": after, "limit": 1000}))).NotTo(ContainElement(newest["id"]),
+				"from %s (a millisecond after the trade at %s) leaves it out", after, ts)
 		})
 	})
 })

@@ -20,6 +20,26 @@ func decEq(a, b any) bool {
 	return err1 == nil && err2 == nil && x.Equal(y)
 }
 
+// eachDefaultNetwork calls check with every v2 currency and the default
+// network v3 lists for it; it counts the calls that checked something.
+func eachDefaultNetwork(ctx SpecContext, check func(id string, v2 map[string]any, net map[string]any) bool) int {
+	e := framework.Current()
+	v3, _ := framework.GetObject(ctx, e.Public(), "/public/currency", nil)
+	v2, _ := framework.GetObjects(ctx, e.V2Public(), "/public/currency", nil)
+	checked := 0
+	for _, c := range v2 {
+		id := fmt.Sprint(c["id"])
+		r, _ := v3[id].(map[string]any)
+		nets, _ := r["networks"].([]any)
+		for _, n := range nets {
+			if nm, _ := n.(map[string]any); nm["default"] == true && check(id, c, nm) {
+				checked++
+			}
+		}
+	}
+	return checked
+}
+
 var _ = Describe("v2 beside v3", func() {
 	framework.ConformanceIt("V2-V3-SYMBOL-SAME", func(ctx SpecContext) {
 		e := framework.Current()
@@ -57,23 +77,13 @@ var _ = Describe("v2 beside v3", func() {
 	})
 
 	framework.ConformanceIt("V2-V3-PAYOUT-FEE-SAME", func(ctx SpecContext) {
-		e := framework.Current()
-		v3, _ := framework.GetObject(ctx, e.Public(), "/public/currency", nil)
-		v2, _ := framework.GetObjects(ctx, e.V2Public(), "/public/currency", nil)
-		checked := 0
-		for _, c := range v2 {
-			id := fmt.Sprint(c["id"])
-			r, _ := v3[id].(map[string]any)
-			nets, _ := r["networks"].([]any)
-			for _, n := range nets {
-				nm, _ := n.(map[string]any)
-				if nm["default"] != true || nm["payout_fee"] == nil {
-					continue
-				}
-				checked++
-				Expect(decEq(c["payoutFee"], nm["payout_fee"])).To(BeTrue(), "%s: v2 payoutFee %v, v3 default network %v payout_fee %v", id, c["payoutFee"], nm["code"], nm["payout_fee"])
+		checked := eachDefaultNetwork(ctx, func(id string, c, net map[string]any) bool {
+			if net["payout_fee"] == nil {
+				return false
 			}
-		}
+			Expect(decEq(c["payoutFee"], net["payout_fee"])).To(BeTrue(), "%s: v2 payoutFee %v, v3 default network %v payout_fee %v", id, c["payoutFee"], net["code"], net["payout_fee"])
+			return true
+		})
 		if checked == 0 {
 			Skip("no v3 currency gives a default network's payout_fee")
 		}
@@ -86,26 +96,13 @@ var _ = Describe("v2 beside v3", func() {
 	}
 
 	framework.ConformanceIt("V2-V3-NETWORK-SAME", func(ctx SpecContext) {
-		e := framework.Current()
-		v3, _ := framework.GetObject(ctx, e.Public(), "/public/currency", nil)
-		v2, _ := framework.GetObjects(ctx, e.V2Public(), "/public/currency", nil)
-		checked := 0
-		for _, c := range v2 {
-			id := fmt.Sprint(c["id"])
-			r, _ := v3[id].(map[string]any)
-			nets, _ := r["networks"].([]any)
-			for _, n := range nets {
-				nm, _ := n.(map[string]any)
-				if nm["default"] != true {
-					continue
-				}
-				checked++
-				Expect(c["payinPaymentId"]).To(Equal(nm["payin_payment_id"]), "%s payinPaymentId", id)
-				Expect(c["payoutIsPaymentId"]).To(Equal(nm["payout_is_payment_id"]), "%s payoutIsPaymentId", id)
-				Expect(fmt.Sprint(c["payinConfirmations"])).To(Equal(fmt.Sprint(nm["payin_confirmations"])), "%s payinConfirmations", id)
-				Expect(fmt.Sprint(c["precisionPayout"])).To(Equal(digitsOf(nm["precision_payout"])), "%s precisionPayout, v3 precision_payout %v", id, nm["precision_payout"])
-			}
-		}
+		checked := eachDefaultNetwork(ctx, func(id string, c, nm map[string]any) bool {
+			Expect(c["payinPaymentId"]).To(Equal(nm["payin_payment_id"]), "%s payinPaymentId", id)
+			Expect(c["payoutIsPaymentId"]).To(Equal(nm["payout_is_payment_id"]), "%s payoutIsPaymentId", id)
+			Expect(fmt.Sprint(c["payinConfirmations"])).To(Equal(fmt.Sprint(nm["payin_confirmations"])), "%s payinConfirmations", id)
+			Expect(fmt.Sprint(c["precisionPayout"])).To(Equal(digitsOf(nm["precision_payout"])), "%s precisionPayout, v3 precision_payout %v", id, nm["precision_payout"])
+			return true
+		})
 		if checked == 0 {
 			Skip("no v3 currency marks a default network")
 		}

@@ -223,7 +223,7 @@ func (wr *Writer) Error(w http.ResponseWriter, r *http.Request, e *Error) {
 		status = http.StatusNotFound
 	case e.Code == 2002 && wr.Faults.On("V3-ERR-2002"):
 		e = SymbolNotFound("(currency)")
-	case e.Code == 10001 && wr.Faults.On("V3-ERR-MESSAGES") && strings.HasPrefix(r.URL.Path, "/api/3/"):
+	case e.Code == 10001 && wr.Faults.On("V3-ERR-MESSAGES"):
 		e = &Error{Status: e.Status, Code: e.Code, Message: "Invalid parameters", Description: e.Description}
 	case status == http.StatusNotFound && wr.Faults.On("V3-ERR-404"):
 		wr.JSON(w, r, http.StatusOK, map[string]any{})

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/conform-harness/conform/emulator/internal/fixed"
+	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/shopspring/decimal"
 )
 
@@ -14,8 +16,11 @@ type book struct {
 	sym        Symbol
 	idx        int
 	tick, step unit
-	feeInQuote bool
-	fees       rates // the symbol's own rates
+	// stepF is the quantity increment and notionalF tick × increment, as
+	// factors: amounts of lots and of ticks × lots in fixed point.
+	stepF, notionalF fixed.Factor
+	feeInQuote       bool
+	fees             rates // the symbol's own rates
 
 	bids, asks side
 
@@ -34,6 +39,9 @@ type book struct {
 	hasLast bool
 
 	margin *marginSym // margin configuration; nil when none
+
+	count  int         // books in the engine (sizes account.refs)
+	feeRef *ledger.Ref // the fee account's balance of the fee currency
 }
 
 func newBook(s Symbol, idx int) (*book, error) {
@@ -56,7 +64,8 @@ func newBook(s Symbol, idx int) (*book, error) {
 		return nil, fmt.Errorf("symbol %s: fee rates %s and %s out of range", s.Code, s.TakeRate, s.MakeRate)
 	}
 	b := &book{sym: s, idx: idx, tick: tick, step: step, feeInQuote: s.FeeCurrency == s.Quote,
-		fees: rates{take: s.TakeRate, make: s.MakeRate, onePlus: one.Add(maxRate(s.TakeRate, s.MakeRate))}}
+		stepF: fixed.NewFactor(step.dec), notionalF: fixed.NewFactor(tick.dec.Mul(step.dec)),
+		fees: newRates(s.TakeRate, s.MakeRate)}
 	b.reset()
 	return b, nil
 }
@@ -282,12 +291,12 @@ func (s *side) crossable(ticks int64, market bool) bool {
 
 // cost is Σ price × quantity of the best want increments of this side: what
 // a market order for want would trade.
-func (s *side) cost(b *book, want int64) decimal.Decimal {
-	var total decimal.Decimal
+func (s *side) cost(b *book, want int64) fixed.Amount {
+	var total fixed.Amount
 	for i := len(s.levels) - 1; i >= 0 && want > 0; i-- {
 		lv := s.levels[i]
 		take := min(want, lv.lots)
-		total = total.Add(lv.price.Mul(b.step.decimal(take)))
+		total = total.Add(b.notionalF.TimesProduct(lv.ticks, take))
 		want -= take
 	}
 	return total

@@ -1,13 +1,16 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
@@ -31,10 +34,31 @@ type Options struct {
 	// engine's with its fee charged in its quote currency; New panics
 	// otherwise (margin.Load checks fixture data and reports such errors).
 	Margin []margin.Params
+	// Retention bounds what history keeps; zero fields take the defaults.
+	Retention Retention
 	// Observer, when set, receives every order update, public trade and
 	// book change (see Event); nil costs nothing.
 	Observer Observer
 }
+
+// Retention bounds an account's order and trade history, so that the
+// engine's memory stays flat however long it runs. The documents require
+// orders without executions to leave history after 24 hours and let the
+// history endpoints reach at most offset 100,000 plus limit 1,000 records;
+// the defaults keep that many.
+type Retention struct {
+	// Orders is how many final (filled, canceled, expired) orders an
+	// account's history keeps; older ones leave it first, before the 24
+	// hours if need be. Active orders always stay. Default 101,000.
+	Orders int
+	// Trades is how many trades an account's trade history keeps; older
+	// ones leave it first. Default 101,000.
+	Trades int
+}
+
+// DefaultRetention is offset maximum plus limit maximum of the history
+// endpoints (spec: Limits, 3).
+const DefaultRetention = 101_000
 
 // Defaults of Options.
 const (
@@ -48,10 +72,6 @@ const (
 	defaultHistoryLimit = 100
 	defaultTradesLimit  = 100
 )
-
-// maxTradeRecords bounds an account's trade history (its shape and depth are
-// not in the spec); older records are dropped first.
-const maxTradeRecords = 100_000
 
 // historyRetention is how long an order without executions stays in history
 // after its last update (spec: Order history record).
@@ -72,14 +92,17 @@ type Engine struct {
 	accounts map[string]*account
 
 	lastOrderID, lastTradeID int64
-	cloidSeq                 uint64
+	// purgedEarly counts purge entries whose order Retention deleted first.
+	purgedEarly int
+	cloidSeq    uint64
 
 	// expiries holds active orders with a deadline (Day, GTD); purges holds
 	// final orders without executions, due to leave history. Both are swept
 	// lazily at the start of every call.
 	expiries, purges deadlines
 
-	fired []*order // scratch for stop triggers
+	fired    []*order // scratch for stop triggers
+	tradeBuf []Trade  // scratch for the trades of the order being answered
 
 	// Order-list effects wait here until the matching in progress is over
 	// (see drain): orders an OCO execution canceled, and secondaries a
@@ -109,6 +132,12 @@ func New(symbols []Symbol, l *ledger.Ledger, clk clock.Clock, f *faults.Set, opt
 	if opts.FeeAccount == "" {
 		opts.FeeAccount = DefaultFeeAccount
 	}
+	if opts.Retention.Orders <= 0 {
+		opts.Retention.Orders = DefaultRetention
+	}
+	if opts.Retention.Trades <= 0 {
+		opts.Retention.Trades = DefaultRetention
+	}
 	if clk == nil {
 		clk = clock.Real{}
 	}
@@ -123,6 +152,9 @@ func New(symbols []Symbol, l *ledger.Ledger, clk clock.Clock, f *faults.Set, opt
 		}
 		e.books[s.Code] = b
 		e.bookList = append(e.bookList, b)
+	}
+	for _, b := range e.bookList {
+		b.count, b.feeRef = len(e.bookList), ledger.NewRef(opts.FeeAccount, b.sym.FeeCurrency)
 	}
 	for _, p := range opts.Margin {
 		if err := e.addMarginParams(p); err != nil {
@@ -202,7 +234,7 @@ func (e *Engine) resetLocked() {
 	}
 	e.accounts = map[string]*account{}
 	e.lastOrderID, e.lastTradeID, e.cloidSeq = 0, 0, 0
-	e.expiries, e.purges = nil, nil
+	e.expiries, e.purges, e.purgedEarly = nil, nil, 0
 	e.doomed, e.activations = nil, nil
 	e.margin = map[string]*marginAcct{}
 	e.lastPosID = 0
@@ -256,7 +288,8 @@ func MarginKey(account string) string { return account + marginSuffix }
 func (e *Engine) account(id string) *account {
 	a := e.accounts[id]
 	if a == nil {
-		a = &account{id: id, user: strings.TrimSuffix(id, marginSuffix), byCloid: map[string]*order{}, active: map[int64]*order{}, perSym: make([]int, len(e.bookList))}
+		a = &account{id: id, user: strings.TrimSuffix(id, marginSuffix), byCloid: map[string]*order{}, active: map[int64]*order{},
+			perSym: make([]int, len(e.bookList)), maxTrades: e.opts.Retention.Trades}
 		e.accounts[id] = a
 	}
 	return a
@@ -277,8 +310,12 @@ func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
 	if release && o.resv.IsPositive() {
 		// An error means the ledger was reset under the engine; the funds
 		// it would release no longer exist.
-		_ = e.led.Release(o.resvAccount(), o.resvCurrency(), o.resv)
-		o.resv = decimal.Decimal{}
+		if r := o.resvRef(); r != nil {
+			_ = e.led.ReleaseRef(r, o.resv)
+		} else {
+			_ = e.led.ReleaseAmount(o.resvAccount(), o.resvCurrency(), o.resv)
+		}
+		o.resv = fixed.Amount{}
 	}
 	a := o.acct
 	if a.active[o.id] == o {
@@ -292,6 +329,7 @@ func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
 		o.purgeAt = at + int64(historyRetention)
 		e.purges.push(deadline{at: o.purgeAt, o: o})
 	}
+	e.retain(a)
 }
 
 func reportOf(s Status) ReportType {
@@ -305,18 +343,11 @@ func reportOf(s Status) ReportType {
 // free again.
 func (e *Engine) purge(o *order) {
 	o.deleted = true
-	a := o.acct
-	if a.byCloid[o.cloid] == o {
-		prev := o.sameCloidPrev
-		for prev != nil && prev.deleted {
-			prev = prev.sameCloidPrev
-		}
-		if prev != nil {
-			a.byCloid[o.cloid] = prev
-		} else {
-			delete(a.byCloid, o.cloid)
-		}
+	if o.purgeAt != 0 {
+		e.purgedEarly++ // its entry in purges is now dead weight
 	}
+	a := o.acct
+	a.unindex(o)
 	a.deleted++
 	if a.deleted > 1024 && a.deleted*2 > len(a.history) {
 		kept := a.history[:0]
@@ -326,7 +357,35 @@ func (e *Engine) purge(o *order) {
 			}
 		}
 		clear(a.history[len(kept):])
-		a.history, a.deleted = kept, 0
+		a.history, a.deleted, a.trimAt = kept, 0, 0
+	}
+}
+
+// retain keeps an account's history within Retention.Orders final orders,
+// deleting the oldest first; a cursor spares rescanning what it passed.
+// Entries of the purge schedule whose order left early are dropped once
+// they are the larger part, so that the schedule stays bounded too.
+func (e *Engine) retain(a *account) {
+	for final := len(a.history) - a.deleted - len(a.active); final > e.opts.Retention.Orders && a.trimAt < len(a.history); {
+		o := a.history[a.trimAt]
+		a.trimAt++
+		if o.deleted || o.active() {
+			continue
+		}
+		e.purge(o) // may compact history and reset the cursor
+		final--
+	}
+	if e.purgedEarly > 1024 && e.purgedEarly*2 > len(e.purges) {
+		kept := e.purges[:0]
+		for _, d := range e.purges {
+			if !d.o.deleted {
+				kept = append(kept, d)
+			}
+		}
+		clear(e.purges[len(kept):])
+		// A slice sorted by time is a valid min-heap.
+		slices.SortFunc(kept, func(x, y deadline) int { return cmp.Compare(x.at, y.at) })
+		e.purges, e.purgedEarly = kept, 0
 	}
 }
 
@@ -347,63 +406,10 @@ func (e *Engine) register(o *order) {
 	e.lastOrderID++
 	o.id = e.lastOrderID
 	a := o.acct
-	if prev := a.byCloid[o.cloid]; prev != nil {
-		o.sameCloidPrev = prev
-	}
-	a.byCloid[o.cloid] = o
+	e.index(a, o)
 	a.history = append(a.history, o)
 	a.active[o.id] = o
 	a.perSym[o.bk.idx]++
-}
-
-// genClientOrderID makes a 32-hex-digit identifier unused by the account,
-// from a per-engine sequence so that runs are reproducible.
-func (e *Engine) genClientOrderID(a *account) string {
-	const hexdigits = "0123456789abcdef"
-	for {
-		e.cloidSeq++
-		x := splitmix64(e.cloidSeq)
-		y := splitmix64(x ^ 0x9e3779b97f4a7c15)
-		var b [32]byte
-		for i := 0; i < 16; i++ {
-			b[15-i] = hexdigits[x&15]
-			b[31-i] = hexdigits[y&15]
-			x >>= 4
-			y >>= 4
-		}
-		if s := string(b[:]); a.byCloid[s] == nil {
-			return s
-		}
-	}
-}
-
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
-// validClientOrderID checks the documented length and alphabet.
-func (e *Engine) validClientOrderID(s string) bool {
-	minLen := 8
-	if e.faults.On("V3-SPOT-CLOID-LEN") {
-		minLen = 7
-	}
-	if len(s) < minLen || len(s) > 32 {
-		return false
-	}
-	loose := e.faults.On("V3-SPOT-CLOID-CHARSET")
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-':
-		case loose && (c == '.' || c == ' '):
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func errorf(kind ErrorKind, format string, args ...any) *Error {
@@ -421,7 +427,7 @@ func (e *Engine) notFound(cloid string) *Error {
 // activeOrder finds an account's active order by client_order_id.
 func (e *Engine) activeOrder(account, cloid string) (*order, *Error) {
 	if a := e.accounts[account]; a != nil {
-		if o := a.byCloid[cloid]; o != nil && o.active() {
+		if o := a.lookup(cloid); o != nil && o.active() {
 			return o, nil
 		}
 	}

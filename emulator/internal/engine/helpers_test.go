@@ -181,7 +181,7 @@ func (v *env) invariants() error {
 				return fmt.Errorf("order %d holds %s", o.id, o.resv)
 			}
 			k := [2]string{o.resvAccount(), o.resvCurrency()}
-			held[k] = held[k].Add(o.resv)
+			held[k] = held[k].Add(o.resv.Decimal())
 			if o.list != nil && o.list.orders[o.listIdx] != o {
 				return fmt.Errorf("order %d is not in its list's place %d", o.id, o.listIdx)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/shopspring/decimal"
 )
@@ -74,7 +75,7 @@ func (e *Engine) execute(o *order, now int64, trades *[]Trade, r ReportType) {
 	if o.filled > 0 {
 		o.status = PartiallyFilled
 		if ds := e.trim(nil, o); len(ds) > 0 {
-			if err := e.led.Apply(ds...); err != nil {
+			if err := e.led.ApplyMoves(ds...); err != nil {
 				panic(fmt.Sprintf("engine: releasing the surplus of order %d: %v", o.id, err))
 			}
 		}
@@ -114,10 +115,7 @@ func (e *Engine) match(t *order, now int64, trades *[]Trade) {
 				continue
 			}
 			fill := min(capT, capM)
-			tr := e.settle(t, m, lv, fill, now)
-			if trades != nil {
-				*trades = append(*trades, tr)
-			}
+			e.settle(t, m, lv, fill, now, trades)
 			lv.lots -= fill
 			if m.remaining() == 0 {
 				opp.remove(m)
@@ -134,43 +132,35 @@ func (e *Engine) match(t *order, now int64, trades *[]Trade) {
 
 // settle books one trade of lots increments at level lv's price between
 // taker t and maker m: both sides' funds and fees move in a single ledger
-// step, and it returns the taker's view of the trade.
-func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64) Trade {
+// step, in fixed point (decimals are made only for the answer), and the
+// taker's view of the trade is appended to trades (nil: not wanted).
+func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[]Trade) {
 	bk := t.bk
-	var q decimal.Decimal
-	switch {
-	case t.filled == 0 && lots == t.qty:
-		q = t.qtyDec
-	case m.filled == 0 && lots == m.qty:
-		q = m.qtyDec
-	default:
-		q = bk.step.decimal(lots)
-	}
-	ticks, p := lv.ticks, lv.price
-	notional := p.Mul(q)
-	makeRate := m.fees.make
+	ticks := lv.ticks
+	q, notional := bk.stepF.Times(lots), bk.notionalF.TimesProduct(ticks, lots)
+	makeRate := m.fees.makeF
 	if e.faults.On("V3-SPOT-FEE-CURRENCY") {
-		makeRate = m.fees.take
+		makeRate = m.fees.takeF
 	}
-	if makeRate.IsNegative() && e.faults.On("V3-SPOT-FEE-REBATE") {
-		makeRate = makeRate.Neg()
+	if m.fees.make.IsNegative() && e.faults.On("V3-SPOT-FEE-REBATE") {
+		makeRate = fixed.NewFactor(makeRate.Decimal().Neg())
 	}
 	volume := notional
 	if !bk.feeInQuote {
 		volume = q
 	}
-	takerFee, makerFee := volume.Mul(t.fees.take), volume.Mul(makeRate)
+	takerFee, makerFee := volume.Mul(t.fees.takeF), volume.Mul(makeRate)
 
 	t.filled += lots
 	m.filled += lots
-	var ds [8]ledger.Delta
+	var ds [8]ledger.Move
 	n := e.legs(ds[:0], t, q, notional, takerFee)
 	n = e.legs(n, m, q, notional, makerFee)
 	n = e.trim(n, m) // the taker is trimmed once, if it comes to rest
-	if err := e.led.Apply(n...); err != nil {
+	if err := e.led.ApplyMoves(n...); err != nil {
 		// Reservations always cover a trade; failing here means the ledger
 		// was changed behind the engine's back (e.g. reset on its own).
-		panic(fmt.Sprintf("engine: settling trade of %s %s at %s: %v", q, bk.sym.Code, p, err))
+		panic(fmt.Sprintf("engine: settling trade of %s %s at %s: %v", q, bk.sym.Code, lv.price, err))
 	}
 
 	e.lastTradeID++
@@ -181,22 +171,38 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64) Trade {
 	tr := tradeRec{id: id, o: t, qty: lots, price: ticks, fee: takerFee, taker: true, at: now}
 	mr := tradeRec{id: id, o: m, qty: lots, price: ticks, fee: makerFee, at: now}
 	if t.mg != nil {
-		tr.posID, tr.pnl = e.movePosition(t, lots, q, p, takerFee, now)
+		tr.posID, tr.pnl = e.movePosition(t, lots, q.Decimal(), lv.price, takerFee.Decimal(), now)
 	}
 	if m.mg != nil {
-		mr.posID, mr.pnl = e.movePosition(m, lots, q, p, makerFee, now)
+		mr.posID, mr.pnl = e.movePosition(m, lots, q.Decimal(), lv.price, makerFee.Decimal(), now)
 	}
 	t.acct.addTrade(tr)
 	m.acct.addTrade(mr)
 	bk.noteTrade(ticks)
-	tt := Trade{ID: id, Quantity: q, Price: p, Fee: takerFee, Taker: true, Timestamp: nanoTime(now)}
-	if e.obs != nil {
-		e.emitPrint(bk, id, p, q, t.side, now)
-		if e.wants(OrderEvent) {
-			mt := Trade{ID: id, Quantity: q, Price: p, Fee: makerFee, Timestamp: tt.Timestamp}
-			e.emitOrder(m, ReportTrade, &mt)
-			tc := tt
-			e.emitOrder(t, ReportTrade, &tc)
+	if trades != nil || e.obs != nil {
+		// Decimals only for those who read them: the answer and the feed.
+		var qd decimal.Decimal
+		switch {
+		case t.filled == lots && lots == t.qty:
+			qd = t.qtyDec
+		case m.filled == lots && lots == m.qty:
+			qd = m.qtyDec
+		default:
+			qd = bk.step.decimal(lots)
+		}
+		p := lv.price
+		tt := Trade{ID: id, Quantity: qd, Price: p, Fee: takerFee.Decimal(), Taker: true, Timestamp: nanoTime(now)}
+		if trades != nil {
+			*trades = append(*trades, tt)
+		}
+		if e.obs != nil {
+			e.emitPrint(bk, id, p, qd, t.side, now)
+			if e.wants(OrderEvent) {
+				mt := Trade{ID: id, Quantity: qd, Price: p, Fee: makerFee.Decimal(), Timestamp: tt.Timestamp}
+				e.emitOrder(m, ReportTrade, &mt)
+				tc := tt
+				e.emitOrder(t, ReportTrade, &tc)
+			}
 		}
 	}
 	// The maker first: it was there first, so when a list order meets its
@@ -207,24 +213,25 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64) Trade {
 	if t.list != nil {
 		e.noteExecution(t)
 	}
-	return tt
 }
 
 // legs appends one order's side of a trade: what it pays out of its
 // reservation, what it receives, and its fee to (or rebate from) the fee
 // account, in the symbol's fee currency.
-func (e *Engine) legs(ds []ledger.Delta, o *order, q, notional, fee decimal.Decimal) []ledger.Delta {
+func (e *Engine) legs(ds []ledger.Move, o *order, q, notional, fee fixed.Amount) []ledger.Move {
 	if o.mg != nil {
 		return e.marginLegs(ds, o, q, notional, fee)
 	}
-	bk, acct := o.bk, o.acct.id
-	spendCur, getCur := bk.sym.Quote, bk.sym.Base
+	bk := o.bk
+	spendCur := bk.sym.Quote
+	spendRef, getRef := o.acct.ref(bk, false), o.acct.ref(bk, true)
 	spend, get := notional, q
 	if o.side == Sell {
-		spendCur, getCur = bk.sym.Base, bk.sym.Quote
+		spendCur = bk.sym.Base
+		spendRef, getRef = getRef, spendRef
 		spend, get = q, notional
 	}
-	var rebate decimal.Decimal
+	var rebate fixed.Amount
 	switch {
 	case bk.sym.FeeCurrency == spendCur && fee.IsPositive():
 		spend = spend.Add(fee) // paid out of the reservation
@@ -244,9 +251,9 @@ func (e *Engine) legs(ds []ledger.Delta, o *order, q, notional, fee decimal.Deci
 	}
 	o.resv = o.resv.Sub(fromResv)
 	ds = append(ds,
-		ledger.Delta{Account: acct, Currency: spendCur, Reserved: fromResv.Neg(), Available: rebate, MayOverdraw: overdraw},
-		ledger.Delta{Account: acct, Currency: getCur, Available: get},
-		ledger.Delta{Account: e.opts.FeeAccount, Currency: bk.sym.FeeCurrency, Available: fee, MayOverdraw: true},
+		ledger.Move{Ref: spendRef, Reserved: fromResv.Neg(), Available: rebate, MayOverdraw: overdraw},
+		ledger.Move{Ref: getRef, Available: get},
+		ledger.Move{Ref: bk.feeRef, Available: fee, MayOverdraw: true},
 	)
 	return ds
 }
@@ -254,7 +261,7 @@ func (e *Engine) legs(ds []ledger.Delta, o *order, q, notional, fee decimal.Deci
 // trim appends the release of what a partly filled limit order holds beyond
 // what its remaining quantity may cost: a better price than its own, or a
 // fee below the highest rate, leaves a surplus that should not stay locked.
-func (e *Engine) trim(ds []ledger.Delta, o *order) []ledger.Delta {
+func (e *Engine) trim(ds []ledger.Move, o *order) []ledger.Move {
 	if o.remaining() == 0 || !isLimitKind(o.typ) {
 		return ds // final (released whole) or a market order (reserved exactly)
 	}
@@ -263,7 +270,7 @@ func (e *Engine) trim(ds []ledger.Delta, o *order) []ledger.Delta {
 		return ds
 	}
 	o.resv = o.resv.Sub(surplus)
-	return append(ds, ledger.Delta{Account: o.resvAccount(), Currency: o.resvCurrency(), Available: surplus, Reserved: surplus.Neg()})
+	return append(ds, ledger.Move{Account: o.resvAccount(), Currency: o.resvCurrency(), Ref: o.resvRef(), Available: surplus, Reserved: surplus.Neg()})
 }
 
 // runTriggers fires the stop and take-profit orders of bk that the trades
@@ -315,7 +322,7 @@ func (e *Engine) ready(o *order, now int64) bool {
 	}
 	switch {
 	case o.mg != nil:
-		if more := e.marginNeed(o).Sub(o.resv); more.IsPositive() {
+		if more := e.marginNeed(o).Sub(o.resv.Decimal()); more.IsPositive() {
 			if err := e.holdMargin(o, more); err != nil {
 				e.finalize(o, Expired, now, true)
 				return false

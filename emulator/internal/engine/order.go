@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/conform-harness/conform/emulator/internal/fixed"
+	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/shopspring/decimal"
 )
@@ -25,6 +27,8 @@ type order struct {
 	// triggered is set when a stop or take-profit order leaves suspension.
 	triggered bool
 	deleted   bool
+	genID     bool   // its client_order_id was generated
+	genSeq    uint64 // the generator's sequence number then (see index)
 	display   *string
 
 	qty, filled int64 // increments
@@ -39,8 +43,8 @@ type order struct {
 	deadline         int64 // expiry by time in force, 0 when none
 	purgeAt          int64 // when it leaves history, 0 when not scheduled
 
-	fees *rates          // shared with the book unless the order has markups
-	resv decimal.Decimal // still reserved in spendCurrency
+	fees *rates       // shared with the book unless the order has markups
+	resv fixed.Amount // still reserved in spendCurrency
 	// cum is Σ ticks × increments of the executions (the executed notional
 	// in units of tick × step); cumBig takes over should it overflow.
 	cum    int64
@@ -93,6 +97,15 @@ func (o *order) reducing() bool {
 type rates struct {
 	take, make decimal.Decimal
 	onePlus    decimal.Decimal // 1 + max(take, make, 0): the reservation factor
+	// The same as fixed-point factors, for settlement and reservations.
+	takeF, makeF, onePlusF fixed.Factor
+}
+
+// newRates makes the rates take and make, with their reservation factor.
+func newRates(take, mk decimal.Decimal) rates {
+	r := rates{take: take, make: mk, onePlus: decimal.New(1, 0).Add(maxRate(take, mk))}
+	r.takeF, r.makeF, r.onePlusF = fixed.NewFactor(r.take), fixed.NewFactor(r.make), fixed.NewFactor(r.onePlus)
+	return r
 }
 
 func (o *order) active() bool {
@@ -107,6 +120,34 @@ func (o *order) setQty(n int64) {
 
 func (o *order) setPrice(n int64) {
 	o.price, o.priceDec = n, o.bk.tick.decimal(n)
+}
+
+// setQtyFrom and setPriceFrom set n units that the request sent as v: a
+// value already on the step is shared (decimals are immutable), sparing
+// the allocations of making it again.
+func (o *order) setQtyFrom(n int64, v *decimal.Decimal) {
+	if exact(o.bk.step, v) {
+		o.qty, o.qtyDec = n, *v
+		return
+	}
+	o.setQty(n)
+}
+
+func (o *order) setPriceFrom(n int64, v *decimal.Decimal) {
+	if exact(o.bk.tick, v) {
+		o.price, o.priceDec = n, *v
+		return
+	}
+	o.setPrice(n)
+}
+
+// exact reports whether v is a whole number of units u.
+func exact(u unit, v *decimal.Decimal) bool {
+	if v == nil {
+		return false
+	}
+	_, r := u.count(*v, true, false)
+	return r == roundOK
 }
 
 // remainingDec is the remaining quantity as a decimal.
@@ -167,6 +208,33 @@ func (o *order) resvAccount() string {
 		return o.mg.acct.ledgerID
 	}
 	return o.acct.id
+}
+
+// bookRefs are ledger handles on one book's base and quote.
+type bookRefs struct{ base, quote *ledger.Ref }
+
+// ref is the handle on the account's balance of the book's base (or quote).
+func (a *account) ref(bk *book, base bool) *ledger.Ref {
+	if a.refs == nil {
+		a.refs = make([]bookRefs, bk.count)
+	}
+	r := &a.refs[bk.idx]
+	if r.base == nil {
+		r.base, r.quote = ledger.NewRef(a.id, bk.sym.Base), ledger.NewRef(a.id, bk.sym.Quote)
+	}
+	if base {
+		return r.base
+	}
+	return r.quote
+}
+
+// resvRef is the handle on the balance that holds a spot order's
+// reservation (its spend currency); nil for a margin order.
+func (o *order) resvRef() *ledger.Ref {
+	if o.mg != nil {
+		return nil
+	}
+	return o.acct.ref(o.bk, o.side == Sell)
 }
 
 func (o *order) resvCurrency() string {
@@ -264,9 +332,18 @@ type account struct {
 	perSym  []int    // active and suspended orders per book index
 	history []*order // by ID; deleted records linger until compaction
 	deleted int
+	trimAt  int // history before it holds no final record Retention may delete
+	// foreignHex: the account chose a client_order_id of the generator's
+	// shape, so generated ones must be checked against byCloid.
+	foreignHex bool
 
-	trades    []tradeRec // ring of the latest maxTradeRecords
+	// refs are handles on the account's balances of each book's base and
+	// quote (by book index), made on first use.
+	refs []bookRefs
+
+	trades    []tradeRec // ring of the latest maxTrades
 	tradeNext int        // next slot to overwrite once the ring is full
+	maxTrades int
 }
 
 // tradeRec is one side of a trade in an account's trade history.
@@ -275,7 +352,7 @@ type tradeRec struct {
 	o     *order
 	qty   int64
 	price int64
-	fee   decimal.Decimal
+	fee   fixed.Amount
 	taker bool
 	at    int64
 	// Margin trades: the position traded into, and the profit or loss
@@ -285,12 +362,12 @@ type tradeRec struct {
 }
 
 func (a *account) addTrade(t tradeRec) {
-	if len(a.trades) < maxTradeRecords {
+	if len(a.trades) < a.maxTrades {
 		a.trades = append(a.trades, t)
 		return
 	}
 	a.trades[a.tradeNext] = t
-	a.tradeNext = (a.tradeNext + 1) % maxTradeRecords
+	a.tradeNext = (a.tradeNext + 1) % a.maxTrades
 }
 
 // deadline is a heap entry: order o is due at at (Unix nanoseconds).

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"time"
 
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/shopspring/decimal"
 )
@@ -28,9 +30,9 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	if req.ClientOrderID == nil {
 		o.cloid = ""
 		if !e.faults.On("V3-SPOT-CLOID-GENERATED") {
-			o.cloid = e.genClientOrderID(a)
+			e.genID(o)
 		}
-	} else if old := a.byCloid[o.cloid]; old != nil {
+	} else if old := a.lookup(o.cloid); old != nil {
 		if !e.faults.On("V3-SPOT-CLOID-DUPLICATE") {
 			return Order{}, errorf(ErrDuplicateClientID, "client_order_id %q is already used by order %d", o.cloid, old.id)
 		}
@@ -53,7 +55,7 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	o.created, o.updated = now, now
 	o.deadline = e.deadlineOf(o, now)
 	e.register(o)
-	var trades []Trade
+	trades := e.tradeBuf[:0]
 	if o.mg != nil && o.mg.closePos && o.qty == 0 {
 		// Nothing to close: "closes the position or is canceled".
 		e.finalize(o, Canceled, now, true)
@@ -61,7 +63,7 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 		e.admit(o, now, &trades, ReportNew)
 	}
 	out := o.snapshot()
-	out.Trades = trades
+	out.Trades = e.keepTrades(trades)
 	switch {
 	case out.Status == Expired && o.tif == IOC && o.filled == 0 && e.faults.On("V3-SPOT-IOC-FOK-FINAL"):
 		out.Status = StatusNew
@@ -72,6 +74,19 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	}
 	e.drain(now)
 	return out, nil
+}
+
+// keepTrades copies the trades an order made into the answer, exactly
+// sized, and keeps the scratch buffer they were collected in (a sweep
+// otherwise grows a slice trade by trade).
+func (e *Engine) keepTrades(buf []Trade) []Trade {
+	var out []Trade
+	if len(buf) > 0 {
+		out = slices.Clone(buf)
+		clear(buf)
+	}
+	e.tradeBuf = buf[:0]
+	return out
 }
 
 // checkLimits enforces the active-order limits (spec: Limits, Other limits).
@@ -168,7 +183,7 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		o.setQty(n)
+		o.setQtyFrom(n, qty)
 	} else {
 		o.setQty(0)
 	}
@@ -180,7 +195,7 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 		if n, err = e.units(bk.tick, "price", req.Price, req.StrictValidate); err != nil {
 			return nil, err
 		}
-		o.setPrice(n)
+		o.setPriceFrom(n, req.Price)
 	}
 	if isStop(o.typ) {
 		if req.StopPrice == nil {
@@ -235,14 +250,15 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 
 	o.fees = &bk.fees
 	if req.TakeRate != nil || req.MakeRate != nil {
-		r := rates{}
-		if r.take, err = e.rate("take_rate", bk.sym.TakeRate, req.TakeRate); err != nil {
+		take, err := e.rate("take_rate", bk.sym.TakeRate, req.TakeRate)
+		if err != nil {
 			return nil, err
 		}
-		if r.make, err = e.rate("make_rate", bk.sym.MakeRate, req.MakeRate); err != nil {
+		mk, err := e.rate("make_rate", bk.sym.MakeRate, req.MakeRate)
+		if err != nil {
 			return nil, err
 		}
-		r.onePlus = decimal.New(1, 0).Add(maxRate(r.take, r.make))
+		r := newRates(take, mk)
 		o.fees = &r
 	}
 	if isStop(o.typ) && e.faults.On("V3-SPOT-SUSPENDED") {
@@ -311,7 +327,7 @@ func (e *Engine) reserveNew(o *order) *Error {
 		if e.faults.On("V3-SPOT-MARKET-BUY-FUNDS") {
 			// The broken check weighs the cost without fees, then reserves
 			// whatever the fees take on top.
-			if avail := e.led.Balance(o.acct.id, cur).Available; !force && avail.Cmp(cost) <= 0 {
+			if avail := fixed.FromDecimal(e.led.Balance(o.acct.id, cur).Available); !force && avail.Cmp(cost) <= 0 {
 				return errorf(ErrInsufficientFunds, "insufficient funds: %s %s available does not exceed %s", avail, cur, cost)
 			}
 			force = true
@@ -323,41 +339,47 @@ func (e *Engine) reserveNew(o *order) *Error {
 
 // reservation is what a limit or suspended order may still spend at most,
 // for its remaining quantity.
-func (e *Engine) reservation(o *order) decimal.Decimal {
+func (e *Engine) reservation(o *order) fixed.Amount {
 	if o.mg != nil {
-		return e.marginNeed(o)
+		return fixed.FromDecimal(e.marginNeed(o))
 	}
 	bk := o.bk
 	if o.side == Sell {
-		q := o.remainingDec()
+		q := bk.stepF.Times(o.remaining())
 		if !bk.feeInQuote {
-			q = q.Mul(o.fees.onePlus)
+			q = q.Mul(o.fees.onePlusF)
 		}
 		return q
 	}
-	price := o.priceDec
+	price := o.price
 	if !isLimitKind(o.typ) {
-		price = bk.tick.decimal(o.stop) // a suspended stopMarket buy is estimated at its stop price
+		price = o.stop // a suspended stopMarket buy is estimated at its stop price
 	}
-	return e.withFee(o, price.Mul(o.remainingDec()))
+	return e.withFee(o, bk.notionalF.TimesProduct(price, o.remaining()))
 }
 
 // withFee adds the highest fee to a buy's quote amount when fees are
 // charged in the quote currency.
-func (e *Engine) withFee(o *order, quote decimal.Decimal) decimal.Decimal {
+func (e *Engine) withFee(o *order, quote fixed.Amount) fixed.Amount {
 	if o.bk.feeInQuote {
-		return quote.Mul(o.fees.onePlus)
+		return quote.Mul(o.fees.onePlusF)
 	}
 	return quote
 }
 
 // reserve moves amt of cur from available to reserved for o; mustExceed
 // and force are as for ledger.Reserve.
-func (e *Engine) reserve(o *order, cur string, amt decimal.Decimal, mustExceed, force bool) *Error {
+func (e *Engine) reserve(o *order, cur string, amt fixed.Amount, mustExceed, force bool) *Error {
 	if amt.IsZero() {
 		return nil
 	}
-	if err := e.led.Reserve(o.acct.id, cur, amt, mustExceed, force); err != nil {
+	var err error
+	if r := o.resvRef(); r != nil && r.Currency == cur {
+		err = e.led.ReserveRef(r, amt, mustExceed, force)
+	} else {
+		err = e.led.ReserveAmount(o.acct.id, cur, amt, mustExceed, force)
+	}
+	if err != nil {
 		if errors.Is(err, ledger.ErrInsufficient) {
 			return errorf(ErrInsufficientFunds, "insufficient funds: the order needs %s %s: %v", amt, cur, err)
 		}
@@ -403,7 +425,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		if !e.validClientOrderID(*req.NewClientOrderID) && !e.faults.On("V3-SPOT-CLOID-LEN-OTHER") {
 			return Order{}, errorf(ErrValidation, "new_client_order_id %q must be 8 to 32 characters of Latin letters, digits, underscore and hyphen", *req.NewClientOrderID)
 		}
-		if used := a.byCloid[*req.NewClientOrderID]; used != nil {
+		if used := a.lookup(*req.NewClientOrderID); used != nil {
 			return Order{}, errorf(ErrDuplicateClientID, "new_client_order_id %q is already used by order %d", *req.NewClientOrderID, used.id)
 		}
 		n.cloid = *req.NewClientOrderID
@@ -412,7 +434,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 	if err != nil {
 		return Order{}, err
 	}
-	n.setQty(units)
+	n.setQtyFrom(units, req.Quantity)
 	if isLimitKind(n.typ) {
 		if req.Price == nil {
 			return Order{}, errorf(ErrValidation, "price is required to replace a %s order", n.typ)
@@ -420,7 +442,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		if units, err = e.units(bk.tick, "price", req.Price, req.StrictValidate); err != nil {
 			return Order{}, err
 		}
-		n.setPrice(units)
+		n.setPriceFrom(units, req.Price)
 	}
 	if isStop(n.typ) && req.StopPrice != nil && !e.faults.On("V3-SPOT-REPLACE-STOP-PRICE") {
 		if n.stop, err = e.units(bk.tick, "stop_price", req.StopPrice, req.StrictValidate); err != nil {
@@ -428,7 +450,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		}
 	}
 	if n.cloid == "" {
-		n.cloid = e.genClientOrderID(a)
+		e.genID(n)
 	}
 	// Move the old reservation to the new order in one ledger step, so a
 	// refusal leaves both untouched.
@@ -439,16 +461,16 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		// Margin accounts may go below zero (the borrowed part); what
 		// bounds an order is the free margin, checked here.
 		if !n.reducing() && !n.mg.force {
-			if free := e.freeMargin(n.mg.acct).Add(old.resv); free.LessThan(amt) {
+			if free := fixed.FromDecimal(e.freeMargin(n.mg.acct)).Add(old.resv); free.LessThan(amt) {
 				return Order{}, errorf(ErrInsufficientFunds, "insufficient margin: the replacement needs %s %s, %s is free (the old order holds %s)", amt, cur, free, old.resv)
 			}
 		}
 		force = true
 	}
-	if err := e.led.Apply(ledger.Delta{Account: n.resvAccount(), Currency: cur, Available: old.resv.Sub(amt), Reserved: amt.Sub(old.resv), MayOverdraw: force}); err != nil {
+	if err := e.led.ApplyMoves(ledger.Move{Account: n.resvAccount(), Currency: cur, Available: old.resv.Sub(amt), Reserved: amt.Sub(old.resv), MayOverdraw: force}); err != nil {
 		return Order{}, errorf(ErrInsufficientFunds, "insufficient funds: the replacement needs %s %s (the old order holds %s): %v", amt, cur, old.resv, err)
 	}
-	n.resv, old.resv = amt, decimal.Decimal{}
+	n.resv, old.resv = amt, fixed.Amount{}
 	if old.list != nil {
 		// The replacement takes the old order's place in its list.
 		n.list, n.listIdx, n.inactive = old.list, old.listIdx, old.inactive
@@ -461,7 +483,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 	n.created, n.updated = now, now
 	n.deadline = e.deadlineOf(n, now)
 	e.register(n)
-	var trades []Trade
+	trades := e.tradeBuf[:0]
 	if n.inactive {
 		n.status = StatusNew
 		e.emitOrder(n, ReportReplaced, nil)
@@ -472,7 +494,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		e.admit(n, now, &trades, ReportReplaced)
 	}
 	out := n.snapshot()
-	out.Trades = trades
+	out.Trades = e.keepTrades(trades)
 	e.drain(now)
 	return out, nil
 }

@@ -18,6 +18,9 @@ type stream struct {
 	syms  []string
 	mids  map[string]float64
 	stats map[string]int
+	// spotOnly keeps to spot orders at the symbols' own fee rates (no
+	// lists, margin or markups), for the decimal model of fixedpoint_test.
+	spotOnly bool
 }
 
 func newStream(v *env, seed uint64) *stream {
@@ -83,7 +86,7 @@ func (s *stream) request() PlaceRequest {
 		req.ExpireTime = &exp
 	}
 	req.PostOnly = s.r.IntN(10) == 0
-	if s.r.IntN(5) == 0 {
+	if s.r.IntN(5) == 0 && !s.spotOnly {
 		req.TakeRate = num(0.001 * s.r.Float64())
 		req.MakeRate = num(0.001 * s.r.Float64())
 	}
@@ -95,9 +98,9 @@ func (s *stream) step() {
 	e := s.v.e
 	var err error
 	switch k := s.r.IntN(120); {
-	case k >= 100:
+	case k >= 100 && !s.spotOnly:
 		err = s.listOrMargin()
-	case k < 60:
+	case k < 60, k >= 100:
 		_, err = e.Place(s.request())
 		s.stats["place"]++
 	case k < 75, k < 88:

@@ -124,7 +124,7 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 	if q.ClientOrderID != "" {
 		// Every other parameter is ignored: all records with the ID, newest first.
 		var os []*order
-		for o := a.byCloid[q.ClientOrderID]; o != nil; o = o.sameCloidPrev {
+		for o := a.lookup(q.ClientOrderID); o != nil; o = o.sameCloidPrev {
 			if !o.deleted {
 				os = append(os, o)
 			}
@@ -210,7 +210,7 @@ func snapshots(os []*order) []Order {
 
 // Trades answers the account's spot trades, newest first, of one symbol
 // when symbol is not "", at most limit (<= 0: 100). Only the latest
-// 100,000 trades of an account are kept.
+// Retention.Trades trades of an account are kept (default 101,000).
 func (e *Engine) Trades(account, symbol string, limit int) []TradeRecord {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -234,7 +234,7 @@ func (e *Engine) Trades(account, symbol string, limit int) []TradeRecord {
 		}
 		out = append(out, TradeRecord{
 			ID: t.id, OrderID: t.o.id, ClientOrderID: t.o.cloid, Symbol: bk.sym.Code, Side: t.o.side,
-			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee,
+			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee.Decimal(),
 			Taker: t.taker, Timestamp: nanoTime(t.at),
 		})
 	}

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/market"
@@ -20,47 +21,23 @@ const (
 	maxOffset     = 100_000
 )
 
-// candle is one v2 candle.
-type candle struct {
-	Timestamp   string `json:"timestamp"`
-	Open        string `json:"open"`
-	Close       string `json:"close"`
-	Min         string `json:"min"`
-	Max         string `json:"max"`
-	Volume      string `json:"volume"`
-	VolumeQuote string `json:"volumeQuote"`
-}
-
-func wireCandle(c tape.Candle) candle {
-	return candle{Timestamp: v2shape.Time(c.Start), Open: c.Open.String(), Close: c.Close.String(), Min: c.Low.String(),
-		Max: c.High.String(), Volume: c.Volume.String(), VolumeQuote: c.VolumeQuote.String()}
-}
-
 // ticker is the symbol's Ticker: best bid and ask now, trades of the last
 // 24 hours.
 func (st *state) ticker(symbol string) any {
 	ss := st.syms[symbol]
 	now := st.srv.opts.Clock.Now()
-	str := func(d decimal.Decimal) *string { s := d.String(); return &s }
-	// Like ask and bid, last, open, low and high are null without data (as
-	// the v2 REST ticker answers).
-	t := v2shape.Ticker{Volume: "0", VolumeQuote: "0", Timestamp: v2shape.Time(now), Symbol: symbol}
+	var bid, ask *decimal.Decimal
 	if len(ss.bids) > 0 {
-		t.Bid = str(best(ss.bids, true))
+		b := best(ss.bids, true)
+		bid = &b
 	}
 	if len(ss.asks) > 0 {
-		t.Ask = str(best(ss.asks, false))
+		a := best(ss.asks, false)
+		ask = &a
 	}
-	stats := st.srv.opts.Tape.Stats(symbol, now)
-	if stats.HasLast {
-		t.Last = str(stats.Last)
-	}
-	if stats.Traded {
-		t.Open, t.Low, t.High = str(stats.Open), str(stats.Low), str(stats.High)
-	}
-	t.Volume, t.VolumeQuote = stats.Volume.String(), stats.VolumeQuote.String()
+	t := v2shape.NewTicker(symbol, now, bid, ask, st.srv.opts.Tape.Stats(symbol, now))
 	if st.srv.opts.Faults.On("V2-WS-TICKER") {
-		return without(t, "volumeQuote")
+		return v2shape.Without(t, "volumeQuote")
 	}
 	return t
 }
@@ -135,9 +112,9 @@ func (st *state) snapshot(ch channel, symbol string, sp subParams) (string, any,
 	case chanCandles:
 		snap := st.srv.opts.Tape.SnapshotCandles([]string{symbol}, market.Period(sp.period), sp.limit)
 		sp.seq = snap.Seq
-		data := make([]candle, 0, len(snap.Candles[symbol]))
+		data := make([]v2shape.Candle, 0, len(snap.Candles[symbol]))
 		for _, c := range snap.Candles[symbol] {
-			data = append(data, wireCandle(c))
+			data = append(data, v2shape.NewCandle(c))
 		}
 		msg := map[string]any{"data": data, "symbol": symbol, "period": sp.period}
 		if f.On("V2-WS-CANDLES") {
@@ -155,7 +132,8 @@ func (s *Server) unsubscribe(ch channel) func(c *conn, req *request, p api.Param
 		if err != nil {
 			return nil, err
 		}
-		if ch == chanBook && s.opts.Faults.On("V2-WS-UNSUBSCRIBE") {
+		if ch == chanBook && s.opts.Faults.On("V2-WS-UNSUBSCRIBE") ||
+			ch != chanBook && s.opts.Faults.On("V2-WS-UNSUBSCRIBE-MARKET") {
 			return true, nil
 		}
 		st := s.state
@@ -193,6 +171,9 @@ func (s *Server) getTrades(_ *conn, _ *request, p api.Params) (any, *api.Error) 
 	keep, err := tradeFilter(p, by)
 	if err != nil {
 		return nil, err
+	}
+	if by == "timestamp" && s.opts.Faults.On("V2-WS-GETTRADES-BY-TIME") {
+		keep = func(tape.Trade) bool { return true }
 	}
 	all := s.opts.Tape.Trades(symbol, tape.Keep)
 	var sel []tape.Trade
@@ -238,6 +219,9 @@ func tradeFilter(p api.Params, by string) (func(tape.Trade) bool, *api.Error) {
 		if err != nil {
 			return nil, err
 		}
+		// DateTimes are written to the millisecond: a till naming the
+		// millisecond of a trade keeps it, whatever its nanoseconds.
+		from, till = from.Truncate(time.Millisecond), till.Truncate(time.Millisecond).Add(time.Millisecond-1)
 		return func(t tape.Trade) bool {
 			return (!hasFrom || !t.At.Before(from)) && (!hasTill || !t.At.After(till))
 		}, nil

@@ -1,7 +1,6 @@
 package jsonrpc
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/conform-harness/conform/emulator/faults"
@@ -68,29 +67,12 @@ func (s *Server) methodTable() map[string]method {
 	}
 }
 
-// without renders v as a JSON object and drops keys (for the faults that
-// leave a field out).
-func without(v any, keys ...string) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	var m map[string]any
-	if json.Unmarshal(b, &m) != nil {
-		return v
-	}
-	for _, k := range keys {
-		delete(m, k)
-	}
-	return m
-}
-
 func (s *Server) currency(code string, extended bool) any {
 	c, _ := s.opts.Market.Currency(code)
 	f := s.opts.Faults
 	out := v2shape.NewCurrency(code, c, extended && !f.On("V2-WS-CURRENCY-EXTENDED"))
 	if f.On("V2-WS-CURRENCY") {
-		return without(out, "payoutEnabled")
+		return v2shape.Without(out, "payoutEnabled")
 	}
 	return out
 }
@@ -185,7 +167,7 @@ func (s *Server) getSymbols(_ *conn, _ *request, p api.Params) (any, *api.Error)
 		}
 		sym := s.symbol(code)
 		if s.opts.Faults.On("V2-WS-SYMBOLS") {
-			sym = without(sym, "feeCurrency")
+			sym = v2shape.Without(sym, "feeCurrency")
 		}
 		out = append(out, sym)
 	}

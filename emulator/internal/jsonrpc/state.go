@@ -347,7 +347,7 @@ func (st *state) trade(u tape.Update) {
 		if f.On("V2-WS-CANDLES-UPDATE") {
 			cd.Volume = cd.Volume.Sub(u.Trade.Quantity)
 		}
-		c.notify("updateCandles", map[string]any{"data": []any{wireCandle(cd)}, "symbol": u.Symbol, "period": sp.period})
+		c.notify("updateCandles", map[string]any{"data": []any{v2shape.NewCandle(cd)}, "symbol": u.Symbol, "period": sp.period})
 	}
 	st.tickers(u.Symbol)
 }

@@ -42,7 +42,7 @@ func (s *Server) report(o engine.Order, reportType string, tr *engine.Trade) any
 		drop = append(drop, "tradeFee")
 	}
 	if len(drop) > 0 {
-		return without(r, drop...)
+		return v2shape.Without(r, drop...)
 	}
 	return r
 }
@@ -175,41 +175,14 @@ func (s *Server) newOrder(c *conn, _ *request, p api.Params) (any, *api.Error) {
 	if err != nil {
 		return nil, err
 	}
-	req := engine.PlaceRequest{Account: u.Account}
 	// Required by the real service ("Uniqueness must be guaranteed within a
 	// single trading day"); its rules are the engine's.
 	cloid, ok := p.String("clientOrderId")
 	if !ok || cloid == "" {
 		return nil, api.Validation("clientOrderId is required")
 	}
-	req.ClientOrderID = &cloid
-	req.Symbol, _ = p.String("symbol")
-	if v, ok := p.String("side"); ok {
-		sd := engine.Side(v)
-		req.Side = &sd
-	}
-	if v, ok := p.String("type"); ok {
-		t := engine.Type(v)
-		req.Type = &t
-	}
-	if v, ok := p.String("timeInForce"); ok {
-		t := engine.TimeInForce(v)
-		req.TimeInForce = &t
-	}
-	for name, dst := range map[string]**decimal.Decimal{"quantity": &req.Quantity, "price": &req.Price, "stopPrice": &req.StopPrice} {
-		if *dst, err = optDecimal(p, name); err != nil {
-			return nil, err
-		}
-	}
-	if t, ok, terr := p.Time("expireTime"); terr != nil {
-		return nil, terr
-	} else if ok {
-		req.ExpireTime = &t
-	}
-	if req.StrictValidate, err = p.Bool("strictValidate", false); err != nil {
-		return nil, err
-	}
-	if req.PostOnly, err = p.Bool("postOnly", false); err != nil {
+	req, err := v2shape.PlaceRequest(p, u.Account, &cloid)
+	if err != nil {
 		return nil, err
 	}
 	wait := s.state.awaitReport(orderKey{u.Account, cloid})
@@ -301,11 +274,7 @@ func (s *Server) getTradingBalance(c *conn, _ *request, _ api.Params) (any, *api
 		return nil, err
 	}
 	bs := s.opts.Ledger.Balances(u.Account)
-	out := make([]v2shape.Balance, 0, len(bs))
-	for _, b := range bs {
-		out = append(out, v2shape.NewBalance(b))
-	}
-	return out, nil
+	return v2shape.NewBalances(bs), nil
 }
 
 // loginRequired is 1001 Authorization required, said for a stream.

@@ -1,5 +1,7 @@
 // Package ledger keeps the emulator's balances: per account and currency,
-// the available and reserved amounts, as exact decimals.
+// the available and reserved amounts, exact. Balances are kept in fixed
+// point (emulator/internal/fixed) so that the engine settles with integer
+// arithmetic; decimals are made only where an API reads or writes them.
 package ledger
 
 import (
@@ -9,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/shopspring/decimal"
 )
 
@@ -19,23 +22,61 @@ type Balance struct {
 	Reserved  decimal.Decimal
 }
 
+// bal is one balance as kept.
+type bal struct {
+	avail, resv fixed.Amount
+}
+
+func (b *bal) view(currency string) Balance {
+	return Balance{Currency: currency, Available: b.avail.Decimal(), Reserved: b.resv.Decimal()}
+}
+
 // Ledger is safe for concurrent use.
 type Ledger struct {
 	mu       sync.Mutex
-	accounts map[string]map[string]*Balance
+	accounts map[string]map[string]*bal
 	faults   *faults.Set
+	gen      uint64 // counts resets: a Ref made before one looks up again
+}
+
+// Ref is a handle on one balance for a caller that moves it often (the
+// engine settles every trade on six): a Move through it finds the balance
+// without map lookups. It stays good across Reset, after which it finds the
+// balance by name again. A Ref is not safe for concurrent use by itself;
+// the caller serialises its use (the ledger's lock covers the balance).
+type Ref struct {
+	Account, Currency string
+	b                 *bal
+	gen               uint64
+}
+
+// NewRef makes a handle on the balance of currency in account.
+func NewRef(account, currency string) *Ref { return &Ref{Account: account, Currency: currency} }
+
+// find is the balance of r, or nil when there is none yet; the caller
+// holds the lock.
+func (l *Ledger) find(r *Ref) *bal {
+	if r.b != nil && r.gen == l.gen {
+		return r.b
+	}
+	b := l.accounts[r.Account][r.Currency]
+	if b != nil {
+		r.b, r.gen = b, l.gen
+	}
+	return b
 }
 
 // New returns an empty ledger.
 func New(f *faults.Set) *Ledger {
-	return &Ledger{accounts: map[string]map[string]*Balance{}, faults: f}
+	return &Ledger{accounts: map[string]map[string]*bal{}, faults: f}
 }
 
 // Reset drops every balance.
 func (l *Ledger) Reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.accounts = map[string]map[string]*Balance{}
+	l.accounts = map[string]map[string]*bal{}
+	l.gen++
 }
 
 // Credit adds amount to the available balance (a negative amount debits,
@@ -47,21 +88,15 @@ func (l *Ledger) Credit(account, currency string, amount decimal.Decimal) error 
 		f, _ := amount.Float64()
 		amount = decimal.NewFromFloat(f)
 	}
-	acct := l.accounts[account]
-	if acct == nil {
-		acct = map[string]*Balance{}
-		l.accounts[account] = acct
+	var avail fixed.Amount
+	if b := l.accounts[account][currency]; b != nil {
+		avail = b.avail
 	}
-	b := acct[currency]
-	if b == nil {
-		b = &Balance{Currency: currency}
-	}
-	next := b.Available.Add(amount)
+	next := avail.Add(fixed.FromDecimal(amount))
 	if next.IsNegative() {
-		return fmt.Errorf("ledger: debit of %s %s exceeds available %s", amount.Neg(), currency, b.Available)
+		return fmt.Errorf("ledger: debit of %s %s exceeds available %s", amount.Neg(), currency, avail)
 	}
-	b.Available = next
-	acct[currency] = b
+	l.balance(account, currency).avail = next
 	return nil
 }
 
@@ -70,8 +105,8 @@ func (l *Ledger) Balances(account string) []Balance {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := make([]Balance, 0, len(l.accounts[account]))
-	for _, b := range l.accounts[account] {
-		out = append(out, *b)
+	for cur, b := range l.accounts[account] {
+		out = append(out, b.view(cur))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Currency < out[j].Currency })
 	return out
@@ -82,7 +117,7 @@ func (l *Ledger) Balance(account, currency string) Balance {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if b := l.accounts[account][currency]; b != nil {
-		return *b
+		return b.view(currency)
 	}
 	return Balance{Currency: currency}
 }
@@ -107,43 +142,62 @@ type Delta struct {
 // add up before the check, so their order does not matter. A reserved amount
 // may never end below zero.
 func (l *Ledger) Apply(ds ...Delta) error {
+	var buf [smallApply]Move
+	ms := buf[:0]
+	for _, d := range ds {
+		ms = append(ms, Move{Account: d.Account, Currency: d.Currency, Available: fixed.FromDecimal(d.Available),
+			Reserved: fixed.FromDecimal(d.Reserved), MayOverdraw: d.MayOverdraw})
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.apply(ds)
+	return l.apply(ms)
+}
+
+// Move is a Delta in fixed-point amounts, for the engine's settlement. It
+// names its balance either by Account and Currency or by Ref.
+type Move struct {
+	Account, Currency   string
+	Ref                 *Ref
+	Available, Reserved fixed.Amount
+	MayOverdraw         bool
+}
+
+// ApplyMoves is Apply for fixed-point amounts.
+func (l *Ledger) ApplyMoves(ms ...Move) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.apply(ms)
 }
 
 // Trades settle with a handful of deltas; sized so the common case does not
 // allocate.
 const smallApply = 8
 
-func (l *Ledger) apply(ds []Delta) error {
-	type next struct {
-		b               *Balance
-		account, cur    string
-		avail, reserved decimal.Decimal
-		overdraw        bool
-	}
-	var buf [smallApply]next
+func (l *Ledger) apply(ms []Move) error {
+	// One entry per distinct balance; the moves on it add up.
+	var buf [smallApply]pending
 	ns := buf[:0]
-	for _, d := range ds {
+	for k := range ms {
+		d := &ms[k]
 		if d.Available.IsZero() && d.Reserved.IsZero() {
 			continue
 		}
+		var b *bal
+		if d.Ref != nil {
+			b = l.find(d.Ref)
+		} else {
+			b = l.accounts[d.Account][d.Currency]
+		}
 		i := 0
 		for ; i < len(ns); i++ {
-			if ns[i].account == d.Account && ns[i].cur == d.Currency {
+			if ns[i].b == b && (b != nil || sameNames(&ms[ns[i].m], d)) {
 				break
 			}
 		}
 		if i == len(ns) {
-			acct := l.accounts[d.Account]
-			var b *Balance
-			if acct != nil {
-				b = acct[d.Currency]
-			}
-			n := next{b: b, account: d.Account, cur: d.Currency}
+			n := pending{b: b, m: k}
 			if b != nil {
-				n.avail, n.reserved = b.Available, b.Reserved
+				n.avail, n.reserved = b.avail, b.resv
 			}
 			ns = append(ns, n)
 		}
@@ -156,37 +210,83 @@ func (l *Ledger) apply(ds []Delta) error {
 		}
 		n.overdraw = n.overdraw || d.MayOverdraw
 	}
-	// A balance may not be taken below zero; one already below (after an
-	// overdraft) may still move up.
-	below := func(now decimal.Decimal, b *Balance, reserved bool) bool {
-		if !now.IsNegative() {
-			return false
-		}
-		if b == nil {
-			return true
-		}
-		was := b.Available
-		if reserved {
-			was = b.Reserved
-		}
-		return now.LessThan(was)
-	}
-	for _, n := range ns {
+	for i := range ns {
+		n := &ns[i]
 		if below(n.reserved, n.b, true) {
-			return fmt.Errorf("%w: %s would have %s %s reserved", ErrInsufficient, n.account, n.reserved, n.cur)
+			acct, cur := ms[n.m].names()
+			return fmt.Errorf("%w: %s would have %s %s reserved", ErrInsufficient, acct, n.reserved, cur)
 		}
 		if !n.overdraw && below(n.avail, n.b, false) {
-			return fmt.Errorf("%w: %s would have %s %s available", ErrInsufficient, n.account, n.avail, n.cur)
+			acct, cur := ms[n.m].names()
+			return fmt.Errorf("%w: %s would have %s %s available", ErrInsufficient, acct, n.avail, cur)
 		}
 	}
-	for _, n := range ns {
+	for i := range ns {
+		n := &ns[i]
 		b := n.b
 		if b == nil {
-			b = l.balance(n.account, n.cur)
+			b = l.balance(ms[n.m].names())
+			if r := ms[n.m].Ref; r != nil {
+				r.b, r.gen = b, l.gen
+			}
 		}
-		b.Available, b.Reserved = n.avail, n.reserved
+		b.avail, b.resv = n.avail, n.reserved
 	}
 	return nil
+}
+
+// pending is what apply adds up for one balance: b (nil when it does not
+// exist yet), the first move on it (ms[m]), and its amounts after the moves.
+type pending struct {
+	b               *bal
+	m               int
+	avail, reserved fixed.Amount
+	overdraw        bool
+}
+
+// sameNames reports whether two moves are on the same balance by name.
+func sameNames(x, y *Move) bool {
+	xa, xc := x.names()
+	ya, yc := y.names()
+	return xa == ya && xc == yc
+}
+
+// names are the account and currency a move is on.
+func (m *Move) names() (string, string) {
+	if m.Ref != nil {
+		return m.Ref.Account, m.Ref.Currency
+	}
+	return m.Account, m.Currency
+}
+
+// below reports whether a balance is taken below zero; one already below
+// (after an overdraft) may still move up.
+func below(now fixed.Amount, b *bal, reserved bool) bool {
+	if !now.IsNegative() {
+		return false
+	}
+	if b == nil {
+		return true
+	}
+	was := b.avail
+	if reserved {
+		was = b.resv
+	}
+	return now.LessThan(was)
+}
+
+// ReserveRef is ReserveAmount on the balance of r.
+func (l *Ledger) ReserveRef(r *Ref, amount fixed.Amount, mustExceed, force bool) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.reserve(r, r.Account, r.Currency, amount, mustExceed, force)
+}
+
+// ReleaseRef is ReleaseAmount on the balance of r.
+func (l *Ledger) ReleaseRef(r *Ref, amount fixed.Amount) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.release(l.find(r), r.Account, r.Currency, amount)
 }
 
 // Reserve moves amount from available to reserved. Unless force is set, the
@@ -195,15 +295,32 @@ func (l *Ledger) apply(ds []Delta) error {
 // the error wraps ErrInsufficient and nothing changes. force lets the
 // available amount go below zero (only the fault paths use it).
 func (l *Ledger) Reserve(account, currency string, amount decimal.Decimal, mustExceed, force bool) error {
+	return l.ReserveAmount(account, currency, fixed.FromDecimal(amount), mustExceed, force)
+}
+
+// ReserveAmount is Reserve for a fixed-point amount.
+func (l *Ledger) ReserveAmount(account, currency string, amount fixed.Amount, mustExceed, force bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.reserve(nil, account, currency, amount, mustExceed, force)
+}
+
+// reserve is ReserveAmount, through r when not nil; the caller holds the
+// lock.
+func (l *Ledger) reserve(r *Ref, account, currency string, amount fixed.Amount, mustExceed, force bool) error {
+	var b *bal
+	if r != nil {
+		b = l.find(r)
+	} else {
+		b = l.accounts[account][currency]
+	}
 	if amount.IsNegative() {
 		return fmt.Errorf("ledger: cannot reserve a negative amount %s %s", amount, currency)
 	}
 	if !force {
-		var avail decimal.Decimal
-		if b := l.accounts[account][currency]; b != nil {
-			avail = b.Available
+		var avail fixed.Amount
+		if b != nil {
+			avail = b.avail
 		}
 		if c := avail.Cmp(amount); c < 0 || (mustExceed && c == 0) {
 			word := "cover"
@@ -213,38 +330,52 @@ func (l *Ledger) Reserve(account, currency string, amount decimal.Decimal, mustE
 			return fmt.Errorf("%w: %s has %s %s available, which does not %s %s", ErrInsufficient, account, avail, currency, word, amount)
 		}
 	}
-	b := l.balance(account, currency)
-	b.Available, b.Reserved = b.Available.Sub(amount), b.Reserved.Add(amount)
+	if b == nil {
+		b = l.balance(account, currency)
+		if r != nil {
+			r.b, r.gen = b, l.gen
+		}
+	}
+	b.avail, b.resv = b.avail.Sub(amount), b.resv.Add(amount)
 	return nil
 }
 
 // Release moves amount from reserved back to available; the error wraps
 // ErrInsufficient when less than amount is reserved.
 func (l *Ledger) Release(account, currency string, amount decimal.Decimal) error {
+	return l.ReleaseAmount(account, currency, fixed.FromDecimal(amount))
+}
+
+// ReleaseAmount is Release for a fixed-point amount.
+func (l *Ledger) ReleaseAmount(account, currency string, amount fixed.Amount) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.accounts[account][currency]
-	if b == nil || b.Reserved.LessThan(amount) {
-		var res decimal.Decimal
+	return l.release(l.accounts[account][currency], account, currency, amount)
+}
+
+// release is ReleaseAmount on b; the caller holds the lock.
+func (l *Ledger) release(b *bal, account, currency string, amount fixed.Amount) error {
+	if b == nil || b.resv.LessThan(amount) {
+		var res fixed.Amount
 		if b != nil {
-			res = b.Reserved
+			res = b.resv
 		}
 		return fmt.Errorf("%w: %s cannot release %s %s of %s reserved", ErrInsufficient, account, amount, currency, res)
 	}
-	b.Available, b.Reserved = b.Available.Add(amount), b.Reserved.Sub(amount)
+	b.avail, b.resv = b.avail.Add(amount), b.resv.Sub(amount)
 	return nil
 }
 
 // balance returns (creating) one balance; the caller holds the lock.
-func (l *Ledger) balance(account, currency string) *Balance {
+func (l *Ledger) balance(account, currency string) *bal {
 	acct := l.accounts[account]
 	if acct == nil {
-		acct = map[string]*Balance{}
+		acct = map[string]*bal{}
 		l.accounts[account] = acct
 	}
 	b := acct[currency]
 	if b == nil {
-		b = &Balance{Currency: currency}
+		b = &bal{}
 		acct[currency] = b
 	}
 	return b
@@ -267,11 +398,11 @@ func (l *Ledger) Accounts() []string {
 func (l *Ledger) Total(currency string) decimal.Decimal {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var t decimal.Decimal
+	var t fixed.Amount
 	for _, acct := range l.accounts {
 		if b := acct[currency]; b != nil {
-			t = t.Add(b.Available).Add(b.Reserved)
+			t = t.Add(b.avail).Add(b.resv)
 		}
 	}
-	return t
+	return t.Decimal()
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/shopspring/decimal"
 )
 
@@ -142,5 +143,38 @@ func TestApply(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRef moves balances through handles, mixed with moves by name, before
+// the balance exists and across a reset.
+func TestRef(t *testing.T) {
+	l := New(nil)
+	r := NewRef("A", "BTC")
+	one := fixed.FromDecimal(d("1"))
+	if err := l.ApplyMoves(Move{Ref: r, Available: one}, Move{Account: "A", Currency: "BTC", Available: one}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.ReserveRef(r, one, false, false); err != nil {
+		t.Fatal(err)
+	}
+	if b := l.Balance("A", "BTC"); !b.Available.Equal(d("1")) || !b.Reserved.Equal(d("1")) {
+		t.Fatalf("balance %s / %s", b.Available, b.Reserved)
+	}
+	if err := l.ReleaseRef(r, fixed.FromDecimal(d("2"))); err == nil {
+		t.Fatal("released more than reserved")
+	}
+	l.Reset()
+	if err := l.ApplyMoves(Move{Ref: r, Available: one.Neg()}); err == nil {
+		t.Fatal("a reset balance went below zero through an old handle")
+	}
+	if err := l.Credit("A", "BTC", d("5")); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.ApplyMoves(Move{Ref: r, Available: one.Neg(), Reserved: one}); err != nil {
+		t.Fatal(err)
+	}
+	if b := l.Balance("A", "BTC"); !b.Available.Equal(d("4")) || !b.Reserved.Equal(d("1")) {
+		t.Fatalf("after reset: %s / %s", b.Available, b.Reserved)
 	}
 }

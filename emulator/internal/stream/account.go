@@ -28,7 +28,7 @@ type Accounts struct {
 	Call func(method, path string, p *api.Principal, params json.RawMessage) (any, *api.Error)
 	// Report shapes an order as REST shows it (the v3 Order resource).
 	Report func(o engine.Order, margin bool) any
-	// Balances are the wallet balances of an account (the ledger's).
+	// Balances are the wallet (main account) balances of an account.
 	Balances func(account string) []ledger.Balance
 	// Updates delivers order updates; nil sends no order notifications.
 	Updates Updates

@@ -1,15 +1,18 @@
 // Package v2shape renders the emulator's records in the camelCase shapes of
 // API v2 (Resources: Currency, Symbol, Ticker, Balance and the streaming
 // order report), for the v2 REST resources and the v2 streams alike, so
-// that both show one reading of the v2 document.
+// that both show one reading of the v2 document; PlaceRequest reads the
+// order parameters both take.
 package v2shape
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/shopspring/decimal"
 )
 
@@ -136,6 +139,55 @@ type Ticker struct {
 	Symbol      string  `json:"symbol"`
 }
 
+// NewTicker renders a symbol's Ticker at now from the best bid and ask
+// (nil: that side of the book is empty) and the tape's 24-hour statistics:
+// last, open, low and high are null without trades, as ask and bid are.
+func NewTicker(symbol string, now time.Time, bid, ask *decimal.Decimal, st tape.Stats) Ticker {
+	t := Ticker{Bid: decPtr(bid), Ask: decPtr(ask), Volume: st.Volume.String(), VolumeQuote: st.VolumeQuote.String(),
+		Timestamp: Time(now), Symbol: symbol}
+	if st.HasLast {
+		t.Last = decPtr(&st.Last)
+	}
+	if st.Traded {
+		t.Open, t.Low, t.High = decPtr(&st.Open), decPtr(&st.Low), decPtr(&st.High)
+	}
+	return t
+}
+
+// Candle is a v2 candle (REST candles and the candles stream).
+type Candle struct {
+	Timestamp   string `json:"timestamp"`
+	Open        string `json:"open"`
+	Close       string `json:"close"`
+	Min         string `json:"min"`
+	Max         string `json:"max"`
+	Volume      string `json:"volume"`
+	VolumeQuote string `json:"volumeQuote"`
+}
+
+// NewCandle renders a tape candle.
+func NewCandle(c tape.Candle) Candle {
+	return Candle{Timestamp: Time(c.Start), Open: c.Open.String(), Close: c.Close.String(), Min: c.Low.String(),
+		Max: c.High.String(), Volume: c.Volume.String(), VolumeQuote: c.VolumeQuote.String()}
+}
+
+// Without renders v as a JSON object and drops keys: the faults that leave
+// a field out apply it on top of a rendering.
+func Without(v any, keys ...string) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return v
+	}
+	for _, k := range keys {
+		delete(m, k)
+	}
+	return m
+}
+
 // Balance is a v2 Balance record.
 type Balance struct {
 	Currency  string `json:"currency"`
@@ -146,6 +198,15 @@ type Balance struct {
 // NewBalance renders a ledger balance.
 func NewBalance(b ledger.Balance) Balance {
 	return Balance{Currency: b.Currency, Available: b.Available.String(), Reserved: b.Reserved.String()}
+}
+
+// NewBalances renders ledger balances, never null.
+func NewBalances(bs []ledger.Balance) []Balance {
+	out := make([]Balance, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, NewBalance(b))
+	}
+	return out
 }
 
 // Report is the streaming order report (and, beyond the contract, the

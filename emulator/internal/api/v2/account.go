@@ -3,41 +3,30 @@ package v2
 import (
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
-	"github.com/conform-harness/conform/emulator/internal/ledger"
+	"github.com/conform-harness/conform/emulator/internal/v2shape"
 	"github.com/conform-harness/conform/emulator/internal/wallet"
 )
-
-// balanceJSON is the v2 Balance resource.
-type balanceJSON struct {
-	Currency  string `json:"currency"`
-	Available string `json:"available"`
-	Reserved  string `json:"reserved,omitempty"`
-}
-
-func balances(bs []ledger.Balance) []balanceJSON {
-	out := make([]balanceJSON, 0, len(bs))
-	for _, b := range bs {
-		out = append(out, balanceJSON{Currency: b.Currency, Available: b.Available.String(), Reserved: b.Reserved.String()})
-	}
-	return out
-}
 
 // addressJSON is the Deposit address resource (and the used-address record).
 type addressJSON struct {
 	Address     string `json:"address"`
 	PaymentID   string `json:"paymentId,omitempty"`
-	PublicKey   string `json:"publicKey,omitempty"`
+	PublicKey   any    `json:"publicKey,omitempty"` // a String; any so that a fault can mistype it
 	NetworkCode string `json:"networkCode,omitempty"`
 }
 
-func newAddress(a wallet.Address) addressJSON {
-	return addressJSON{Address: a.Address, PaymentID: a.PaymentID, NetworkCode: a.NetworkCode}
+func newAddress(a wallet.Address, d Deps) addressJSON {
+	out := addressJSON{Address: a.Address, PaymentID: a.PaymentID, NetworkCode: a.NetworkCode}
+	if d.Faults.On("V2-ADDRESS-FIELDS") {
+		out.PublicKey = false // a Boolean where the document types a String
+	}
+	return out
 }
 
-func addresses(as []wallet.Address) []addressJSON {
+func addresses(as []wallet.Address, d Deps) []addressJSON {
 	out := make([]addressJSON, 0, len(as))
 	for _, a := range as {
-		out = append(out, newAddress(a))
+		out = append(out, newAddress(a, d))
 	}
 	return out
 }
@@ -74,7 +63,7 @@ func accountRoutes(d Deps) []api.Route {
 			if werr != nil {
 				return nil, walletError(werr, d)
 			}
-			return newAddress(a), nil
+			return newAddress(a, d), nil
 		}
 	}
 	list := func(get func(account, currency, network string) ([]wallet.Address, *wallet.Error)) api.Handler {
@@ -88,25 +77,30 @@ func accountRoutes(d Deps) []api.Route {
 			if werr != nil {
 				return nil, walletError(werr, d)
 			}
-			return addresses(as), nil
+			return addresses(as, d), nil
 		}
 	}
 	return []api.Route{
 		{Method: "GET", Path: "/account/balance", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			out := balances(w.Balances(r.Principal.Account))
+			out := v2shape.NewBalances(w.Balances(r.Principal.Account))
 			if d.Faults.On("V2-BALANCE-RESERVED") {
 				for i := range out {
 					out[i].Reserved = "0"
 				}
 			}
 			if d.Faults.On("V2-BALANCE-FIELDS") {
-				for i := range out {
-					out[i].Reserved = ""
+				list := make([]any, 0, len(out))
+				for _, b := range out {
+					list = append(list, v2shape.Without(b, "reserved"))
 				}
+				return list, nil
 			}
 			return out, nil
 		}},
 		{Method: "GET", Path: "/account/crypto/address/{currency}", Right: payment, Handle: address(func(acct, c, net string) (wallet.Address, *wallet.Error) {
+			if d.Faults.On("V2-ACCOUNT-ADDRESS-NETWORK-GET") {
+				net = ""
+			}
 			if d.Faults.On("V2-ACCOUNT-ADDRESS-CURRENT") {
 				return w.NewAddress(acct, c, net)
 			}
@@ -121,7 +115,12 @@ func accountRoutes(d Deps) []api.Route {
 			}
 			return w.NewAddress(acct, c, net)
 		})},
-		{Method: "GET", Path: "/account/crypto/addresses/{currency}", Right: payment, Handle: list(w.Addresses)},
+		{Method: "GET", Path: "/account/crypto/addresses/{currency}", Right: payment, Handle: list(func(acct, c, net string) ([]wallet.Address, *wallet.Error) {
+			if d.Faults.On("V2-ACCOUNT-ADDRESS-NETWORK-GET") {
+				net = ""
+			}
+			return w.Addresses(acct, c, net)
+		})},
 		{Method: "GET", Path: "/account/crypto/used-addresses/{currency}", Right: payment, Handle: list(func(acct, c, net string) ([]wallet.Address, *wallet.Error) {
 			as, err := w.UsedAddresses(acct, c, net)
 			if d.Faults.On("V2-ACCOUNT-USED-ADDRESSES") && len(as) > 0 {
@@ -133,6 +132,9 @@ func accountRoutes(d Deps) []api.Route {
 			return map[string]bool{"result": w.IsMine(r.Principal.Account, r.PathValue("address"))}, nil
 		}},
 		{Method: "GET", Path: "/account/crypto/estimate-withdraw", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
+			if r.Params.Has("networkCode") && d.Faults.On("V2-VERSION-NETWORK-PARAM") {
+				return nil, api.Validation("networkCode is not a parameter of estimate-withdraw")
+			}
 			c, amt, net, err := currencyAmount(r, d)
 			if err != nil {
 				return nil, err

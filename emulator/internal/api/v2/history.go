@@ -1,6 +1,7 @@
 package v2
 
 import (
+	"github.com/conform-harness/conform/emulator/internal/v2shape"
 	"strconv"
 
 	"github.com/conform-harness/conform/emulator/internal/api"
@@ -31,9 +32,9 @@ type userTradeJSON struct {
 }
 
 func newUserTrade(t engine.MarginTrade, d Deps) userTradeJSON {
-	taker := t.Taker
+	taker := t.Taker || d.Faults.On("V2-TRADE-TAKER")
 	out := userTradeJSON{ID: t.ID, OrderID: t.OrderID, ClientOrderID: t.ClientOrderID, Symbol: t.Symbol, Side: string(t.Side),
-		Quantity: t.Quantity.String(), Price: t.Price.String(), Fee: t.Fee.String(), Timestamp: wireTime(t.Timestamp), Taker: &taker}
+		Quantity: t.Quantity.String(), Price: t.Price.String(), Fee: t.Fee.String(), Timestamp: v2shape.Time(t.Timestamp), Taker: &taker}
 	if t.Margin {
 		liq := false // the emulator never liquidates a position
 		out.Liquidation = &liq

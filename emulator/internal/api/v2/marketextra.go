@@ -1,6 +1,7 @@
 package v2
 
 import (
+	"github.com/conform-harness/conform/emulator/internal/v2shape"
 	"slices"
 	"time"
 
@@ -35,7 +36,7 @@ func newBook(bids, asks []engine.Level, at time.Time) bookJSON {
 		}
 		return out
 	}
-	return bookJSON{Ask: side(asks), Bid: side(bids), Timestamp: wireTime(at)}
+	return bookJSON{Ask: side(asks), Bid: side(bids), Timestamp: v2shape.Time(at)}
 }
 
 type publicTradeJSON struct {
@@ -44,21 +45,6 @@ type publicTradeJSON struct {
 	Quantity  string `json:"quantity"`
 	Side      string `json:"side"`
 	Timestamp string `json:"timestamp"`
-}
-
-type candleJSON struct {
-	Timestamp   string `json:"timestamp"`
-	Open        string `json:"open"`
-	Close       string `json:"close"`
-	Min         string `json:"min"`
-	Max         string `json:"max"`
-	Volume      string `json:"volume"`
-	VolumeQuote string `json:"volumeQuote"`
-}
-
-func newCandle(c tape.Candle) candleJSON {
-	return candleJSON{Timestamp: wireTime(c.Start), Open: c.Open.String(), Close: c.Close.String(), Min: c.Low.String(),
-		Max: c.High.String(), Volume: c.Volume.String(), VolumeQuote: c.VolumeQuote.String()}
 }
 
 // page sorts (ascending unless DESC), then skips offset and keeps limit.
@@ -140,7 +126,7 @@ func marketExtraRoutes(d Deps) []api.Route {
 					!q.byID && ((q.from != nil && t.At.Before(*q.from)) || (q.till != nil && t.At.After(*q.till))) {
 					continue
 				}
-				out = append(out, publicTradeJSON{ID: t.ID, Price: t.Price.String(), Quantity: t.Quantity.String(), Side: string(t.Side), Timestamp: wireTime(t.At)})
+				out = append(out, publicTradeJSON{ID: t.ID, Price: t.Price.String(), Quantity: t.Quantity.String(), Side: string(t.Side), Timestamp: v2shape.Time(t.At)})
 			}
 			return page(out, q.desc, q.offset, q.limit), nil
 		})
@@ -158,12 +144,12 @@ func marketExtraRoutes(d Deps) []api.Route {
 			q.desc = false // candles come oldest first unless asked
 		}
 		return bySymbol(r, d, func(s string) (any, *api.Error) {
-			out := []candleJSON{}
+			out := []v2shape.Candle{}
 			for _, c := range d.Tape.Candles(s, market.Period(period), tape.Keep) { // oldest first
 				if (q.from != nil && c.Start.Before(*q.from)) || (q.till != nil && c.Start.After(*q.till)) {
 					continue
 				}
-				out = append(out, newCandle(c))
+				out = append(out, v2shape.NewCandle(c))
 			}
 			return page(out, q.desc, q.offset, q.limit), nil
 		})

@@ -4,6 +4,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/conform-harness/conform/emulator/internal/v2shape"
 	"github.com/shopspring/decimal"
 )
 
@@ -54,16 +55,16 @@ func newOrder(o engine.Order) orderJSON {
 	out := orderJSON{ID: o.ID, ClientOrderID: o.ClientOrderID, Symbol: o.Symbol, Side: string(o.Side), Status: string(o.Status),
 		Type: string(o.Type), TimeInForce: string(o.TimeInForce), Quantity: o.Quantity.String(), Price: decOrEmpty(o.Price),
 		CumQuantity: o.QuantityCumulative.String(), PostOnly: o.PostOnly, StopPrice: decOrEmpty(o.StopPrice),
-		CreatedAt: wireTime(o.CreatedAt), UpdatedAt: wireTime(o.UpdatedAt)}
+		CreatedAt: v2shape.Time(o.CreatedAt), UpdatedAt: v2shape.Time(o.UpdatedAt)}
 	if o.QuantityCumulative.IsPositive() {
 		out.AvgPrice = o.PriceAverage.String()
 	}
 	if o.ExpireTime != nil {
-		out.ExpireTime = wireTime(*o.ExpireTime)
+		out.ExpireTime = v2shape.Time(*o.ExpireTime)
 	}
 	for _, t := range o.Trades {
 		out.TradesReport = append(out.TradesReport, tradeReportJSON{ID: t.ID, Quantity: t.Quantity.String(), Price: t.Price.String(),
-			Fee: t.Fee.String(), Timestamp: wireTime(t.Timestamp)})
+			Fee: t.Fee.String(), Timestamp: v2shape.Time(t.Timestamp)})
 	}
 	return out
 }
@@ -76,53 +77,10 @@ func orders(os []engine.Order) []orderJSON {
 	return out
 }
 
-// placeRequest decodes a v2 order; the engine applies the defaults and
-// every order rule, as for v3.
-func placeRequest(r *api.Request, cloid *string) (engine.PlaceRequest, *api.Error) {
-	p := r.Params
-	req := engine.PlaceRequest{Account: r.Principal.Account, ClientOrderID: cloid}
-	if req.ClientOrderID == nil {
-		if v, ok := p.String("clientOrderId"); ok {
-			req.ClientOrderID = &v
-		}
-	}
-	req.Symbol, _ = p.String("symbol")
-	if v, ok := p.String("side"); ok {
-		s := engine.Side(v)
-		req.Side = &s
-	}
-	if v, ok := p.String("type"); ok {
-		t := engine.Type(v)
-		req.Type = &t
-	}
-	if v, ok := p.String("timeInForce"); ok {
-		t := engine.TimeInForce(v)
-		req.TimeInForce = &t
-	}
-	var err *api.Error
-	for name, dst := range map[string]**decimal.Decimal{"quantity": &req.Quantity, "price": &req.Price, "stopPrice": &req.StopPrice} {
-		if *dst, err = optDecimal(p, name); err != nil {
-			return req, err
-		}
-	}
-	if t, ok, terr := p.Time("expireTime"); terr != nil {
-		return req, terr
-	} else if ok {
-		req.ExpireTime = &t
-	}
-	if req.StrictValidate, err = p.Bool("strictValidate", false); err != nil {
-		return req, err
-	}
-	if req.PostOnly, err = p.Bool("postOnly", false); err != nil {
-		return req, err
-	}
-	return req, nil
-}
-
 func tradingRoutes(d Deps) []api.Route {
 	eng := d.Engine
 	place := func(r *api.Request, cloid *string) (any, *api.Error) {
-		req, err := placeRequest(r, cloid)
+		req, err := v2shape.PlaceRequest(r.Params, r.Principal.Account, cloid)
 		if err != nil {
 			return nil, err
 		}
@@ -134,7 +92,7 @@ func tradingRoutes(d Deps) []api.Route {
 	}
 	return []api.Route{
 		{Method: "GET", Path: "/trading/balance", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			return balances(d.Ledger.Balances(r.Principal.Account)), nil
+			return v2shape.NewBalances(d.Ledger.Balances(r.Principal.Account)), nil
 		}},
 		{Method: "GET", Path: "/trading/fee/{symbol}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
 			s := r.PathValue("symbol")

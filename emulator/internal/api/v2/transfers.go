@@ -3,6 +3,7 @@ package v2
 import (
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
+	"github.com/conform-harness/conform/emulator/internal/v2shape"
 	"github.com/conform-harness/conform/emulator/internal/wallet"
 	"strconv"
 )
@@ -33,7 +34,7 @@ func newTransaction(t wallet.Transaction, showSenders bool, d Deps) transactionJ
 	out := transactionJSON{ID: t.ID, Index: t.Index, Currency: t.Currency, Amount: t.Amount.String(), Fee: t.Fee.String(),
 		Address: t.Address, PaymentID: t.PaymentID, Hash: t.Hash, Status: t.Status, Type: t.Type, SubType: t.SubType,
 		OffchainID: []string{}, Confirmations: t.Confirmations, PublicComment: t.PublicComment, ErrorCode: t.ErrorCode,
-		CreatedAt: wireTime(t.CreatedAt), UpdatedAt: wireTime(t.UpdatedAt)}
+		CreatedAt: v2shape.Time(t.CreatedAt), UpdatedAt: v2shape.Time(t.UpdatedAt)}
 	if (showSenders || d.Faults.On("V2-TX-SHOW-SENDERS")) && t.Type == wallet.TypePayin {
 		out.Senders = t.Senders
 	}

@@ -5,7 +5,6 @@ package v2
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/faults"
@@ -50,6 +49,7 @@ func SharedFaults() map[string]string {
 		"V3-ERR-BODY":            "V2-ERR-BODY",
 		"V3-ERR-401":             "V2-ERR-401",
 		"V3-ERR-1003":            "V2-ERR-1003",
+		"V3-ERR-MESSAGES":        "V2-ERR-MESSAGES",
 	}
 }
 
@@ -80,9 +80,6 @@ func Routes(d Deps) []api.Route {
 	}
 	return out
 }
-
-// wireTime is how the emulator writes DateTime fields.
-func wireTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // walletError maps a wallet refusal to the v2 error table.
 func walletError(err *wallet.Error, d Deps) *api.Error {

@@ -20,6 +20,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/wallet"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/shopspring/decimal"
 )
@@ -31,6 +32,7 @@ type tradingEnv struct {
 	h      http.Handler
 	eng    *engine.Engine
 	led    *ledger.Ledger
+	wal    *wallet.Wallet // the main accounts, funded like the trading ones
 	clk    *clock.Manual
 	keys   map[string]auth.Key // by API key
 	funded map[string]decimal.Decimal
@@ -71,7 +73,17 @@ func newTradingEnv(t testing.TB, ids ...string) *tradingEnv {
 			v.fund(a.ID, cur, amt)
 		}
 	}
-	v.h = api.NewRouter(Prefix, Routes(Deps{Market: m, Ledger: v.led, Engine: v.eng, Faults: f, Clock: v.clk, MarginConfig: mc.Records()}),
+	v.wal = wallet.New(v.clk, v.led, m, f, nil)
+	for _, a := range accts {
+		for cur, amt := range a.Balances {
+			d := decimal.RequireFromString(amt)
+			if err := v.wal.Payin(a.ID, cur, d); err != nil {
+				t.Fatal(err)
+			}
+			v.funded[cur] = v.funded[cur].Add(d) // the ledger holds the main accounts too
+		}
+	}
+	v.h = api.NewRouter(Prefix, Routes(Deps{Market: m, Ledger: v.led, Engine: v.eng, Faults: f, Clock: v.clk, MarginConfig: mc.Records(), Wallet: v.wal}),
 		auth.NewStore(keys, f), f, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	return v
 }

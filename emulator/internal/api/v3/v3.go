@@ -13,6 +13,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/subaccount"
 	"github.com/conform-harness/conform/emulator/internal/tape"
+	"github.com/conform-harness/conform/emulator/internal/wallet"
 )
 
 // Prefix is where version 3 is served ({base_url}/api/3).
@@ -34,6 +35,9 @@ type Deps struct {
 	// Tape is the record of public trades behind the ticker, trades and
 	// candles endpoints (beyond the contract); nil serves none of them.
 	Tape *tape.Tape
+	// Wallet is the main (wallet) account behind the wallet endpoints
+	// (beyond the contract); nil serves none of them.
+	Wallet *wallet.Wallet
 }
 
 // Routes is the v3 route table.
@@ -44,6 +48,7 @@ func Routes(d Deps) []api.Route {
 	routes = append(routes, listRoutes(d)...)
 	routes = append(routes, marginRoutes(d)...)
 	routes = append(routes, publicRoutes(d)...)
+	routes = append(routes, walletRoutes(d)...)
 	routes = append(routes, subAccountRoutes(d)...)
 	return append(routes, buyCryptoRoutes(d)...)
 }
