@@ -103,4 +103,5 @@ soak:
 
 ## wiremut: faults injected on the wire (a response-mutating proxy between the suite and the emulator); minutes, not in make test
 wiremut: build
-	WIREMUT=1 CONFORM_BIN=$(abspath $(BIN)) WIREMUT_OUT=$(abspath $(REPORTS)) $(GO) test -count=1 -timeout 60m -v -run '^TestWireMutations$$' ./internal/wiremut/ | grep -E '^\s*(\||detected|---|ok|FAIL)'
+	@mkdir -p $(REPORTS); WIREMUT=1 CONFORM_BIN=$(abspath $(BIN)) WIREMUT_OUT=$(abspath $(REPORTS)) $(GO) test -count=1 -timeout 60m -v -run '^TestWireMutations$$' ./internal/wiremut/ > $(REPORTS)/wiremut.log 2>&1; \
+	  s=$$?; cat $(REPORTS)/wiremut.md 2>/dev/null; [ $$s -eq 0 ] || tail -20 $(REPORTS)/wiremut.log; exit $$s
