@@ -116,6 +116,8 @@ func Table() []Mutation {
 		{Name: "md-one-decimal", Kind: DecimalToNumber, Method: "GET", Path: "/api/3/public/currency", Seed: 3, Areas: md},
 		{Name: "md-symbol-expiry-unix", Kind: TimeToUnix, Method: "GET", Path: "/api/3/public/symbol", Field: "expiry", Areas: md},
 		{Name: "margin-cancel-truncate", Kind: TruncateArrays, Method: "DELETE", Path: "/api/3/margin/order", Areas: margin},
+		{Name: "lists-spot-status", Kind: SetValue, Method: "POST", Path: "/api/3/spot/order/list", Field: "status", To: "pending", Areas: lists},
+		{Name: "lists-margin-side", Kind: SetValue, Method: "POST", Path: "/api/3/margin/order/list", Field: "side", To: "short", Areas: lists},
 		{Name: "lists-margin-status", Kind: SetValue, Method: "POST", Path: "/api/3/margin/order/list", Field: "status", To: "pending", Areas: lists},
 		{Name: "ws-trade-status", Kind: SetValue, WS: true, Path: "/api/3/ws/trading", Field: "status", To: "pending", Areas: trade},
 		{Name: "ws-trade-qty-number", Kind: DecimalToNumber, WS: true, Path: "/api/3/ws/trading", Field: "quantity", Areas: trade},

@@ -10,7 +10,8 @@ import (
 
 // expectListAnswer checks a list answer on venue v: an array of orders, one
 // per order sent, each of the Order table as v's orders carry it (margin
-// orders with reduce_only and margin_mode), carrying the list's
+// orders with reduce_only and margin_mode) with the table's enumerated
+// values, carrying the list's
 // order_list_id (when it was sent) and contingency_type, and none trades.
 func expectListAnswer(v trading.Venue, os []order, l list) {
 	GinkgoHelper()
@@ -20,6 +21,12 @@ func expectListAnswer(v trading.Venue, os []order, l list) {
 	}
 	for _, o := range os {
 		Expect(o).To(framework.MatchSchema(trading.OrderSchemaOf(v)), "an order of the %s list answer", v)
+		// The Order table enumerates side, status, type and time_in_force, and
+		// margin_mode (isolated or cross) on margin orders.
+		Expect(o).To(trading.HaveDocumentedEnums(), "an order of the %s list answer takes the Order table's values", v)
+		if v == trading.Margin {
+			Expect(o).To(HaveKeyWithValue("margin_mode", BeElementOf("isolated", "cross")), "a margin order of the list answer: margin_mode is isolated or cross (Order table)")
+		}
 		if l.id != "" {
 			Expect(o).To(HaveKeyWithValue("order_list_id", l.id), "order %v of the list answer carries the list's order_list_id", o["client_order_id"])
 		} else {
