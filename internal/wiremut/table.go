@@ -66,7 +66,7 @@ func Table() []Mutation {
 		{Name: "ws-pub-price-number", Kind: DecimalToNumber, WS: true, Path: "/api/3/ws/public", Field: "p", Areas: pub},
 		{Name: "ws-pub-subs-truncate", Kind: TruncateArrays, WS: true, Path: "/api/3/ws/public", Field: "subscriptions", Areas: pub},
 		{Name: "ws-trade-drop-id", Kind: DropField, WS: true, Path: "/api/3/ws/trading", Field: "id", Areas: trade},
-		{Name: "ws-trade-err-code", Kind: ErrorCode, WS: true, Path: "/api/3/ws/trading", From: "1002", To: "1001", Areas: trade},
+		{Name: "ws-trade-err-code", Kind: NumberToString, WS: true, Path: "/api/3/ws/trading", Field: "code", Areas: trade},
 		{Name: "ws-wallet-drop-id", Kind: DropField, WS: true, Path: "/api/3/ws/wallet", Field: "id", Areas: wallet},
 		// Narrower corruptions: fields fewer specs read.
 		{Name: "md-drop-fee-currency", Kind: DropField, Method: "GET", Path: "/api/3/public/symbol", Field: "fee_currency", Areas: md},
@@ -106,7 +106,7 @@ func Table() []Mutation {
 		{Name: "err-code-string", Kind: NumberToString, Path: "/api/3/", Field: "code", Areas: errs},
 		{Name: "err-20002-10001", Kind: ErrorCode, Path: "/api/3/", From: "20002", To: "10001", Areas: errs},
 		{Name: "err-1003-1002", Kind: ErrorCode, Path: "/api/3/", From: "1003", To: "1002", Areas: "area:auth || area:errors"},
-		{Name: "err-600-10001", Kind: ErrorCode, Path: "/api/3/", From: "600", To: "10001", Areas: errs + " || area:subaccounts"},
+		{Name: "err-2002-2001", Kind: ErrorCode, Path: "/api/3/", From: "2002", To: "2001", Areas: errs},
 		{Name: "subs-21001-21004", Kind: ErrorCode, Path: "/api/3/sub-account", From: "21001", To: "21004", Areas: subs},
 		{Name: "subs-21003-21004", Kind: ErrorCode, Path: "/api/3/sub-account", From: "21003", To: "21004", Areas: subs},
 		// One value in a document, and the streams whose shapes the document does not show.
@@ -126,6 +126,17 @@ func Table() []Mutation {
 		{Name: "ws-wallet-available-number", Kind: DecimalToNumber, WS: true, Path: "/api/3/ws/wallet", Field: "available", Areas: wallet},
 		{Name: "subs-list-truncate", Kind: TruncateArrays, Method: "GET", Path: "/api/3/sub-account", Areas: subs},
 		{Name: "buy-orders-reverse", Kind: ReverseArrays, Method: "GET", Path: "/api/3/buy-crypto/provider", Areas: buy},
+		// Enumerations and types on less-read paths.
+		{Name: "margin-order-side", Kind: SetValue, Path: "/api/3/margin/order", Field: "side", To: "short", Areas: margin},
+		{Name: "margin-order-type", Kind: SetValue, Path: "/api/3/margin/order", Field: "type", To: "trailingStop", Areas: margin},
+		{Name: "margin-history-status", Kind: SetValue, Method: "GET", Path: "/api/3/margin/history", Field: "status", To: "pending", Areas: margin},
+		{Name: "spot-history-status", Kind: SetValue, Method: "GET", Path: "/api/3/spot/history", Field: "status", To: "pending", Areas: spot},
+		{Name: "margin-account-type", Kind: SetValue, Method: "GET", Path: "/api/3/margin/account", Field: "type", To: "portfolio", Areas: margin},
+		{Name: "subs-acl-deposit", Kind: SetValue, Path: "/api/3/sub-account/acl", Field: "deposit_address_generation_enabled", To: "yes", Areas: subs},
+		{Name: "buy-payment-id-string", Kind: NumberToString, Method: "GET", Path: "/api/3/buy-crypto", Field: "payment_method_id", Areas: buy},
+		{Name: "buy-order-id-string", Kind: NumberToString, Path: "/api/3/buy-crypto", Field: "id", Areas: buy},
+		{Name: "spot-balance-drop-currency", Kind: DropField, Method: "GET", Path: "/api/3/spot/balance", Field: "currency", Areas: spot},
+		{Name: "spot-fee-symbol-drop", Kind: DropField, Method: "GET", Path: "/api/3/spot/fee", Field: "symbol", Areas: spot},
 		// v2 (reported, not tightened here).
 		{Name: "v2-drop-tick", Kind: DropField, Method: "GET", Path: "/api/2/public/symbol", Field: "tickSize", Areas: "area:v2marketdata || area:v2conventions"},
 		{Name: "v2-order-status", Kind: SetValue, Path: "/api/2/order", Field: "status", To: "pending", Areas: "area:v2account || area:v2history || area:v2conventions"},
