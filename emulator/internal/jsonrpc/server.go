@@ -32,6 +32,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/feed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/stream"
 	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/gorilla/websocket"
 )
@@ -39,13 +40,12 @@ import (
 // Prefix is where the v2 streams hang.
 const Prefix = "/api/2/ws"
 
-// Bounds of a connection.
+// Bounds of a connection (message size and write timeout are the v3
+// streams').
 const (
-	maxMessage   = 64 << 10
-	writeTimeout = 10 * time.Second
-	outQueue     = 4096 // messages waiting for a slow reader before it is dropped
+	outQueue = 4096 // messages waiting for a slow reader before it is dropped
 	// DefaultPingInterval is the v3 streams' documented period, used here too.
-	DefaultPingInterval = 30 * time.Second
+	DefaultPingInterval = stream.DefaultPingInterval
 )
 
 // Options configure a Server. Market, Engine, Ledger, Keys, Hub and Tape
@@ -100,13 +100,9 @@ func New(o Options) *Server {
 		o.Clock = clock.Real{}
 	}
 	s := &Server{opts: o, writer: &api.Writer{Faults: o.Faults}, conns: map[*conn]struct{}{}}
-	s.upgrader = websocket.Upgrader{
-		HandshakeTimeout: 10 * time.Second,
-		CheckOrigin:      func(*http.Request) bool { return true },
-		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
-			s.writer.Error(w, r, api.Validation("not a WebSocket handshake: %v", reason))
-		},
-	}
+	s.upgrader = stream.Upgrader(func(w http.ResponseWriter, r *http.Request, status int, reason error) {
+		s.writer.Error(w, r, api.Validation("not a WebSocket handshake: %v", reason))
+	})
 	s.methods = s.methodTable()
 	s.state = newState(s)
 	s.wg.Add(1)
@@ -153,7 +149,7 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 	for _, c := range open {
-		_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
+		stream.GoingAway(c.ws)
 		c.close()
 	}
 	s.state.stop()
@@ -232,14 +228,10 @@ func (c *conn) read() {
 		delete(c.srv.conns, c)
 		c.srv.mu.Unlock()
 	}()
-	c.ws.SetReadLimit(maxMessage)
-	for {
-		_, data, err := c.ws.ReadMessage()
-		if err != nil {
-			return
-		}
+	_ = stream.ReadLoop(c.ws, func(data []byte) bool {
 		c.handle(data)
-	}
+		return true
+	})
 }
 
 func (c *conn) write() {
@@ -249,7 +241,7 @@ func (c *conn) write() {
 		case <-c.done:
 			return
 		case b := <-c.out:
-			_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+			_ = c.ws.SetWriteDeadline(time.Now().Add(stream.WriteTimeout))
 			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
 				c.close()
 				return
@@ -260,19 +252,7 @@ func (c *conn) write() {
 
 func (c *conn) ping(every time.Duration) {
 	defer c.srv.wg.Done()
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
-				c.close()
-				return
-			}
-		case <-c.done:
-			return
-		}
-	}
+	stream.Ping(c.ws, every, c.done, c.close)
 }
 
 // handle answers one message. A bug of the emulator is answered as an

@@ -34,13 +34,6 @@ import (
 // DefaultPingInterval is the documented ping period.
 const DefaultPingInterval = 30 * time.Second
 
-// Bounds of a connection: what one message may weigh and how long a write
-// may block before the connection is given up.
-const (
-	maxMessage   = 64 << 10
-	writeTimeout = 10 * time.Second
-)
-
 // Options configure a Server.
 type Options struct {
 	// Prefix is the API version prefix the stream paths hang under
@@ -93,18 +86,13 @@ func New(o Options) *Server {
 	if o.Faults.On("V3-LIMIT-WS-PING") {
 		s.interval *= 2
 	}
-	s.upgrader = websocket.Upgrader{
-		HandshakeTimeout: 10 * time.Second,
-		// The streams are an API, not a web page: any origin may connect.
-		CheckOrigin: func(*http.Request) bool { return true },
-		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
-			e := &api.Error{Status: status, Code: status, Message: http.StatusText(status), Description: reason.Error()}
-			if status == http.StatusBadRequest {
-				e = api.Validation("not a WebSocket handshake: %v", reason)
-			}
-			s.writer.Error(w, r, e)
-		},
-	}
+	s.upgrader = Upgrader(func(w http.ResponseWriter, r *http.Request, status int, reason error) {
+		e := &api.Error{Status: status, Code: status, Message: http.StatusText(status), Description: reason.Error()}
+		if status == http.StatusBadRequest {
+			e = api.Validation("not a WebSocket handshake: %v", reason)
+		}
+		s.writer.Error(w, r, e)
+	})
 	return s
 }
 
@@ -149,7 +137,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.pub = newPublic(c, s.opts.Market)
 	}
 	if !s.register(c) {
-		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
+		GoingAway(ws)
 		c.close()
 		return
 	}
@@ -191,7 +179,7 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 	for _, c := range open {
-		_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
+		GoingAway(c.ws)
 		c.close()
 	}
 	s.wg.Wait()
@@ -233,7 +221,7 @@ func (c *conn) write(b []byte) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+	_ = c.ws.SetWriteDeadline(time.Now().Add(WriteTimeout))
 	if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
 		go c.close()
 		return err
@@ -256,40 +244,19 @@ func (c *conn) close() {
 func (c *conn) read() {
 	defer c.srv.wg.Done()
 	defer c.close()
-	c.ws.SetReadLimit(maxMessage)
-	for {
-		_, data, err := c.ws.ReadMessage()
-		if err != nil {
-			if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) {
-				c.srv.opts.Logger.Debug("stream read", "stream", c.stream, "ip", c.ip, "err", err)
-			}
-			return
-		}
-		out := c.answer(data)
-		if out == nil {
-			continue // answered already (with its snapshots), or queued to run in order
-		}
-		if err := c.write(out); err != nil {
-			return
-		}
+	err := ReadLoop(c.ws, func(data []byte) bool {
+		// A nil answer was given already (with its snapshots), or is
+		// queued to run in order.
+		return c.write(c.answer(data)) == nil
+	})
+	if err != nil && !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) {
+		c.srv.opts.Logger.Debug("stream read", "stream", c.stream, "ip", c.ip, "err", err)
 	}
 }
 
 func (c *conn) ping(every time.Duration) {
 	defer c.srv.wg.Done()
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
-				c.close()
-				return
-			}
-		case <-c.done:
-			return
-		}
-	}
+	Ping(c.ws, every, c.done, c.close)
 }
 
 // request is the documented request shape {method, ch, params, id}.
