@@ -9,7 +9,6 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/tape"
-	"github.com/shopspring/decimal"
 )
 
 // Beyond the contract: the document names /public/ticker, /public/trades,
@@ -97,14 +96,6 @@ func (h publicHandlers) one(f perSymbol) api.Handler {
 
 func isoTime(t time.Time) string { return t.UTC().Format(market.TimeLayout) }
 
-func decOrNil(ok bool, d decimal.Decimal) *string {
-	if !ok {
-		return nil
-	}
-	s := d.String()
-	return &s
-}
-
 // publicTicker is the public service's ticker; prices are null until the
 // symbol trades (or while its book side is empty).
 type publicTicker struct {
@@ -123,13 +114,13 @@ func (h publicHandlers) ticker(sym string, _ api.Params) (any, *api.Error) {
 	now := h.clk.Now()
 	st := h.t.Stats(sym, now)
 	bids, asks, _, _ := h.depth(sym, 1)
-	tk := publicTicker{Last: decOrNil(st.HasLast, st.Last), Low: decOrNil(st.Traded, st.Low), High: decOrNil(st.Traded, st.High),
-		Open: decOrNil(st.Traded, st.Open), Volume: st.Volume.String(), VolumeQuote: st.VolumeQuote.String(), Timestamp: isoTime(now)}
+	f := st.Figures()
+	tk := publicTicker{Last: f.Last, Low: f.Low, High: f.High, Open: f.Open, Volume: f.Volume, VolumeQuote: f.VolumeQuote, Timestamp: isoTime(now)}
 	if len(bids) > 0 {
-		tk.Bid = decOrNil(true, bids[0].Price)
+		tk.Bid = tape.DecimalString(&bids[0].Price)
 	}
 	if len(asks) > 0 {
-		tk.Ask = decOrNil(true, asks[0].Price)
+		tk.Ask = tape.DecimalString(&asks[0].Price)
 	}
 	return tk, nil
 }
