@@ -74,10 +74,8 @@ type Server struct {
 	state    *state
 	methods  map[string]method
 
-	mu     sync.Mutex
-	conns  map[*conn]struct{}
-	closed bool
-	wg     sync.WaitGroup
+	conns stream.Conns[*conn]
+	wg    sync.WaitGroup
 }
 
 // stream names, by path relative to Prefix.
@@ -99,7 +97,7 @@ func New(o Options) *Server {
 	if o.Clock == nil {
 		o.Clock = clock.Real{}
 	}
-	s := &Server{opts: o, writer: &api.Writer{Faults: o.Faults}, conns: map[*conn]struct{}{}}
+	s := &Server{opts: o, writer: &api.Writer{Faults: o.Faults}}
 	s.upgrader = stream.Upgrader(func(w http.ResponseWriter, r *http.Request, status int, reason error) {
 		s.writer.Error(w, r, api.Validation("not a WebSocket handshake: %v", reason))
 	})
@@ -124,15 +122,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader has answered
 	}
 	c := &conn{srv: s, ws: ws, stream: stream, out: make(chan []byte, outQueue), done: make(chan struct{})}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.conns.Add(c, func() { s.wg.Add(3) }) {
 		_ = ws.Close()
 		return
 	}
-	s.conns[c] = struct{}{}
-	s.wg.Add(3)
-	s.mu.Unlock()
 	s.state.connected()
 	go c.read()
 	go c.write()
@@ -141,14 +134,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Close ends every connection and stops following the engine.
 func (s *Server) Close() error {
-	s.mu.Lock()
-	s.closed = true
-	open := make([]*conn, 0, len(s.conns))
-	for c := range s.conns {
-		open = append(open, c)
-	}
-	s.mu.Unlock()
-	for _, c := range open {
+	for _, c := range s.conns.Shut() {
 		stream.GoingAway(c.ws)
 		c.close()
 	}
@@ -224,9 +210,7 @@ func (c *conn) read() {
 		c.close()
 		c.srv.state.drop(c)
 		c.srv.state.disconnected()
-		c.srv.mu.Lock()
-		delete(c.srv.conns, c)
-		c.srv.mu.Unlock()
+		c.srv.conns.Remove(c)
 	}()
 	_ = stream.ReadLoop(c.ws, func(data []byte) bool {
 		c.handle(data)
@@ -346,7 +330,5 @@ func (c *conn) notify(method string, params any) {
 
 // Conns is the number of open connections (for tests).
 func (s *Server) Conns() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
+	return s.conns.Len()
 }

@@ -65,10 +65,8 @@ type Server struct {
 	upgrader websocket.Upgrader
 	writer   *api.Writer
 
-	mu     sync.Mutex
-	conns  map[*conn]struct{}
-	closed bool
-	wg     sync.WaitGroup
+	conns Conns[*conn]
+	wg    sync.WaitGroup
 }
 
 // New builds a Server.
@@ -82,7 +80,7 @@ func New(o Options) *Server {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Server{opts: o, interval: o.PingInterval, writer: &api.Writer{Faults: o.Faults}, conns: map[*conn]struct{}{}}
+	s := &Server{opts: o, interval: o.PingInterval, writer: &api.Writer{Faults: o.Faults}}
 	if o.Faults.On("V3-LIMIT-WS-PING") {
 		s.interval *= 2
 	}
@@ -110,10 +108,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writer.Error(w, r, api.NotFound(r.Method, r.URL.Path))
 		return
 	}
-	s.mu.Lock()
-	closed := s.closed
-	s.mu.Unlock()
-	if closed {
+	if s.conns.IsShut() {
 		s.writer.Error(w, r, &api.Error{Status: http.StatusServiceUnavailable, Code: 503, Message: "Service Unavailable", Description: "the emulator is shutting down"})
 		return
 	}
@@ -148,37 +143,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // register adds c unless the server is closing; the goroutines of c are
 // counted here, under the lock Close takes, so Close waits for all of them.
 func (s *Server) register(c *conn) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return false
-	}
-	s.conns[c] = struct{}{}
-	s.wg.Add(2)
-	if c.pub != nil {
-		s.wg.Add(1)
-		go c.pub.pump()
-	}
-	return true
-}
-
-func (s *Server) unregister(c *conn) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.conns, c)
+	return s.conns.Add(c, func() {
+		s.wg.Add(2)
+		if c.pub != nil {
+			s.wg.Add(1)
+			go c.pub.pump()
+		}
+	})
 }
 
 // Close refuses new handshakes, closes every connection with 1001 (going
 // away) and waits for their goroutines.
 func (s *Server) Close() error {
-	s.mu.Lock()
-	s.closed = true
-	open := make([]*conn, 0, len(s.conns))
-	for c := range s.conns {
-		open = append(open, c)
-	}
-	s.mu.Unlock()
-	for _, c := range open {
+	for _, c := range s.conns.Shut() {
 		GoingAway(c.ws)
 		c.close()
 	}
@@ -188,9 +165,7 @@ func (s *Server) Close() error {
 
 // Conns is the number of open connections (for tests).
 func (s *Server) Conns() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
+	return s.conns.Len()
 }
 
 // conn is one WebSocket connection. Only its read goroutine writes data
@@ -237,7 +212,7 @@ func (c *conn) close() {
 		}
 		_ = c.ws.Close()
 		c.release()
-		c.srv.unregister(c)
+		c.srv.conns.Remove(c)
 	})
 }
 

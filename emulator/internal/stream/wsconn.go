@@ -2,6 +2,7 @@ package stream
 
 import (
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -62,4 +63,62 @@ func Ping(ws *websocket.Conn, every time.Duration, done <-chan struct{}, fail fu
 // GoingAway closes ws with 1001 (going away): the emulator is shutting down.
 func GoingAway(ws *websocket.Conn) {
 	_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
+}
+
+// Conns is a server's set of open connections, shared with the v2 JSON-RPC
+// server. Once shut it accepts none, so that a closing server can wait for
+// every connection it ever accepted. The zero value is ready to use.
+type Conns[C comparable] struct {
+	mu     sync.Mutex
+	set    map[C]struct{}
+	closed bool
+}
+
+// Add adds c and runs started (counting c's goroutines) under the set's
+// lock, so that Shut cannot slip in between; it refuses c once shut.
+func (cs *Conns[C]) Add(c C, started func()) bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.closed {
+		return false
+	}
+	if cs.set == nil {
+		cs.set = map[C]struct{}{}
+	}
+	cs.set[c] = struct{}{}
+	started()
+	return true
+}
+
+// Remove forgets c.
+func (cs *Conns[C]) Remove(c C) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	delete(cs.set, c)
+}
+
+// Len is the number of open connections.
+func (cs *Conns[C]) Len() int {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return len(cs.set)
+}
+
+// Shut refuses every later Add and returns the connections open now.
+func (cs *Conns[C]) Shut() []C {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	cs.closed = true
+	open := make([]C, 0, len(cs.set))
+	for c := range cs.set {
+		open = append(open, c)
+	}
+	return open
+}
+
+// IsShut reports whether Shut was called.
+func (cs *Conns[C]) IsShut() bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.closed
 }
