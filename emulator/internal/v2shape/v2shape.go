@@ -17,7 +17,7 @@ import (
 )
 
 // Time writes a v2 DateTime: ISO 8601 UTC with milliseconds.
-func Time(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+func Time(t time.Time) string { return market.FormatTime(t) }
 
 // Currency is the v2 Currency resource; the Extended part is what the
 // streams add when asked for extended records.
