@@ -32,6 +32,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/feed"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/market"
+	"github.com/conform-harness/conform/emulator/internal/stream"
 	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/gorilla/websocket"
 )
@@ -39,13 +40,12 @@ import (
 // Prefix is where the v2 streams hang.
 const Prefix = "/api/2/ws"
 
-// Bounds of a connection.
+// Bounds of a connection (message size and write timeout are the v3
+// streams').
 const (
-	maxMessage   = 64 << 10
-	writeTimeout = 10 * time.Second
-	outQueue     = 4096 // messages waiting for a slow reader before it is dropped
+	outQueue = 4096 // messages waiting for a slow reader before it is dropped
 	// DefaultPingInterval is the v3 streams' documented period, used here too.
-	DefaultPingInterval = 30 * time.Second
+	DefaultPingInterval = stream.DefaultPingInterval
 )
 
 // Options configure a Server. Market, Engine, Ledger, Keys, Hub and Tape
@@ -74,10 +74,8 @@ type Server struct {
 	state    *state
 	methods  map[string]method
 
-	mu     sync.Mutex
-	conns  map[*conn]struct{}
-	closed bool
-	wg     sync.WaitGroup
+	conns stream.Conns[*conn]
+	wg    sync.WaitGroup
 }
 
 // stream names, by path relative to Prefix.
@@ -99,14 +97,10 @@ func New(o Options) *Server {
 	if o.Clock == nil {
 		o.Clock = clock.Real{}
 	}
-	s := &Server{opts: o, writer: &api.Writer{Faults: o.Faults}, conns: map[*conn]struct{}{}}
-	s.upgrader = websocket.Upgrader{
-		HandshakeTimeout: 10 * time.Second,
-		CheckOrigin:      func(*http.Request) bool { return true },
-		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
-			s.writer.Error(w, r, api.Validation("not a WebSocket handshake: %v", reason))
-		},
-	}
+	s := &Server{opts: o, writer: &api.Writer{Faults: o.Faults}}
+	s.upgrader = stream.Upgrader(func(w http.ResponseWriter, r *http.Request, status int, reason error) {
+		s.writer.Error(w, r, api.Validation("not a WebSocket handshake: %v", reason))
+	})
 	s.methods = s.methodTable()
 	s.state = newState(s)
 	s.wg.Add(1)
@@ -128,15 +122,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader has answered
 	}
 	c := &conn{srv: s, ws: ws, stream: stream, out: make(chan []byte, outQueue), done: make(chan struct{})}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.conns.Add(c, func() { s.wg.Add(3) }) {
 		_ = ws.Close()
 		return
 	}
-	s.conns[c] = struct{}{}
-	s.wg.Add(3)
-	s.mu.Unlock()
 	s.state.connected()
 	go c.read()
 	go c.write()
@@ -145,15 +134,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Close ends every connection and stops following the engine.
 func (s *Server) Close() error {
-	s.mu.Lock()
-	s.closed = true
-	open := make([]*conn, 0, len(s.conns))
-	for c := range s.conns {
-		open = append(open, c)
-	}
-	s.mu.Unlock()
-	for _, c := range open {
-		_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
+	for _, c := range s.conns.Shut() {
+		stream.GoingAway(c.ws)
 		c.close()
 	}
 	s.state.stop()
@@ -228,18 +210,12 @@ func (c *conn) read() {
 		c.close()
 		c.srv.state.drop(c)
 		c.srv.state.disconnected()
-		c.srv.mu.Lock()
-		delete(c.srv.conns, c)
-		c.srv.mu.Unlock()
+		c.srv.conns.Remove(c)
 	}()
-	c.ws.SetReadLimit(maxMessage)
-	for {
-		_, data, err := c.ws.ReadMessage()
-		if err != nil {
-			return
-		}
+	_ = stream.ReadLoop(c.ws, func(data []byte) bool {
 		c.handle(data)
-	}
+		return true
+	})
 }
 
 func (c *conn) write() {
@@ -249,7 +225,7 @@ func (c *conn) write() {
 		case <-c.done:
 			return
 		case b := <-c.out:
-			_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+			_ = c.ws.SetWriteDeadline(time.Now().Add(stream.WriteTimeout))
 			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
 				c.close()
 				return
@@ -260,19 +236,7 @@ func (c *conn) write() {
 
 func (c *conn) ping(every time.Duration) {
 	defer c.srv.wg.Done()
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
-				c.close()
-				return
-			}
-		case <-c.done:
-			return
-		}
-	}
+	stream.Ping(c.ws, every, c.done, c.close)
 }
 
 // handle answers one message. A bug of the emulator is answered as an
@@ -366,7 +330,5 @@ func (c *conn) notify(method string, params any) {
 
 // Conns is the number of open connections (for tests).
 func (s *Server) Conns() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
+	return s.conns.Len()
 }

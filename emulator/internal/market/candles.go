@@ -44,6 +44,10 @@ func Periods() []Period { return []Period{M1, M3, M5, M15, M30, H1, H4, D1, D7, 
 // milliseconds.
 const TimeLayout = "2006-01-02T15:04:05.000Z"
 
+// FormatTime writes t as a DateTime of either API version: TimeLayout in
+// UTC.
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }
+
 // Listing is when every contract's candle series starts. It is a Monday and
 // the first of a month at midnight UTC, so that every period's buckets,
 // D7 (Monday to Monday) and 1M (calendar months) included, start there.
@@ -67,7 +71,7 @@ type candleJSON struct {
 
 // MarshalJSON writes {timestamp, open, close, min, max}.
 func (c Candle) MarshalJSON() ([]byte, error) {
-	return json.Marshal(candleJSON{Timestamp: c.Timestamp.UTC().Format(TimeLayout),
+	return json.Marshal(candleJSON{Timestamp: FormatTime(c.Timestamp),
 		Open: c.Open, Close: c.Close, Min: c.Min, Max: c.Max})
 }
 

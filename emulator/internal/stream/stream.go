@@ -34,13 +34,6 @@ import (
 // DefaultPingInterval is the documented ping period.
 const DefaultPingInterval = 30 * time.Second
 
-// Bounds of a connection: what one message may weigh and how long a write
-// may block before the connection is given up.
-const (
-	maxMessage   = 64 << 10
-	writeTimeout = 10 * time.Second
-)
-
 // Options configure a Server.
 type Options struct {
 	// Prefix is the API version prefix the stream paths hang under
@@ -72,10 +65,8 @@ type Server struct {
 	upgrader websocket.Upgrader
 	writer   *api.Writer
 
-	mu     sync.Mutex
-	conns  map[*conn]struct{}
-	closed bool
-	wg     sync.WaitGroup
+	conns Conns[*conn]
+	wg    sync.WaitGroup
 }
 
 // New builds a Server.
@@ -89,22 +80,17 @@ func New(o Options) *Server {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Server{opts: o, interval: o.PingInterval, writer: &api.Writer{Faults: o.Faults}, conns: map[*conn]struct{}{}}
+	s := &Server{opts: o, interval: o.PingInterval, writer: &api.Writer{Faults: o.Faults}}
 	if o.Faults.On("V3-LIMIT-WS-PING") {
 		s.interval *= 2
 	}
-	s.upgrader = websocket.Upgrader{
-		HandshakeTimeout: 10 * time.Second,
-		// The streams are an API, not a web page: any origin may connect.
-		CheckOrigin: func(*http.Request) bool { return true },
-		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
-			e := &api.Error{Status: status, Code: status, Message: http.StatusText(status), Description: reason.Error()}
-			if status == http.StatusBadRequest {
-				e = api.Validation("not a WebSocket handshake: %v", reason)
-			}
-			s.writer.Error(w, r, e)
-		},
-	}
+	s.upgrader = Upgrader(func(w http.ResponseWriter, r *http.Request, status int, reason error) {
+		e := &api.Error{Status: status, Code: status, Message: http.StatusText(status), Description: reason.Error()}
+		if status == http.StatusBadRequest {
+			e = api.Validation("not a WebSocket handshake: %v", reason)
+		}
+		s.writer.Error(w, r, e)
+	})
 	return s
 }
 
@@ -122,10 +108,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writer.Error(w, r, api.NotFound(r.Method, r.URL.Path))
 		return
 	}
-	s.mu.Lock()
-	closed := s.closed
-	s.mu.Unlock()
-	if closed {
+	if s.conns.IsShut() {
 		s.writer.Error(w, r, &api.Error{Status: http.StatusServiceUnavailable, Code: 503, Message: "Service Unavailable", Description: "the emulator is shutting down"})
 		return
 	}
@@ -149,7 +132,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.pub = newPublic(c, s.opts.Market)
 	}
 	if !s.register(c) {
-		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
+		GoingAway(ws)
 		c.close()
 		return
 	}
@@ -160,38 +143,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // register adds c unless the server is closing; the goroutines of c are
 // counted here, under the lock Close takes, so Close waits for all of them.
 func (s *Server) register(c *conn) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return false
-	}
-	s.conns[c] = struct{}{}
-	s.wg.Add(2)
-	if c.pub != nil {
-		s.wg.Add(1)
-		go c.pub.pump()
-	}
-	return true
-}
-
-func (s *Server) unregister(c *conn) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.conns, c)
+	return s.conns.Add(c, func() {
+		s.wg.Add(2)
+		if c.pub != nil {
+			s.wg.Add(1)
+			go c.pub.pump()
+		}
+	})
 }
 
 // Close refuses new handshakes, closes every connection with 1001 (going
 // away) and waits for their goroutines.
 func (s *Server) Close() error {
-	s.mu.Lock()
-	s.closed = true
-	open := make([]*conn, 0, len(s.conns))
-	for c := range s.conns {
-		open = append(open, c)
-	}
-	s.mu.Unlock()
-	for _, c := range open {
-		_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
+	for _, c := range s.conns.Shut() {
+		GoingAway(c.ws)
 		c.close()
 	}
 	s.wg.Wait()
@@ -200,9 +165,7 @@ func (s *Server) Close() error {
 
 // Conns is the number of open connections (for tests).
 func (s *Server) Conns() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
+	return s.conns.Len()
 }
 
 // conn is one WebSocket connection. Only its read goroutine writes data
@@ -233,7 +196,7 @@ func (c *conn) write(b []byte) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+	_ = c.ws.SetWriteDeadline(time.Now().Add(WriteTimeout))
 	if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
 		go c.close()
 		return err
@@ -249,47 +212,26 @@ func (c *conn) close() {
 		}
 		_ = c.ws.Close()
 		c.release()
-		c.srv.unregister(c)
+		c.srv.conns.Remove(c)
 	})
 }
 
 func (c *conn) read() {
 	defer c.srv.wg.Done()
 	defer c.close()
-	c.ws.SetReadLimit(maxMessage)
-	for {
-		_, data, err := c.ws.ReadMessage()
-		if err != nil {
-			if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) {
-				c.srv.opts.Logger.Debug("stream read", "stream", c.stream, "ip", c.ip, "err", err)
-			}
-			return
-		}
-		out := c.answer(data)
-		if out == nil {
-			continue // answered already (with its snapshots), or queued to run in order
-		}
-		if err := c.write(out); err != nil {
-			return
-		}
+	err := ReadLoop(c.ws, func(data []byte) bool {
+		// A nil answer was given already (with its snapshots), or is
+		// queued to run in order.
+		return c.write(c.answer(data)) == nil
+	})
+	if err != nil && !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) {
+		c.srv.opts.Logger.Debug("stream read", "stream", c.stream, "ip", c.ip, "err", err)
 	}
 }
 
 func (c *conn) ping(every time.Duration) {
 	defer c.srv.wg.Done()
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
-				c.close()
-				return
-			}
-		case <-c.done:
-			return
-		}
-	}
+	Ping(c.ws, every, c.done, c.close)
 }
 
 // request is the documented request shape {method, ch, params, id}.

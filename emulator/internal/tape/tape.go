@@ -395,3 +395,32 @@ func (t *Tape) Seq() uint64 {
 	defer t.mu.Unlock()
 	return t.seq
 }
+
+// Figures are a ticker's 24-hour figures as decimal strings, whichever API
+// version renders them: Last is nil before any trade, Open, Low and High
+// are nil without a trade in the window.
+type Figures struct {
+	Last, Open, Low, High *string
+	Volume, VolumeQuote   string
+}
+
+// Figures renders the statistics as a ticker's figures.
+func (st Stats) Figures() Figures {
+	f := Figures{Volume: st.Volume.String(), VolumeQuote: st.VolumeQuote.String()}
+	if st.HasLast {
+		f.Last = DecimalString(&st.Last)
+	}
+	if st.Traded {
+		f.Open, f.Low, f.High = DecimalString(&st.Open), DecimalString(&st.Low), DecimalString(&st.High)
+	}
+	return f
+}
+
+// DecimalString is d as a decimal string, nil for nil (JSON null).
+func DecimalString(d *decimal.Decimal) *string {
+	if d == nil {
+		return nil
+	}
+	s := d.String()
+	return &s
+}

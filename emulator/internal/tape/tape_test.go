@@ -91,3 +91,34 @@ func BenchmarkObserve(b *testing.B) {
 		tp.Observe(ev)
 	}
 }
+
+func TestFigures(t *testing.T) {
+	d := decimal.RequireFromString
+	str := func(f *string) string {
+		if f == nil {
+			return "null"
+		}
+		return *f
+	}
+	cases := []struct {
+		name                  string
+		st                    Stats
+		last, open, low, high string
+		volume, volumeQuote   string
+	}{
+		{"never traded", Stats{}, "null", "null", "null", "null", "0", "0"},
+		{"traded before the window", Stats{Last: d("1.5"), HasLast: true}, "1.5", "null", "null", "null", "0", "0"},
+		{"traded in the window", Stats{Open: d("1"), High: d("2"), Low: d("0.5"), Last: d("1.5"), Volume: d("3"), VolumeQuote: d("4.5"), Traded: true, HasLast: true},
+			"1.5", "1", "0.5", "2", "3", "4.5"},
+	}
+	for _, c := range cases {
+		f := c.st.Figures()
+		got := []string{str(f.Last), str(f.Open), str(f.Low), str(f.High), f.Volume, f.VolumeQuote}
+		want := []string{c.last, c.open, c.low, c.high, c.volume, c.volumeQuote}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%s: figure %d = %s, want %s", c.name, i, got[i], want[i])
+			}
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 )
 
 // Time writes a v2 DateTime: ISO 8601 UTC with milliseconds.
-func Time(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+func Time(t time.Time) string { return market.FormatTime(t) }
 
 // Currency is the v2 Currency resource; the Extended part is what the
 // streams add when asked for extended records.
@@ -143,15 +143,9 @@ type Ticker struct {
 // (nil: that side of the book is empty) and the tape's 24-hour statistics:
 // last, open, low and high are null without trades, as ask and bid are.
 func NewTicker(symbol string, now time.Time, bid, ask *decimal.Decimal, st tape.Stats) Ticker {
-	t := Ticker{Bid: decPtr(bid), Ask: decPtr(ask), Volume: st.Volume.String(), VolumeQuote: st.VolumeQuote.String(),
-		Timestamp: Time(now), Symbol: symbol}
-	if st.HasLast {
-		t.Last = decPtr(&st.Last)
-	}
-	if st.Traded {
-		t.Open, t.Low, t.High = decPtr(&st.Open), decPtr(&st.Low), decPtr(&st.High)
-	}
-	return t
+	f := st.Figures()
+	return Ticker{Bid: decPtr(bid), Ask: decPtr(ask), Last: f.Last, Open: f.Open, Low: f.Low, High: f.High,
+		Volume: f.Volume, VolumeQuote: f.VolumeQuote, Timestamp: Time(now), Symbol: symbol}
 }
 
 // Candle is a v2 candle (REST candles and the candles stream).
@@ -236,13 +230,7 @@ type Report struct {
 	TradeFee                     *string `json:"tradeFee,omitempty"`
 }
 
-func decPtr(d *decimal.Decimal) *string {
-	if d == nil {
-		return nil
-	}
-	s := d.String()
-	return &s
-}
+var decPtr = tape.DecimalString
 
 // NewReport renders an engine order with its report type; tr is the order's
 // side of a trade for trade reports (nil otherwise).

@@ -1,15 +1,12 @@
 package v2
 
 import (
-	"errors"
-	"strconv"
 	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/buycrypto"
 	"github.com/conform-harness/conform/fixtures"
-	"github.com/shopspring/decimal"
 )
 
 // The v2 buy-crypto records: the v3 content with the camelCase names of
@@ -101,32 +98,11 @@ func (a Accounts) orderV2(o buycrypto.Order) orderV2 {
 	return v
 }
 
-func buyError(err error) *api.Error {
-	var be *buycrypto.Error
-	if errors.As(err, &be) {
-		return api.Validation("%s", be.Msg)
-	}
-	return api.Internal("%v", err)
-}
-
-func positive(p api.Params, name string) (*decimal.Decimal, *api.Error) {
-	v, ok, err := p.Decimal(name)
-	if err != nil || !ok {
-		return nil, err
-	}
-	if !v.IsPositive() {
-		return nil, api.Validation("%s must be positive", name)
-	}
-	return &v, nil
-}
-
-func pathProvider(r *api.Request) (int64, *api.Error) {
-	id, err := strconv.ParseInt(r.PathValue("providerID"), 10, 64)
-	if err != nil {
-		return 0, api.Validation("provider id %q is not a number", r.PathValue("providerID"))
-	}
-	return id, nil
-}
+// names spells the buy-crypto parameters as the v2 document does.
+var names = buycrypto.Names{ProviderPath: "providerID", ProviderID: "providerId", SourceAmount: "sourceAmount",
+	TargetAmount: "targetAmount", MethodID: "paymentMethodId", Network: "targetNetworkCode", UserAgent: "userAgent",
+	SourceCode: "sourceCode", TargetCode: "targetCode", Wallet: "walletAddress",
+	OrderMissing: "target, source, sourceAmount and paymentMethodId are required"}
 
 // BuyCryptoRoutes are the v2 Buy crypto endpoints, all with Payment
 // information.
@@ -138,12 +114,10 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 	}
 	return []api.Route{
 		{Method: "GET", Path: "/buy-crypto/provider", Right: right, Handle: func(r *api.Request) (any, *api.Error) {
-			id, perr := r.Params.Int("providerId", 0, 1, 1<<53)
+			id, source, target, perr := names.ProviderFilter(r)
 			if perr != nil {
 				return nil, perr
 			}
-			source, _ := r.Params.String("source")
-			target, _ := r.Params.String("target")
 			out := []any{}
 			for _, p := range svc.Providers(id, source, target) {
 				out = append(out, a.providerV2(p))
@@ -151,34 +125,13 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			return out, nil
 		}},
 		{Method: "GET", Path: "/buy-crypto/provider/{providerID}/rate", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			id, perr := pathProvider(r)
+			q, perr := names.Rate(r, f.On("V2-BUY-RATE-REQUIRED"))
 			if perr != nil {
-				return nil, perr
-			}
-			q := buycrypto.RateRequest{ProviderID: id}
-			q.Source, _ = r.Params.String("source")
-			q.Target, _ = r.Params.String("target")
-			if (q.Source == "" || q.Target == "") && !f.On("V2-BUY-RATE-REQUIRED") {
-				return nil, api.Validation("source and target are required")
-			}
-			if q.Source == "" {
-				q.Source = "EUR"
-			}
-			if q.Target == "" {
-				q.Target = "BTC"
-			}
-			if q.SourceAmount, perr = positive(r.Params, "sourceAmount"); perr != nil {
-				return nil, perr
-			}
-			if q.TargetAmount, perr = positive(r.Params, "targetAmount"); perr != nil {
-				return nil, perr
-			}
-			if q.MethodID, perr = r.Params.Int("paymentMethodId", 0, 1, 1<<53); perr != nil {
 				return nil, perr
 			}
 			rate, err := svc.Rate(q)
 			if err != nil {
-				return nil, buyError(err)
+				return nil, buycrypto.APIError(err)
 			}
 			prices := make([]priceV2, 0, len(rate.Prices))
 			for _, p := range rate.Prices {
@@ -193,38 +146,17 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			return out, nil
 		}},
 		{Method: "GET", Path: "/buy-crypto/provider/{providerID}/order", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			id, perr := pathProvider(r)
+			id, perr := names.PathProvider(r)
 			if perr != nil {
 				return nil, perr
 			}
 			if (!r.Params.Has("from") || !r.Params.Has("till")) && !f.On("V2-BUY-ORDERS-FROM-TILL") {
 				return nil, api.Validation("from and till are required")
 			}
-			q := buycrypto.Query{Account: r.Principal.Account, ProviderID: id}
-			for _, name := range []string{"from", "till"} {
-				t, ok, perr := r.Params.Time(name)
-				if perr != nil {
-					return nil, perr
-				}
-				if ok && name == "from" {
-					q.From = &t
-				} else if ok {
-					q.Till = &t
-				}
-			}
-			limit, perr := r.Params.Int("limit", 100, 0, 1000)
+			q, perr := names.Orders(r, id)
 			if perr != nil {
 				return nil, perr
 			}
-			offset, perr := r.Params.Int("offset", 0, 0, 100000)
-			if perr != nil {
-				return nil, perr
-			}
-			q.Limit, q.Offset = int(limit), int(offset)
-			q.SourceCode, _ = r.Params.String("sourceCode")
-			q.TargetCode, _ = r.Params.String("targetCode")
-			q.Wallet, _ = r.Params.String("walletAddress")
-			q.Network, _ = r.Params.String("targetNetworkCode")
 			if f.On("V2-BUY-ORDERS-FILTERS") {
 				q.TargetCode = ""
 			}
@@ -235,33 +167,13 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			return out, nil
 		}},
 		{Method: "POST", Path: "/buy-crypto/provider/{providerID}/order", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			id, perr := pathProvider(r)
+			req, perr := names.Order(r)
 			if perr != nil {
 				return nil, perr
 			}
-			req := buycrypto.OrderRequest{Account: r.Principal.Account, ProviderID: id}
-			req.Source, _ = r.Params.String("source")
-			req.Target, _ = r.Params.String("target")
-			amt, perr := positive(r.Params, "sourceAmount")
-			if perr != nil {
-				return nil, perr
-			}
-			if req.Source == "" || req.Target == "" || amt == nil || !r.Params.Has("paymentMethodId") {
-				return nil, api.Validation("target, source, sourceAmount and paymentMethodId are required")
-			}
-			req.SourceAmount = *amt
-			if req.TargetAmount, perr = positive(r.Params, "targetAmount"); perr != nil {
-				return nil, perr
-			}
-			if req.MethodID, perr = r.Params.Int("paymentMethodId", 0, 1, 1<<53); perr != nil {
-				return nil, perr
-			}
-			req.Network, _ = r.Params.String("targetNetworkCode")
-			req.UserAgent, _ = r.Params.String("userAgent")
-			req.IP, _ = r.Params.String("ip")
 			o, err := svc.Place(req)
 			if err != nil {
-				return nil, buyError(err)
+				return nil, buycrypto.APIError(err)
 			}
 			if f.On("V2-BUY-V3-SAME") {
 				o.ID += 1 << 20

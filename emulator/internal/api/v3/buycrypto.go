@@ -1,7 +1,6 @@
 package v3
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -132,33 +131,10 @@ func (d Deps) buyOrderView(o buycrypto.Order) buyOrderView {
 	return v
 }
 
-func buyError(err error) *api.Error {
-	var be *buycrypto.Error
-	if errors.As(err, &be) {
-		return api.Validation("%s", be.Msg)
-	}
-	return api.Internal("%v", err)
-}
-
-// optionalDecimal reads an optional plain decimal parameter.
-func optionalDecimal(p api.Params, name string) (*decimal.Decimal, *api.Error) {
-	v, ok, err := p.Decimal(name)
-	if err != nil || !ok {
-		return nil, err
-	}
-	if !v.IsPositive() {
-		return nil, api.Validation("%s must be positive", name)
-	}
-	return &v, nil
-}
-
-func providerID(r *api.Request, name string) (int64, *api.Error) {
-	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
-	if err != nil {
-		return 0, api.Validation("provider id %q is not a number", r.PathValue(name))
-	}
-	return id, nil
-}
+// buyNames spells the buy-crypto parameters as the v3 document does.
+var buyNames = buycrypto.Names{ProviderPath: "provider_id", ProviderID: "provider_id", SourceAmount: "source_amount",
+	TargetAmount: "target_amount", MethodID: "payment_method_id", Network: "target_network_code", UserAgent: "user_agent",
+	SourceCode: "source_code", TargetCode: "target_code", Wallet: "wallet_address"}
 
 func buyCryptoRoutes(d Deps) []api.Route {
 	svc := d.BuyCrypto
@@ -169,12 +145,10 @@ func buyCryptoRoutes(d Deps) []api.Route {
 	}
 	return []api.Route{
 		{Method: "GET", Path: "/buy-crypto/provider", Right: listRight, Handle: func(r *api.Request) (any, *api.Error) {
-			id, err := r.Params.Int("provider_id", 0, 1, 1<<53)
-			if err != nil {
-				return nil, err
+			id, source, target, perr := buyNames.ProviderFilter(r)
+			if perr != nil {
+				return nil, perr
 			}
-			source, _ := r.Params.String("source")
-			target, _ := r.Params.String("target")
 			out := []providerView{}
 			for _, p := range svc.Providers(id, source, target) {
 				out = append(out, d.providerView(p))
@@ -182,13 +156,13 @@ func buyCryptoRoutes(d Deps) []api.Route {
 			return out, nil
 		}},
 		{Method: "GET", Path: "/buy-crypto/provider/{provider_id}/rate", Right: right, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := rateRequest(r, "provider_id", "source_amount", "target_amount", "payment_method_id")
+			q, perr := buyNames.Rate(r, false)
 			if perr != nil {
 				return nil, perr
 			}
 			rate, err := svc.Rate(q)
 			if err != nil {
-				return nil, buyError(err)
+				return nil, buycrypto.APIError(err)
 			}
 			prices := make([]priceView, 0, len(rate.Prices))
 			for _, p := range rate.Prices {
@@ -216,103 +190,32 @@ func buyCryptoRoutes(d Deps) []api.Route {
 			return out, nil
 		}},
 		{Method: "POST", Path: "/buy-crypto/provider/{provider_id}/order", Right: right, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := orderRequest(r, [5]string{"source_amount", "target_amount", "payment_method_id", "target_network_code", "user_agent"})
+			req, perr := buyNames.Order(r)
 			if perr != nil {
 				return nil, perr
 			}
 			o, err := svc.Place(req)
 			if err != nil {
-				return nil, buyError(err)
+				return nil, buycrypto.APIError(err)
 			}
 			return d.buyOrderView(o), nil
 		}},
 	}
 }
 
-// rateRequest reads a rate query; the parameter names differ by version.
-func rateRequest(r *api.Request, idPath, srcAmt, dstAmt, method string) (buycrypto.RateRequest, *api.Error) {
-	id, perr := providerID(r, idPath)
-	if perr != nil {
-		return buycrypto.RateRequest{}, perr
-	}
-	q := buycrypto.RateRequest{ProviderID: id}
-	q.Source, _ = r.Params.String("source")
-	q.Target, _ = r.Params.String("target")
-	if q.Source == "" || q.Target == "" {
-		return q, api.Validation("source and target are required")
-	}
-	if q.SourceAmount, perr = optionalDecimal(r.Params, srcAmt); perr != nil {
-		return q, perr
-	}
-	if q.TargetAmount, perr = optionalDecimal(r.Params, dstAmt); perr != nil {
-		return q, perr
-	}
-	q.MethodID, perr = r.Params.Int(method, 0, 1, 1<<53)
-	return q, perr
-}
-
-// orderRequest reads a purchase; names are source_amount, target_amount,
-// payment_method_id, target_network_code and user_agent in the version's
-// spelling.
-func orderRequest(r *api.Request, names [5]string) (buycrypto.OrderRequest, *api.Error) {
-	id, perr := providerID(r, "provider_id")
-	if perr != nil {
-		return buycrypto.OrderRequest{}, perr
-	}
-	req := buycrypto.OrderRequest{Account: r.Principal.Account, ProviderID: id}
-	req.Source, _ = r.Params.String("source")
-	req.Target, _ = r.Params.String("target")
-	if req.Source == "" || req.Target == "" {
-		return req, api.Validation("source and target are required")
-	}
-	amt, perr := optionalDecimal(r.Params, names[0])
-	if perr != nil {
-		return req, perr
-	}
-	if amt == nil {
-		return req, api.Validation("%s is required", names[0])
-	}
-	req.SourceAmount = *amt
-	if req.TargetAmount, perr = optionalDecimal(r.Params, names[1]); perr != nil {
-		return req, perr
-	}
-	if !r.Params.Has(names[2]) {
-		return req, api.Validation("%s is required", names[2])
-	}
-	if req.MethodID, perr = r.Params.Int(names[2], 0, 1, 1<<53); perr != nil {
-		return req, perr
-	}
-	req.Network, _ = r.Params.String(names[3])
-	req.UserAgent, _ = r.Params.String(names[4])
-	req.IP, _ = r.Params.String("ip")
-	return req, nil
-}
-
+// orderQuery reads an order list query; order_by and sort are v3 only.
 func (d Deps) orderQuery(r *api.Request) (buycrypto.Query, *api.Error) {
-	id, perr := providerID(r, "provider_id")
+	id, perr := buyNames.PathProvider(r)
 	if perr != nil {
 		return buycrypto.Query{}, perr
 	}
 	if d.Faults.On("V3-BUY-ORDERS-OPTIONAL") && !r.Params.Has("from") {
 		return buycrypto.Query{}, api.Validation("from is required")
 	}
-	q := buycrypto.Query{Account: r.Principal.Account, ProviderID: id}
-	if q, perr = timeWindow(r.Params, q); perr != nil {
-		return q, perr
-	}
-	limit, perr := r.Params.Int("limit", 100, 0, 1000)
+	q, perr := buyNames.Orders(r, id)
 	if perr != nil {
 		return q, perr
 	}
-	offset, perr := r.Params.Int("offset", 0, 0, 100000)
-	if perr != nil {
-		return q, perr
-	}
-	q.Limit, q.Offset = int(limit), int(offset)
-	q.SourceCode, _ = r.Params.String("source_code")
-	q.TargetCode, _ = r.Params.String("target_code")
-	q.Wallet, _ = r.Params.String("wallet_address")
-	q.Network, _ = r.Params.String("target_network_code")
 	if _, perr = r.Params.Enum("order_by", "created_at", "created_at"); perr != nil {
 		return q, perr
 	}
@@ -323,24 +226,6 @@ func (d Deps) orderQuery(r *api.Request) (buycrypto.Query, *api.Error) {
 		q.Asc = true
 	default:
 		return q, api.Validation("sort must be desc or asc, got %q", sort)
-	}
-	return q, nil
-}
-
-// timeWindow reads from and till (Unix milliseconds, or ISO 8601).
-func timeWindow(p api.Params, q buycrypto.Query) (buycrypto.Query, *api.Error) {
-	for _, name := range []string{"from", "till"} {
-		t, ok, err := p.Time(name)
-		if err != nil {
-			return q, err
-		}
-		if ok {
-			if name == "from" {
-				q.From = &t
-			} else {
-				q.Till = &t
-			}
-		}
 	}
 	return q, nil
 }

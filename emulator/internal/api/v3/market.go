@@ -281,7 +281,7 @@ func (h marketHandlers) render(cs []market.Candle) any {
 	}
 	out := make([]lowHighCandle, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, lowHighCandle{Timestamp: c.Timestamp.UTC().Format(market.TimeLayout),
+		out = append(out, lowHighCandle{Timestamp: market.FormatTime(c.Timestamp),
 			Open: c.Open, Close: c.Close, Low: c.Min, High: c.Max})
 	}
 	return out

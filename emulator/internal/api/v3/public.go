@@ -9,7 +9,6 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/conform-harness/conform/emulator/internal/tape"
-	"github.com/shopspring/decimal"
 )
 
 // Beyond the contract: the document names /public/ticker, /public/trades,
@@ -95,16 +94,6 @@ func (h publicHandlers) one(f perSymbol) api.Handler {
 	}
 }
 
-func isoTime(t time.Time) string { return t.UTC().Format(market.TimeLayout) }
-
-func decOrNil(ok bool, d decimal.Decimal) *string {
-	if !ok {
-		return nil
-	}
-	s := d.String()
-	return &s
-}
-
 // publicTicker is the public service's ticker; prices are null until the
 // symbol trades (or while its book side is empty).
 type publicTicker struct {
@@ -123,13 +112,13 @@ func (h publicHandlers) ticker(sym string, _ api.Params) (any, *api.Error) {
 	now := h.clk.Now()
 	st := h.t.Stats(sym, now)
 	bids, asks, _, _ := h.depth(sym, 1)
-	tk := publicTicker{Last: decOrNil(st.HasLast, st.Last), Low: decOrNil(st.Traded, st.Low), High: decOrNil(st.Traded, st.High),
-		Open: decOrNil(st.Traded, st.Open), Volume: st.Volume.String(), VolumeQuote: st.VolumeQuote.String(), Timestamp: isoTime(now)}
+	f := st.Figures()
+	tk := publicTicker{Last: f.Last, Low: f.Low, High: f.High, Open: f.Open, Volume: f.Volume, VolumeQuote: f.VolumeQuote, Timestamp: wireTime(now)}
 	if len(bids) > 0 {
-		tk.Bid = decOrNil(true, bids[0].Price)
+		tk.Bid = tape.DecimalString(&bids[0].Price)
 	}
 	if len(asks) > 0 {
-		tk.Ask = decOrNil(true, asks[0].Price)
+		tk.Ask = tape.DecimalString(&asks[0].Price)
 	}
 	return tk, nil
 }
@@ -181,7 +170,7 @@ func (h publicHandlers) trades(_ bool) perSymbol {
 				break
 			}
 			if inWindow(t.At, from, till, hasFrom, hasTill) {
-				out = append(out, publicTrade{ID: t.ID, Price: t.Price.String(), Qty: t.Quantity.String(), Side: string(t.Side), Timestamp: isoTime(t.At)})
+				out = append(out, publicTrade{ID: t.ID, Price: t.Price.String(), Qty: t.Quantity.String(), Side: string(t.Side), Timestamp: wireTime(t.At)})
 			}
 		}
 		return out, nil
@@ -209,7 +198,7 @@ func (h publicHandlers) book(sym string, p api.Params) (any, *api.Error) {
 		return nil, err
 	}
 	bids, asks, _, _ := h.depth(sym, int(depth))
-	return publicBook{Timestamp: isoTime(h.clk.Now()), Ask: bookLevels(asks), Bid: bookLevels(bids)}, nil
+	return publicBook{Timestamp: wireTime(h.clk.Now()), Ask: bookLevels(asks), Bid: bookLevels(bids)}, nil
 }
 
 // publicCandle is a spot candle of the public service.
@@ -251,7 +240,7 @@ func (h publicHandlers) candles(defLimit int64) perSymbol {
 				break
 			}
 			if inWindow(c.Start, from, till, hasFrom, hasTill) {
-				out = append(out, publicCandle{Timestamp: isoTime(c.Start), Open: c.Open.String(), Close: c.Close.String(),
+				out = append(out, publicCandle{Timestamp: wireTime(c.Start), Open: c.Open.String(), Close: c.Close.String(),
 					Min: c.Low.String(), Max: c.High.String(), Volume: c.Volume.String(), VolumeQuote: c.VolumeQuote.String()})
 			}
 		}
@@ -271,7 +260,7 @@ func (h publicHandlers) rate(r *api.Request) (any, *api.Error) {
 	if len(from) == 0 {
 		return nil, api.Validation("from is required")
 	}
-	now := isoTime(h.clk.Now())
+	now := wireTime(h.clk.Now())
 	out := map[string]any{}
 	for _, f := range from {
 		if p, ok := h.t.Rate(f, to); ok {

@@ -8,6 +8,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/shopspring/decimal"
 )
 
@@ -16,7 +17,7 @@ import (
 func engineError(err error) *api.Error { return api.EngineError(err) }
 
 // wireTime is how the emulator writes DateTime fields.
-func wireTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+func wireTime(t time.Time) string { return market.FormatTime(t) }
 
 // orderJSON is the Order resource, fields in the spec's order.
 type orderJSON struct {

@@ -1,0 +1,124 @@
+package stream
+
+import (
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// Bounds of a connection, shared with the v2 JSON-RPC streams: what one
+// message may weigh and how long a write may block before the connection is
+// given up.
+const (
+	MaxMessage   = 64 << 10
+	WriteTimeout = 10 * time.Second
+)
+
+// Upgrader accepts handshakes from any origin (the streams are an API, not
+// a web page); refuse answers a failed handshake.
+func Upgrader(refuse func(w http.ResponseWriter, r *http.Request, status int, reason error)) websocket.Upgrader {
+	return websocket.Upgrader{
+		HandshakeTimeout: 10 * time.Second,
+		CheckOrigin:      func(*http.Request) bool { return true },
+		Error:            refuse,
+	}
+}
+
+// ReadLoop hands each data message of ws (at most MaxMessage) to handle
+// until a read fails or handle answers false; it returns the read error
+// (nil when handle stopped).
+func ReadLoop(ws *websocket.Conn, handle func([]byte) bool) error {
+	ws.SetReadLimit(MaxMessage)
+	for {
+		_, data, err := ws.ReadMessage()
+		if err != nil {
+			return err
+		}
+		if !handle(data) {
+			return nil
+		}
+	}
+}
+
+// Ping sends a ping on ws every interval until done is closed; a ping that
+// cannot be written calls fail and stops.
+func Ping(ws *websocket.Conn, every time.Duration, done <-chan struct{}, fail func()) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			if err := ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(WriteTimeout)); err != nil {
+				fail()
+				return
+			}
+		case <-done:
+			return
+		}
+	}
+}
+
+// GoingAway closes ws with 1001 (going away): the emulator is shutting down.
+func GoingAway(ws *websocket.Conn) {
+	_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
+}
+
+// Conns is a server's set of open connections, shared with the v2 JSON-RPC
+// server. Once shut it accepts none, so that a closing server can wait for
+// every connection it ever accepted. The zero value is ready to use.
+type Conns[C comparable] struct {
+	mu     sync.Mutex
+	set    map[C]struct{}
+	closed bool
+}
+
+// Add adds c and runs started (counting c's goroutines) under the set's
+// lock, so that Shut cannot slip in between; it refuses c once shut.
+func (cs *Conns[C]) Add(c C, started func()) bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.closed {
+		return false
+	}
+	if cs.set == nil {
+		cs.set = map[C]struct{}{}
+	}
+	cs.set[c] = struct{}{}
+	started()
+	return true
+}
+
+// Remove forgets c.
+func (cs *Conns[C]) Remove(c C) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	delete(cs.set, c)
+}
+
+// Len is the number of open connections.
+func (cs *Conns[C]) Len() int {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return len(cs.set)
+}
+
+// Shut refuses every later Add and returns the connections open now.
+func (cs *Conns[C]) Shut() []C {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	cs.closed = true
+	open := make([]C, 0, len(cs.set))
+	for c := range cs.set {
+		open = append(open, c)
+	}
+	return open
+}
+
+// IsShut reports whether Shut was called.
+func (cs *Conns[C]) IsShut() bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.closed
+}
