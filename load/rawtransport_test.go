@@ -37,7 +37,7 @@ func TestRawTransport(t *testing.T) {
 	}
 	srv.Start()
 	defer srv.Close()
-	c := &http.Client{Transport: newRawTransport(&net.Dialer{Timeout: time.Second}, 2), Timeout: 5 * time.Second}
+	c := &http.Client{Transport: newRawTransport(&net.Dialer{Timeout: time.Second}, 2, 0), Timeout: 5 * time.Second}
 	do := func(method, path, body string) (int, string, http.Header) {
 		t.Helper()
 		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
@@ -75,7 +75,7 @@ func TestRawTransport(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	tr := newRawTransport(&net.Dialer{}, 1)
+	tr := newRawTransport(&net.Dialer{}, 1, 0)
 	tr.slots <- struct{}{} // the only connection is taken
 	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL, nil)
 	if _, err := tr.RoundTrip(req); err == nil {
@@ -83,5 +83,37 @@ func TestRawTransport(t *testing.T) {
 	}
 	if _, err := tr.RoundTrip(httptest.NewRequest("GET", "https://x/", nil)); err == nil {
 		t.Error("https accepted by the plain HTTP transport")
+	}
+}
+
+// The transport's own timeout bounds a request whose client sets none.
+func TestRawTransportTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			<-release
+		}
+		_, _ = io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := &http.Client{Transport: newRawTransport(&net.Dialer{Timeout: time.Second}, 1, 200*time.Millisecond)}
+	start := time.Now()
+	if resp, err := c.Get(srv.URL + "/slow"); err == nil {
+		resp.Body.Close()
+		t.Fatal("a request slower than the timeout succeeded")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("timed out after %s, want about 200ms", d)
+	}
+	// The timed-out connection was dropped: the next request gets a new one.
+	resp, err := c.Get(srv.URL + "/fast")
+	if err != nil {
+		t.Fatalf("after a timeout: %v", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "ok" {
+		t.Errorf("body %q", b)
 	}
 }

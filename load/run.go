@@ -110,9 +110,11 @@ func attackerOptions(c RunConfig) []func(*vegeta.Attacker) {
 		// Client first: the options after it must not assume net/http's
 		// Transport (Vegeta's Connections, KeepAlive and LocalAddr do).
 		return []func(*vegeta.Attacker){
-			vegeta.Client(&http.Client{Transport: newRawTransport(d, c.Connections)}),
+			// The transport bounds each request by c.Timeout; a client
+			// Timeout would cost a context and timer per request.
+			vegeta.Client(&http.Client{Transport: newRawTransport(d, c.Connections, c.Timeout)}),
 			vegeta.Workers(c.Workers), vegeta.MaxWorkers(c.MaxWorkers), vegeta.Redirects(0),
-			vegeta.Timeout(c.Timeout), vegeta.MaxBody(maxErrorBody),
+			vegeta.Timeout(0), vegeta.MaxBody(maxErrorBody),
 		}
 	}
 	opts := []func(*vegeta.Attacker){

@@ -21,6 +21,11 @@ type book struct {
 	stepF, notionalF fixed.Factor
 	feeInQuote       bool
 	fees             rates // the symbol's own rates
+	// lastFee and lastFeeDec are the last taker fee made a decimal for an
+	// answer: trades of one size at one price repeat their fee, and the
+	// shared decimal (immutable) spares its allocation.
+	lastFee    fixed.Amount
+	lastFeeDec decimal.Decimal
 
 	bids, asks side
 
@@ -300,4 +305,12 @@ func (s *side) cost(b *book, want int64) fixed.Amount {
 		want -= take
 	}
 	return total
+}
+
+// feeDecimal is fee as a decimal, shared with the last trade's when equal.
+func (b *book) feeDecimal(fee fixed.Amount) decimal.Decimal {
+	if fee != b.lastFee || b.lastFeeDec.IsZero() {
+		b.lastFee, b.lastFeeDec = fee, fee.Decimal()
+	}
+	return b.lastFeeDec
 }

@@ -191,7 +191,7 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 			qd = bk.step.decimal(lots)
 		}
 		p := lv.price
-		tt := Trade{ID: id, Quantity: qd, Price: p, Fee: takerFee.Decimal(), Taker: true, Timestamp: nanoTime(now)}
+		tt := Trade{ID: id, Quantity: qd, Price: p, Fee: bk.feeDecimal(takerFee), Taker: true, Timestamp: nanoTime(now)}
 		if trades != nil {
 			*trades = append(*trades, tt)
 		}

@@ -36,12 +36,20 @@ type order struct {
 	// qtyDec and priceDec are qty and price as decimals, made once and
 	// shared (decimals are immutable) to spare allocations per trade.
 	qtyDec, priceDec decimal.Decimal
-	stop             int64 // ticks; stop and take-profit kinds only
-	expire           int64 // GTD expire_time, 0 when none
-	created          int64
-	updated          int64
-	deadline         int64 // expiry by time in force, 0 when none
-	purgeAt          int64 // when it leaves history, 0 when not scheduled
+	// pricePub is the Price of snapshots, made at the first snapshot after
+	// the price was set (nil: not made yet) and shared by the later ones;
+	// priceBox holds the first one, so that an order's first snapshot costs
+	// no allocation. A price set after boxUsed goes to a fresh allocation,
+	// since earlier snapshots may still point at priceBox.
+	pricePub *decimal.Decimal
+	priceBox decimal.Decimal
+	boxUsed  bool
+	stop     int64 // ticks; stop and take-profit kinds only
+	expire   int64 // GTD expire_time, 0 when none
+	created  int64
+	updated  int64
+	deadline int64 // expiry by time in force, 0 when none
+	purgeAt  int64 // when it leaves history, 0 when not scheduled
 
 	fees *rates       // shared with the book unless the order has markups
 	resv fixed.Amount // still reserved in spendCurrency
@@ -119,7 +127,7 @@ func (o *order) setQty(n int64) {
 }
 
 func (o *order) setPrice(n int64) {
-	o.price, o.priceDec = n, o.bk.tick.decimal(n)
+	o.price, o.priceDec, o.pricePub = n, o.bk.tick.decimal(n), nil
 }
 
 // setQtyFrom and setPriceFrom set n units that the request sent as v: a
@@ -135,7 +143,7 @@ func (o *order) setQtyFrom(n int64, v *decimal.Decimal) {
 
 func (o *order) setPriceFrom(n int64, v *decimal.Decimal) {
 	if exact(o.bk.tick, v) {
-		o.price, o.priceDec = n, *v
+		o.price, o.priceDec, o.pricePub = n, *v, nil
 		return
 	}
 	o.setPrice(n)
@@ -294,8 +302,7 @@ func (o *order) snapshot() Order {
 		out.QuantityCumulative = bk.step.decimal(o.filled)
 	}
 	if isLimitKind(o.typ) {
-		p := o.priceDec
-		out.Price = &p
+		out.Price = o.publicPrice()
 	}
 	if isStop(o.typ) {
 		p := bk.tick.decimal(o.stop)
@@ -320,6 +327,21 @@ func (o *order) snapshot() Order {
 		out.PositionID = o.mg.posID
 	}
 	return out
+}
+
+// publicPrice is the order's price for snapshots: shared between them and
+// never written after it is handed out (callers only read it).
+func (o *order) publicPrice() *decimal.Decimal {
+	if o.pricePub == nil {
+		if !o.boxUsed {
+			o.priceBox, o.boxUsed = o.priceDec, true
+			o.pricePub = &o.priceBox
+		} else {
+			p := o.priceDec
+			o.pricePub = &p
+		}
+	}
+	return o.pricePub
 }
 
 // account is one user's orders and trades: their spot orders, or (under

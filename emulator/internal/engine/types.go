@@ -141,7 +141,7 @@ type Order struct {
 	TimeInForce           TimeInForce
 	Quantity              decimal.Decimal
 	QuantityCumulative    decimal.Decimal
-	Price                 *decimal.Decimal
+	Price                 *decimal.Decimal // shared between snapshots of the order: read, never write through it
 	PriceAverage          decimal.Decimal
 	StopPrice             *decimal.Decimal
 	ExpireTime            *time.Time
