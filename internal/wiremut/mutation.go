@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -141,8 +142,14 @@ func (w *walker) walk(v any, key string) any {
 				}
 			}
 		}
-		for k, c := range t {
-			t[k] = w.walk(c, k)
+		// Keys in order, so "the first decimal" is the same on every run.
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			t[k] = w.walk(t[k], k)
 		}
 		return t
 	case []any:
