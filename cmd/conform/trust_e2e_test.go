@@ -244,6 +244,9 @@ func TestTrustNoSecretInAnyArtifact(t *testing.T) {
 // no authenticated mutating request arrives, from any spec, scenario or
 // cleanup; declared a sandbox, the same proxy sees them (the log works).
 func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
+	// Full suite runs against targets of their own (own emulator, proxy and ports): they
+	// wait more than they compute, so they run side by side, after the serial checks.
+	t.Parallel()
 	bin := binDir(t)
 	// No control plane: not recognisable as the emulator. No limits: the
 	// proxy merges every source address into its own.
@@ -267,43 +270,52 @@ func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
 // A sandbox with one account's keys asked for two processes runs green (the
 // CLI runs one and says so); with an account set per process it runs two.
 func TestTrustSandboxInParallel(t *testing.T) {
+	// Full suite runs against targets of their own (own emulator, proxy and ports): they
+	// wait more than they compute, so they run side by side, after the serial checks.
+	t.Parallel()
 	bin := binDir(t)
-	base := startEmulator(t, emulator.Options{})
-	out := t.TempDir()
 	// The limit scenarios share nothing of an account's state and run in
 	// conform-check; left out here, they would only add timing noise.
-	code, console := conformCLI(t, bin, fixtureKeysEnv(t, 2), "run", "--target", base, "--sandbox", "--procs", "2", "--label-filter", "!limits", "--out", out)
-	if code != exitOK {
-		t.Fatalf("one account set at --procs 2: exit %d:\n%s", code, console)
-	}
-	if !strings.Contains(console, "running 1 process(es) instead of 2") {
-		t.Errorf("the CLI did not say it runs serially:\n%s", console)
-	}
-	if specs, _ := runSummary(t, out); specs < 500 {
-		t.Errorf("only %d specs ran", specs)
-	}
-
-	set := func(i int) map[string]map[string]any {
-		m := map[string]map[string]any{}
-		for _, kv := range fixtureKeysEnv(t, i) {
-			name, v, _ := strings.Cut(kv, "=")
-			parts := strings.SplitN(v, ":", 3)
-			role := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(name, "CONFORM_KEY_"), "_", "-"))
-			m[role] = map[string]any{"api_key": parts[0], "secret": parts[1], "rights": strings.Split(parts[2], ",")}
+	t.Run("one account set", func(t *testing.T) {
+		t.Parallel()
+		base := startEmulator(t, emulator.Options{})
+		out := t.TempDir()
+		code, console := conformCLI(t, bin, fixtureKeysEnv(t, 2), "run", "--target", base, "--sandbox", "--procs", "2", "--label-filter", "!limits", "--out", out)
+		if code != exitOK {
+			t.Fatalf("one account set at --procs 2: exit %d:\n%s", code, console)
 		}
-		return m
-	}
-	cfg, _ := json.Marshal(map[string]any{"rest": base, "sandbox": true, "accounts": set(3), "account_sets": []any{set(4)}})
-	path := filepath.Join(t.TempDir(), "sandbox.json")
-	if err := os.WriteFile(path, cfg, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out = t.TempDir()
-	code, console = conformCLI(t, bin, nil, "run", "--config", path, "--procs", "2", "--label-filter", "!limits", "--out", out)
-	if code != exitOK || strings.Contains(console, "instead of 2") {
-		t.Fatalf("two account sets at --procs 2: exit %d:\n%s", code, console)
-	}
-	assertNoSecret(t, console, out)
+		if !strings.Contains(console, "running 1 process(es) instead of 2") {
+			t.Errorf("the CLI did not say it runs serially:\n%s", console)
+		}
+		if specs, _ := runSummary(t, out); specs < 500 {
+			t.Errorf("only %d specs ran", specs)
+		}
+	})
+	t.Run("an account set per process", func(t *testing.T) {
+		t.Parallel()
+		base := startEmulator(t, emulator.Options{})
+		set := func(i int) map[string]map[string]any {
+			m := map[string]map[string]any{}
+			for _, kv := range fixtureKeysEnv(t, i) {
+				name, v, _ := strings.Cut(kv, "=")
+				parts := strings.SplitN(v, ":", 3)
+				role := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(name, "CONFORM_KEY_"), "_", "-"))
+				m[role] = map[string]any{"api_key": parts[0], "secret": parts[1], "rights": strings.Split(parts[2], ",")}
+			}
+			return m
+		}
+		cfg, _ := json.Marshal(map[string]any{"rest": base, "sandbox": true, "accounts": set(3), "account_sets": []any{set(4)}})
+		path := filepath.Join(t.TempDir(), "sandbox.json")
+		if err := os.WriteFile(path, cfg, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		code, console := conformCLI(t, bin, nil, "run", "--config", path, "--procs", "2", "--label-filter", "!limits", "--out", out)
+		if code != exitOK || strings.Contains(console, "instead of 2") {
+			t.Fatalf("two account sets at --procs 2: exit %d:\n%s", code, console)
+		}
+		assertNoSecret(t, console, out)
+	})
 }
 
 // tcpProxy relays every connection to upstream from its own address, as a
@@ -345,6 +357,9 @@ func tcpProxy(t *testing.T, upstream string) string {
 // notices the proxy, names each client's address in X-Forwarded-For, and
 // skips the limit scenarios with the reason.
 func TestTrustThroughATransparentProxy(t *testing.T) {
+	// Full suite runs against targets of their own (own emulator, proxy and ports): they
+	// wait more than they compute, so they run side by side, after the serial checks.
+	t.Parallel()
 	bin := binDir(t)
 	proxy := tcpProxy(t, startEmulator(t, emulator.Options{ControlPlane: true}))
 	out := t.TempDir()
