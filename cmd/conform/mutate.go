@@ -82,6 +82,20 @@ func selectFaults(all []faults.Fault, only string) ([]faults.Fault, error) {
 	return out, nil
 }
 
+// shares deals ids out into at most n parts of about the same size, in
+// order (neighbouring rules, which share setup, stay together).
+func shares(ids []string, n int) [][]string {
+	n = max(1, min(n, len(ids)))
+	var out [][]string
+	for i := range n {
+		lo, hi := i*len(ids)/n, (i+1)*len(ids)/n
+		if lo < hi {
+			out = append(out, ids[lo:hi])
+		}
+	}
+	return out
+}
+
 // suiteRunArgs are the suite binary's flags for one mutation run (faults
 // empty: the baseline). Run directly, without the Ginkgo CLI, and serially.
 func suiteRunArgs(labelFilter, report string, timeout time.Duration, faultIDs ...string) []string {
@@ -113,7 +127,7 @@ func listFaults(w io.Writer, fs []faults.Fault) error {
 
 // mutationJob is one suite run of the plan.
 type mutationJob struct {
-	name   string // fault rule ID, or "baseline"
+	name   string // fault rule ID, or "baseline-<part>"
 	filter string
 	args   []string
 	report string
@@ -180,10 +194,19 @@ func cmdMutate(args []string, e *env) error {
 		}
 	}
 	var baseline *killtable.Baseline
+	var baselineJobs []string
 	if len(covered) > 0 {
-		b := job("baseline", killtable.RuleFilter(covered...))
-		baseline = &killtable.Baseline{LabelFilter: b.filter, Report: b.report, Log: b.log}
-		jobs = append([]mutationJob{b}, jobs...)
+		// The baseline runs every covered rule's specs in one suite process
+		// per part: as one part it was the longest job of the run by far.
+		baseline = &killtable.Baseline{LabelFilter: killtable.RuleFilter(covered...)}
+		var parts []mutationJob
+		for i, share := range shares(covered, o.parallel) {
+			b := job(fmt.Sprintf("baseline-%d", i+1), killtable.RuleFilter(share...))
+			baseline.Parts = append(baseline.Parts, killtable.BaselinePart{Report: b.report, Log: b.log})
+			baselineJobs = append(baselineJobs, b.name)
+			parts = append(parts, b)
+		}
+		jobs = append(parts, jobs...)
 	}
 
 	fmt.Fprintf(e.stderr, "mutate: %d faults, %d with specs; %d suite runs, %d at a time\n", len(selected), len(covered), len(jobs), o.parallel)
@@ -199,7 +222,15 @@ func cmdMutate(args []string, e *env) error {
 	}
 	var bad map[string]bool
 	if baseline != nil {
-		bad = killtable.JudgeBaseline(baseline, runs["baseline"])
+		var all killtable.Run
+		for _, name := range baselineJobs {
+			r := runs[name]
+			all.Reports = append(all.Reports, r.Reports...)
+			if r.Err != nil {
+				all.Err = errors.Join(all.Err, fmt.Errorf("%s: %w", name, r.Err))
+			}
+		}
+		bad = killtable.JudgeBaseline(baseline, all)
 	}
 	m := killtable.Tally(results, baseline, bad)
 	if !o.keepAll {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -139,5 +140,14 @@ func TestCmdMutateWithFakeSuite(t *testing.T) {
 	e, _, _ = testEnv(t)
 	if code := realMain([]string{"mutate", "--suite", suite, "--out", out, "--only", killed}, e); code != exitOK {
 		t.Errorf("all killed: exit %d, want %d", code, exitOK)
+	}
+}
+
+func TestShares(t *testing.T) {
+	ids := []string{"A", "B", "C", "D", "E"}
+	for n, want := range map[int]string{0: "[[A B C D E]]", 1: "[[A B C D E]]", 2: "[[A B] [C D E]]", 5: "[[A] [B] [C] [D] [E]]", 9: "[[A] [B] [C] [D] [E]]"} {
+		if got := fmt.Sprint(shares(ids, n)); got != want {
+			t.Errorf("shares(5 ids, %d) = %s, want %s", n, got, want)
+		}
 	}
 }

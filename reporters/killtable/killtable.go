@@ -66,6 +66,15 @@ type Baseline struct {
 	Problems    []string `json:"problems,omitempty"`
 	Report      string   `json:"report,omitempty"`
 	Log         string   `json:"log,omitempty"`
+	// Parts are the reports and logs of a baseline run in several parts
+	// side by side (each part a share of the rules), beside Report and Log.
+	Parts []BaselinePart `json:"parts,omitempty"`
+}
+
+// BaselinePart is one part of a baseline run in parts.
+type BaselinePart struct {
+	Report string `json:"report,omitempty"`
+	Log    string `json:"log,omitempty"`
 }
 
 // Mutation is the content of mutation.json.
@@ -253,6 +262,10 @@ func (m *Mutation) Prune() (int64, error) {
 	}
 	if b := m.Baseline; b != nil && b.Passed {
 		drop(&b.Report, &b.Log)
+		for i := range b.Parts {
+			drop(&b.Parts[i].Report, &b.Parts[i].Log)
+		}
+		b.Parts = nil
 	}
 	return freed, errors.Join(errs...)
 }
