@@ -1,7 +1,6 @@
 package margin
 
 import (
-	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -80,18 +79,7 @@ var reads = map[string]call{
 }
 
 func rightsEntries() []TableEntry {
-	var out []TableEntry
-	// Sorted: every Ginkgo process must build the same spec tree.
-	for _, name := range slices.Sorted(maps.Keys(changes)) {
-		out = append(out, Entry(fmt.Sprintf("read-only key: %s is refused", name), target.RoleReadOnly, name, false))
-		out = append(out, Entry(fmt.Sprintf("no-rights key: %s is refused", name), target.RoleNoRights, name, false))
-	}
-	for _, name := range slices.Sorted(maps.Keys(reads)) {
-		out = append(out, Entry(fmt.Sprintf("no-rights key: %s is refused", name), target.RoleNoRights, name, false))
-		out = append(out, Entry(fmt.Sprintf("trade-only key: %s is refused", name), target.RoleTradeOnly, name, false))
-		out = append(out, Entry(fmt.Sprintf("read-only key: %s is answered", name), target.RoleReadOnly, name, true))
-	}
-	return out
+	return trading.RightsEntries(slices.Collect(maps.Keys(changes)), slices.Collect(maps.Keys(reads)), false)
 }
 
 var _ = Describe("Margin access rights", func() {

@@ -1,7 +1,6 @@
 package spot
 
 import (
-	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
@@ -79,21 +78,7 @@ var spotReads = map[string]spotCall{
 }
 
 func spotRightsEntries() []TableEntry {
-	var out []TableEntry
-	// Sorted: every Ginkgo process must build the same spec tree.
-	for _, name := range slices.Sorted(maps.Keys(spotTrading)) {
-		out = append(out,
-			Entry(fmt.Sprintf("read-only key: %s is refused", name), target.RoleReadOnly, name, false),
-			Entry(fmt.Sprintf("no-rights key: %s is refused", name), target.RoleNoRights, name, false),
-			Entry(fmt.Sprintf("trade-only key: %s is answered", name), target.RoleTradeOnly, name, true))
-	}
-	for _, name := range slices.Sorted(maps.Keys(spotReads)) {
-		out = append(out,
-			Entry(fmt.Sprintf("no-rights key: %s is refused", name), target.RoleNoRights, name, false),
-			Entry(fmt.Sprintf("trade-only key: %s is refused", name), target.RoleTradeOnly, name, false),
-			Entry(fmt.Sprintf("read-only key: %s is answered", name), target.RoleReadOnly, name, true))
-	}
-	return out
+	return trading.RightsEntries(slices.Collect(maps.Keys(spotTrading)), slices.Collect(maps.Keys(spotReads)), true)
 }
 
 var _ = Describe("Spot access rights", func() {
