@@ -10,7 +10,7 @@
 
 const http = require('http');
 const ccxt = require('ccxt-hitbtc-v2');
-const { CALL_TIMEOUT_MS, keysFromEnvOrFixtures, call, expect, num, finish, crash, baseFromArgs } = require('./lib');
+const { CALL_TIMEOUT_MS, keysFromEnvOrFixtures, call, expect, num, finish, crash, baseFromArgs, readRestingOrder } = require('./lib');
 
 const SYMBOL = 'BTC/USDT';
 
@@ -108,18 +108,7 @@ async function main() {
   });
 
   if (rest) {
-    await call('fetchOrder', () => a.fetchOrder(rest.id, SYMBOL), (o) => {
-      expect(o.id === rest.id && o.status === 'open', `${o.id} ${o.status}`);
-      return `${o.id} ${o.status}`;
-    });
-    await call('fetchOpenOrder', () => a.fetchOpenOrder(rest.id, SYMBOL), (o) => {
-      expect(o.id === rest.id && o.status === 'open', `${o.id} ${o.status}`);
-      return `${o.id} ${o.status}`;
-    });
-    await call('fetchOpenOrders', () => a.fetchOpenOrders(SYMBOL), (os) => {
-      expect(os.some((o) => o.id === rest.id), `${rest.id} not among ${os.length}`);
-      return `${os.length} open`;
-    });
+    await readRestingOrder(a, SYMBOL, rest.id);
     const edited = await call('editOrder', () => a.editOrder(rest.id, SYMBOL, 'limit', 'buy', qty * 2, 11000), (o) => {
       expect(o.price === 11000 && o.amount === qty * 2, `price ${o.price} amount ${o.amount}`);
       return `${o.id} price ${o.price} amount ${o.amount}`;

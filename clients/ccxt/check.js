@@ -11,7 +11,7 @@
 'use strict';
 
 const ccxt = require('ccxt');
-const { CALL_TIMEOUT_MS, keysFromEnvOrFixtures, call, nextMs, expect, num, finish, crash, baseFromArgs } = require('./lib');
+const { CALL_TIMEOUT_MS, keysFromEnvOrFixtures, call, nextMs, expect, num, finish, crash, baseFromArgs, readRestingOrder } = require('./lib');
 
 const SYMBOL = 'BTC/USDT';
 
@@ -122,18 +122,7 @@ async function main() {
 
   // Orders.
   if (restBuy) {
-    await call('fetchOrder', () => a.fetchOrder(restBuy.id, SYMBOL), (o) => {
-      expect(o.id === restBuy.id && o.status === 'open', `${o.id} ${o.status}`);
-      return `${o.id} ${o.status}`;
-    });
-    await call('fetchOpenOrder', () => a.fetchOpenOrder(restBuy.id, SYMBOL), (o) => {
-      expect(o.id === restBuy.id && o.status === 'open', `${o.id} ${o.status}`);
-      return `${o.id} ${o.status}`;
-    });
-    await call('fetchOpenOrders', () => a.fetchOpenOrders(SYMBOL), (os) => {
-      expect(os.some((o) => o.id === restBuy.id), `${restBuy.id} not among ${os.length}`);
-      return `${os.length} open`;
-    });
+    await readRestingOrder(a, SYMBOL, restBuy.id);
     const edited = await call('editOrder', () => a.editOrder(restBuy.id, SYMBOL, 'limit', 'buy', qty * 2, 11000, { new_client_order_id: cid('e1') }), (o) => {
       expect(o.price === 11000 && o.amount === qty * 2, `price ${o.price} amount ${o.amount}`);
       return `${o.id} price ${o.price} amount ${o.amount}`;

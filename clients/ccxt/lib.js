@@ -90,4 +90,21 @@ function baseFromArgs() {
   return base;
 }
 
-module.exports = { CALL_TIMEOUT_MS, keysFromEnvOrFixtures, call, nextMs, expect, num, finish, crash, baseFromArgs };
+// readRestingOrder reads a resting order back the three ways ccxt offers:
+// by id, as an open order, and among the symbol's open orders.
+async function readRestingOrder(a, symbol, id) {
+  await call('fetchOrder', () => a.fetchOrder(id, symbol), (o) => {
+    expect(o.id === id && o.status === 'open', `${o.id} ${o.status}`);
+    return `${o.id} ${o.status}`;
+  });
+  await call('fetchOpenOrder', () => a.fetchOpenOrder(id, symbol), (o) => {
+    expect(o.id === id && o.status === 'open', `${o.id} ${o.status}`);
+    return `${o.id} ${o.status}`;
+  });
+  await call('fetchOpenOrders', () => a.fetchOpenOrders(symbol), (os) => {
+    expect(os.some((o) => o.id === id), `${id} not among ${os.length}`);
+    return `${os.length} open`;
+  });
+}
+
+module.exports = { readRestingOrder, CALL_TIMEOUT_MS, keysFromEnvOrFixtures, call, nextMs, expect, num, finish, crash, baseFromArgs };
