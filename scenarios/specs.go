@@ -54,7 +54,10 @@ func requireLoopback(ctx SpecContext, e *framework.Env) {
 	}
 }
 
-var _ = Describe("Limits", Ordered, ContinueOnFailure, containerLabels(), func() {
+// The batch is the run's longest group of specs (seconds of offered load, all
+// in one process): scheduled first, it runs beside the other specs instead of
+// after them, alone on one process at the end of a parallel run.
+var _ = Describe("Limits", Ordered, ContinueOnFailure, containerLabels(), SpecPriority(1), func() {
 	var res *Results
 	BeforeAll(func(ctx SpecContext) {
 		e := framework.Current()
