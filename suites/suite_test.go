@@ -57,3 +57,10 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 })
 
 var _ = SynchronizedAfterSuite(func() {}, func() { stopTarget() })
+
+// -conform.report: the report of the selected specs only (conform mutate's).
+var _ = ReportAfterSuite("conform report", func(r Report) {
+	if flags.Report != "" {
+		Expect(framework.WriteSelectedReport(flags.Report, r)).To(Succeed())
+	}
+})

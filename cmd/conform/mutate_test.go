@@ -36,7 +36,7 @@ func TestSelectFaults(t *testing.T) {
 
 func TestSuiteRunArgs(t *testing.T) {
 	got := suiteRunArgs(killtable.RuleFilter("V3-A"), "/r/V3-A.json", time.Minute, "V3-A")
-	want := []string{"--ginkgo.label-filter=rule:V3-A", "--ginkgo.json-report=/r/V3-A.json", "--ginkgo.no-color", "--ginkgo.timeout=1m0s", "-conform.faults=V3-A"}
+	want := []string{"--ginkgo.label-filter=rule:V3-A", "-conform.report=/r/V3-A.json", "--ginkgo.no-color", "--ginkgo.timeout=1m0s", "-conform.faults=V3-A"}
 	if !slices.Equal(got, want) {
 		t.Errorf("fault run:\n got %q\nwant %q", got, want)
 	}
@@ -61,6 +61,7 @@ name=baseline
 for a in "$@"; do
   case "$a" in
     --ginkgo.json-report=*) report="${a#--ginkgo.json-report=}";;
+    -conform.report=*) report="${a#-conform.report=}";;
     --ginkgo.dry-run) name=dry;;
     -conform.faults=*) name="${a#-conform.faults=}";;
   esac

@@ -23,6 +23,8 @@ type child struct {
 	dir    string
 	stdout io.Writer
 	stderr io.Writer
+	// env is added to conform's own environment.
+	env []string
 }
 
 // run starts the child in its own process group and waits for it. The first
@@ -37,6 +39,9 @@ type child struct {
 func (c child) run(ctx context.Context) (int, error) {
 	cmd := exec.Command(c.path, c.args...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = c.dir, c.stdout, c.stderr
+	if len(c.env) > 0 {
+		cmd.Env = append(os.Environ(), c.env...)
+	}
 	setOwnGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return 0, fmt.Errorf("start %s: %w", c.path, err)

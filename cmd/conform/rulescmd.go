@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/onsi/ginkgo/v2/types"
+
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/reporters/coverage"
 	"github.com/conform-harness/conform/reporters/ginkgojson"
@@ -165,6 +167,15 @@ func readRunOutcomes(path string) (map[string]coverage.RunOutcome, error) {
 // dryRunCoverage runs the suite binary in dry-run mode, which lists every
 // spec with its labels without running any, and joins it with the catalogue.
 func dryRunCoverage(ctx context.Context, suite string) (*coverage.Coverage, error) {
+	reports, err := dryRun(ctx, suite)
+	if err != nil {
+		return nil, err
+	}
+	return coverage.Compute(reports, rules.Default(), faults.Catalogue()), nil
+}
+
+// dryRun runs the suite binary in dry-run mode and returns its report.
+func dryRun(ctx context.Context, suite string) ([]types.Report, error) {
 	dir, err := os.MkdirTemp("", "conform-dry-run-")
 	if err != nil {
 		return nil, harnessErrorf("dry run: %w", err)
@@ -186,7 +197,7 @@ func dryRunCoverage(ctx context.Context, suite string) (*coverage.Coverage, erro
 	if status != 0 {
 		return nil, harnessErrorf("dry run of %s failed with status %d:\n%s", suite, status, tail(output.String(), 20))
 	}
-	return coverage.Compute(reports, rules.Default(), faults.Catalogue()), nil
+	return reports, nil
 }
 
 func dryRunArgs(report string) []string {

@@ -41,7 +41,10 @@ type Flags struct {
 	// Resolved is the target as the CLI already probed it (target.Resolution
 	// encoded): the suite then uses it as is instead of probing again.
 	Resolved string
-	fs       *flag.FlagSet
+	// Report is where the suite writes the report of the specs its label
+	// filter selects (see WriteSelectedReport).
+	Report string
+	fs     *flag.FlagSet
 }
 
 // given reports whether a flag was set on the command line, so that an
@@ -64,6 +67,7 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 	fs.BoolVar(&f.AllowLiveTrading, "conform.allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
 	fs.StringVar(&f.Resolved, "conform.resolved", "", "the target as conform run resolved it (internal: set by the CLI, which probes the target once)")
 	fs.StringVar(&f.Faults, "conform.faults", "", "comma-separated rule IDs whose faults the embedded emulator switches on")
+	fs.StringVar(&f.Report, "conform.report", "", "write a Ginkgo JSON report of the suite nodes and the specs the label filter selects to this `path` (a mutation run's: without the other specs)")
 	return f
 }
 
