@@ -54,8 +54,10 @@ conform-check: build
 
 ## trust: the built CLI aimed at targets other than the embedded emulator: no secret in any artifact,
 ## no authenticated mutating request on an undeclared target, sandbox runs green in parallel
+## Every check runs side by side (-parallel: go test's default is one per CPU): they mostly wait, and the longest,
+## a sandbox run on one account set (one suite process), sets the pace.
 trust: build
-	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -run '^TestTrust' ./cmd/conform/
+	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 16 -run '^TestTrust' ./cmd/conform/
 
 ## clients: real client libraries, unchanged but for the base URL, against the built `conform emulate`:
 ## ccxt's hitbtc (clients/ccxt, pinned; installed with npm ci when missing); any failed call fails the target

@@ -25,6 +25,7 @@ const (
 // regression and exits 1, and the replay line printed for it re-runs just
 // that rule against the same target.
 func TestTrustReportDiffNamesTheFaultsRule(t *testing.T) {
+	t.Parallel() // every trust check has targets, ports and directories of its own (make trust: go test -parallel)
 	bin := binDir(t)
 	clean := startEmulator(t, emulator.Options{ControlPlane: true})
 	faulty := startEmulator(t, emulator.Options{ControlPlane: true, Faults: []string{diffFault}})

@@ -214,6 +214,7 @@ func assertNoSecret(t *testing.T, console, dir string) {
 // The auth specs fail against a target that accepts any credentials and
 // under every auth fault; nothing the runs print or write holds a secret.
 func TestTrustNoSecretInAnyArtifact(t *testing.T) {
+	t.Parallel() // every trust check has targets, ports and directories of its own (make trust: go test -parallel)
 	bin := binDir(t)
 	t.Run("target accepting any credentials", func(t *testing.T) {
 		base := startEmulator(t, emulator.Options{ControlPlane: true, Faults: []string{"V3-AUTH-BASIC-FAIL", "V3-AUTH-HS256-FAIL", "V3-AUTH-MALFORMED", "V3-AUTH-UNKNOWN-KEY"}})
@@ -245,7 +246,7 @@ func TestTrustNoSecretInAnyArtifact(t *testing.T) {
 // cleanup; declared a sandbox, the same proxy sees them (the log works).
 func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
 	// Full suite runs against targets of their own (own emulator, proxy and ports): they
-	// wait more than they compute, so they run side by side, after the serial checks.
+	// wait more than they compute, so they run side by side with the other checks.
 	t.Parallel()
 	bin := binDir(t)
 	// No control plane: not recognisable as the emulator. No limits: the
@@ -271,7 +272,7 @@ func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
 // CLI runs one and says so); with an account set per process it runs two.
 func TestTrustSandboxInParallel(t *testing.T) {
 	// Full suite runs against targets of their own (own emulator, proxy and ports): they
-	// wait more than they compute, so they run side by side, after the serial checks.
+	// wait more than they compute, so they run side by side with the other checks.
 	t.Parallel()
 	bin := binDir(t)
 	// The limit scenarios share nothing of an account's state and run in
@@ -358,7 +359,7 @@ func tcpProxy(t *testing.T, upstream string) string {
 // skips the limit scenarios with the reason.
 func TestTrustThroughATransparentProxy(t *testing.T) {
 	// Full suite runs against targets of their own (own emulator, proxy and ports): they
-	// wait more than they compute, so they run side by side, after the serial checks.
+	// wait more than they compute, so they run side by side with the other checks.
 	t.Parallel()
 	bin := binDir(t)
 	proxy := tcpProxy(t, startEmulator(t, emulator.Options{ControlPlane: true}))
@@ -376,6 +377,7 @@ func TestTrustThroughATransparentProxy(t *testing.T) {
 // A target that is not this API costs seconds and one line, not minutes and
 // a suite of rule failures: a silent listener and a web server each exit 3.
 func TestTrustWrongTargetFailsFast(t *testing.T) {
+	t.Parallel() // every trust check has targets, ports and directories of its own (make trust: go test -parallel)
 	bin := binDir(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -414,6 +416,7 @@ func TestTrustWrongTargetFailsFast(t *testing.T) {
 
 // A filter that selects no spec is a bad flag, never a green run.
 func TestTrustFilterSelectingNothingIsAUsageError(t *testing.T) {
+	t.Parallel() // every trust check has targets, ports and directories of its own (make trust: go test -parallel)
 	bin := binDir(t)
 	code, console := conformCLI(t, bin, nil, "run", "--label-filter", "rule:V3-NO-SUCH-RULE", "--out", t.TempDir())
 	if code != exitUsage || !strings.Contains(console, "selects no spec") {
@@ -430,6 +433,7 @@ func processesMentioning(t *testing.T, s string) []string {
 
 // kill -9 of conform run leaves neither the Ginkgo CLI nor a suite process.
 func TestTrustKilledRunLeavesNoOrphans(t *testing.T) {
+	t.Parallel() // every trust check has targets, ports and directories of its own (make trust: go test -parallel)
 	bin := binDir(t)
 	if _, err := exec.LookPath("pgrep"); err != nil {
 		t.Skip("needs pgrep")
@@ -485,6 +489,7 @@ func apiServer(t *testing.T, status int) string {
 // A capacity run answered with 429s fails without any --threshold; a run
 // stopped with SIGTERM keeps what it measured and exits 143.
 func TestTrustLoadVerdicts(t *testing.T) {
+	t.Parallel() // every trust check has targets, ports and directories of its own (make trust: go test -parallel)
 	bin := binDir(t)
 	t.Run("429 storm without thresholds", func(t *testing.T) {
 		out := t.TempDir()
