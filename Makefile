@@ -8,7 +8,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) * 2 )); [ $$n -lt 4 ] && n=4; [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build conform test unit suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut
+.PHONY: rules.yaml all build conform test unit unit-race unit-timed suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut
 
 all: build
 
@@ -22,8 +22,17 @@ build:
 conform: build
 	$(BIN)/conform run --procs $(PROCS) --out $(REPORTS) $(if $(TARGET),--target $(TARGET)) $(ARGS)
 
-## test: everything that proves the harness works; CI runs this
-test: vet unit build conform-check coverage trust mutation-fast fuzz
+## test: everything that proves the harness works; CI runs this. Four stages, each after the one before:
+## 1. the steps that only compute (gofmt and vet, the package tests under -race, fuzzing, the build) side by side;
+## 2. the package tests that offer load at a measured rate, alone (see unit);
+## 3. the conformance run and its coverage check beside the trust checks: both mostly wait;
+## 4. the mutation run, alone: its limit faults are judged on 1-second windows.
+## A failing step fails make test (a stage with a failure runs to its end; later stages do not start).
+test:
+	@$(MAKE) --no-print-directory -j 4 --output-sync=target vet unit-race fuzz build
+	@$(MAKE) --no-print-directory unit-timed
+	@$(MAKE) --no-print-directory -j 2 --output-sync=target -o build conform-check coverage trust
+	@$(MAKE) --no-print-directory -o build mutation-fast
 
 vet:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -34,7 +43,13 @@ vet:
 ## packages' tests on two cores the generator itself falls short of the rate and the verdicts turn INVALID.
 TIMED := ./load/ ./cmd/conform/
 unit:
+	@$(MAKE) --no-print-directory unit-race
+	@$(MAKE) --no-print-directory unit-timed
+
+unit-race:
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v -e '/suites$$' -e '/load$$' -e '/cmd/conform$$')
+
+unit-timed:
 	$(GO) test -race -count=1 -p 1 $(TIMED)
 
 ## coverage: every testable rule has a spec that runs on the emulator (not one that skips everywhere) and a fault,
