@@ -8,7 +8,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) * 2 )); [ $$n -lt 4 ] && n=4; [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build conform test unit unit-race unit-timed suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut
+.PHONY: rules.yaml all build conform test unit unit-race unit-pkgs unit-cli unit-timed suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut
 
 all: build
 
@@ -29,7 +29,7 @@ conform: build
 ## 4. the mutation run, alone: its limit faults are judged on 1-second windows.
 ## A failing step fails make test (a stage with a failure runs to its end; later stages do not start).
 test:
-	@$(MAKE) --no-print-directory -j 4 --output-sync=target vet unit-race fuzz build
+	@$(MAKE) --no-print-directory -j 5 --output-sync=target vet unit-race fuzz build
 	@$(MAKE) --no-print-directory unit-timed
 	@$(MAKE) --no-print-directory -j 2 --output-sync=target -o build conform-check coverage trust
 	@$(MAKE) --no-print-directory -o build mutation-fast
@@ -39,18 +39,26 @@ vet:
 	$(GO) vet ./...
 
 ## unit: package tests (not the conformance suite, which conform-check runs)
-## The packages whose tests offer load at a measured rate run after the others, one at a time: beside other
-## packages' tests on two cores the generator itself falls short of the rate and the verdicts turn INVALID.
-TIMED := ./load/ ./cmd/conform/
+## The tests that offer load at a measured rate (package load, conform load's and the real clients' in cmd/conform)
+## run after the others, one package at a time (unit-timed): beside other tests on two cores the generator itself
+## falls short of the rate and the verdicts turn INVALID. unit-race runs every other test: the other packages'
+## (unit-pkgs) and cmd/conform's but those (unit-cli: -skip, the complement of unit-timed's -run).
+TIMED_CLI := ^(TestLoad|TestClients)
 unit:
 	@$(MAKE) --no-print-directory unit-race
 	@$(MAKE) --no-print-directory unit-timed
 
-unit-race:
+unit-race: unit-pkgs unit-cli
+
+unit-pkgs:
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v -e '/suites$$' -e '/load$$' -e '/cmd/conform$$')
 
+unit-cli:
+	$(GO) test -race -count=1 -skip '$(TIMED_CLI)' ./cmd/conform/
+
 unit-timed:
-	$(GO) test -race -count=1 -p 1 $(TIMED)
+	$(GO) test -race -count=1 ./load/
+	$(GO) test -race -count=1 -run '$(TIMED_CLI)' ./cmd/conform/
 
 ## coverage: every testable rule has a spec that runs on the emulator (not one that skips everywhere) and a fault,
 ## every spec names a known rule, and the checked-in rules.yaml is what the code says
