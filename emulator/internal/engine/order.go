@@ -3,8 +3,8 @@ package engine
 import (
 	"cmp"
 	"math/big"
-	"slices"
 	"math/bits"
+	"slices"
 	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/fixed"
@@ -356,7 +356,7 @@ type account struct {
 	user    string            // the trader: id without the margin suffix
 	byCloid map[string]*order // newest record per client_order_id, active or final
 	active  map[int64]*order
-	perSym  []int    // active and suspended orders per book index
+	perSym  []int       // active and suspended orders per book index
 	history []histEntry // by ID; deleted records linger until compaction
 	deleted int
 	trimAt  int // history before it holds no final record Retention may delete
