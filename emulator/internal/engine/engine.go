@@ -101,8 +101,9 @@ type Engine struct {
 	// lazily at the start of every call.
 	expiries, purges deadlines
 
-	fired    []*order // scratch for stop triggers
-	tradeBuf []Trade  // scratch for the trades of the order being answered
+	fired    []*order      // scratch for stop triggers
+	moves    []ledger.Move // scratch for a trade's ledger moves (zeroing a fresh array per trade showed in profiles)
+	tradeBuf []Trade       // scratch for the trades of the order being answered
 
 	// Order-list effects wait here until the matching in progress is over
 	// (see drain): orders an OCO execution canceled, and secondaries a
