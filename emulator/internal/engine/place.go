@@ -22,7 +22,10 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 		return Order{}, err
 	}
 	key := req.Account
-	if o.mg != nil {
+	switch {
+	case o.mg != nil && o.mg.fut:
+		key = FuturesKey(req.Account)
+	case o.mg != nil:
 		key = MarginKey(req.Account)
 	}
 	a := e.account(key)
@@ -122,6 +125,9 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 		return nil, errorf(ErrValidation, "symbol is required")
 	}
 	bk := e.books[req.Symbol]
+	if bk != nil && bk.sym.Futures != (req.Margin != nil && req.Margin.Futures) {
+		bk = nil // a futures contract trades only as futures, and only contracts do
+	}
 	if bk == nil {
 		if e.faults.On("V3-SPOT-UNKNOWN-SYMBOL") {
 			return nil, errorf(ErrValidation, "symbol %q is not valid", req.Symbol)
