@@ -199,3 +199,26 @@ func checkFuturesSymbol(s Symbol) error {
 	}
 	return nil
 }
+
+// ContractStats answers what /public/futures/info shows of a futures
+// contract: its last trade price (hasLast false before the first trade)
+// and its open interest, the total size of the long positions held in it.
+// ok is false for a symbol that is not a futures contract.
+func (e *Engine) ContractStats(symbol string) (last decimal.Decimal, hasLast bool, openInterest decimal.Decimal, ok bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	bk := e.books[symbol]
+	if bk == nil || !bk.sym.Futures {
+		return last, false, openInterest, false
+	}
+	if bk.hasLast {
+		last, hasLast = bk.tick.decimal(bk.last), true
+	}
+	var lots int64
+	for _, ma := range e.margin {
+		if p := ma.pos[bk.idx]; ma.fut && p != nil && p.lots > 0 {
+			lots += p.lots
+		}
+	}
+	return last, hasLast, bk.step.decimal(lots), true
+}

@@ -175,7 +175,7 @@ func (e *Engine) parseMargin(req PlaceRequest) (*marginOrder, *Error) {
 	switch m := req.Margin.Mode; m {
 	case "":
 		mg.mode = margin.Isolated
-		if e.faults.On("V3-MARGIN-ORDER-MODE") {
+		if e.faults.On("V3-MARGIN-ORDER-MODE") && !mg.fut {
 			mg.mode = margin.Cross
 		}
 	case string(margin.Isolated), string(margin.Cross):
@@ -183,7 +183,7 @@ func (e *Engine) parseMargin(req PlaceRequest) (*marginOrder, *Error) {
 	default:
 		return nil, errorf(ErrValidation, "margin_mode %q must be isolated or cross", m)
 	}
-	if mg.closePos && req.Quantity != nil && !e.faults.On("V3-MARGIN-CLOSE-POSITION") {
+	if mg.closePos && req.Quantity != nil && (mg.fut || !e.faults.On("V3-MARGIN-CLOSE-POSITION")) {
 		return nil, errorf(ErrValidation, "close_position requires quantity to be omitted: the position's size is the quantity")
 	}
 	return mg, nil
@@ -312,7 +312,7 @@ func (e *Engine) setMarginBalance(account string, sp acctSpec, ma *marginAcct, a
 		if ma == nil {
 			return e.closedView(m, instr, cur, now, now), nil
 		}
-		if e.faults.On("V3-MARGIN-CLOSE") {
+		if e.faults.On("V3-MARGIN-CLOSE") && !ma.fut {
 			return e.accountView(ma), nil
 		}
 		if len(ma.pos) > 0 {

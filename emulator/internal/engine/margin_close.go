@@ -95,7 +95,7 @@ func (e *Engine) closeAllPositions(account string, fut bool) []Position {
 // whole size, limit GTC at ticks or market IOC. It holds only its fee and
 // is never refused for margin: closing must always be possible.
 func (e *Engine) closeWith(ma *marginAcct, p *position, limit bool, ticks int64, now int64) {
-	if e.faults.On("V3-MARGIN-POSITION-CLOSE") {
+	if e.faults.On("V3-MARGIN-POSITION-CLOSE") && !ma.fut {
 		return
 	}
 	bk := p.bk
