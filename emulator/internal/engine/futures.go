@@ -185,14 +185,8 @@ func (e *Engine) CloseAllFuturesPositions(account string) []Position {
 	return e.closeAllPositions(account, true)
 }
 
-// IsFutures reports whether symbol is a futures contract the engine trades.
-func (e *Engine) IsFutures(symbol string) bool {
-	bk := e.books[symbol] // books never change after New
-	return bk != nil && bk.sym.Futures
-}
-
-// checkFuturesSymbols refuses futures symbols without the Futures flag set
-// consistently with their base (a contract is its own base unit).
+// checkFuturesSymbol refuses a futures contract that is not its own base
+// unit (positions in it are held in that unit).
 func checkFuturesSymbol(s Symbol) error {
 	if s.Futures && s.Base != s.Code {
 		return fmt.Errorf("futures symbol %s must be its own base, not %s", s.Code, s.Base)
