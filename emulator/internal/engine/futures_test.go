@@ -175,3 +175,23 @@ func TestFuturesLeverageChange(t *testing.T) {
 	}
 	v.check()
 }
+
+// TestFuturesCrossLeverage: a cross account's leverage applies to each
+// contract up to the contract's own maximum.
+func TestFuturesCrossLeverage(t *testing.T) {
+	v := newFuturesEnv(t)
+	v.fund(FuturesBalanceKey("A"), "USDT", "1000")
+	if _, err := v.e.SetFuturesAccount("A", "cross", "USDT", dec("1000"), dp("0.5")); kindOfErr(err) != ErrValidation {
+		t.Fatalf("leverage 0.5: %v", err)
+	}
+	if _, err := v.e.SetFuturesAccount("A", "cross", "USDT", dec("1000"), dp("50")); err != nil {
+		t.Fatal(err)
+	}
+	// At 50 (capped at the contract's 20), 0.1 at 60000 needs 300 plus the fee.
+	o := v.place(futures(lim("A", "BTCUSDT_PERP", Buy, "0.1", "60000"), "cross"))
+	a := v.e.FuturesAccounts("A")
+	if got := a[0].Currencies[0].ReservedOrders; !got.Equal(dec("304.2")) {
+		t.Fatalf("reserved for %s at leverage 20: %s", o.ClientOrderID, got)
+	}
+	v.check()
+}

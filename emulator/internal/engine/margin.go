@@ -140,9 +140,10 @@ type marginAcct struct {
 }
 
 // leverage is what the account's orders and positions in a symbol
-// configured by cfg are margined at.
+// configured by cfg are margined at: its chosen leverage, never above the
+// symbol's maximum (a cross account backs symbols of several maxima).
 func (ma *marginAcct) leverage(cfg *margin.Params) decimal.Decimal {
-	if ma.lev.IsPositive() {
+	if ma.lev.IsPositive() && ma.lev.LessThan(cfg.MaxLeverage) {
 		return ma.lev
 	}
 	return cfg.MaxLeverage
