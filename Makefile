@@ -51,8 +51,9 @@ unit:
 
 unit-race: unit-pkgs unit-cli
 
+## -p 4: go test's default of one package per CPU left a core idle half the time (tests waiting on sockets, timers, Chromium)
 unit-pkgs:
-	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v -e '/suites$$' -e '/load$$' -e '/cmd/conform$$')
+	$(GO) test -race -count=1 -p 4 $$($(GO) list ./... | grep -v -e '/suites$$' -e '/load$$' -e '/cmd/conform$$')
 
 unit-cli:
 	$(GO) test -race -count=1 -skip '$(TIMED_CLI)' ./cmd/conform/
