@@ -35,6 +35,8 @@ type rawConn struct {
 	// deadline tells whether a deadline is set on c (one to clear when
 	// a request has none).
 	deadline bool
+	// num is room to format a Content-Length without allocating.
+	num [20]byte
 }
 
 func newRawTransport(d *net.Dialer, maxConns int, timeout time.Duration) *rawTransport {
@@ -69,6 +71,18 @@ func (t *rawTransport) conn(ctx context.Context, addr string) (*rawConn, error) 
 		return &rawConn{c: c, br: bufio.NewReaderSize(c, 16<<10), bw: bufio.NewWriterSize(c, 4<<10)}, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+}
+
+// closeIdle closes the idle connections.
+func (t *rawTransport) closeIdle() {
+	for {
+		select {
+		case rc := <-t.idle:
+			t.drop(rc)
+		default:
+			return
+		}
 	}
 }
 
