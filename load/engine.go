@@ -42,7 +42,7 @@ type engine struct {
 	origin  string // scheme://host; every URL starts with it (see Confine)
 	host    string // the Host header
 	addr    string // host:port to dial
-	pool    *rawTransport
+	pool    *connPool
 	timeout time.Duration
 	pacing  Pacing
 	// record takes a batch of results (the engine reuses the slice
@@ -73,7 +73,7 @@ func newEngine(cfg RunConfig, tr vegeta.Targeter, name string, record func([]veg
 		addr = net.JoinHostPort(cfg.Base.Hostname(), "80")
 	}
 	e := &engine{tr: tr, du: cfg.Duration, name: name, origin: origin(cfg.Base), host: cfg.Base.Host, addr: addr,
-		pool: newRawTransport(d, cfg.Connections, cfg.Timeout), timeout: cfg.Timeout, pacing: cfg.Pacing, record: record, observe: observe}
+		pool: newConnPool(d, cfg.Connections, cfg.Timeout), timeout: cfg.Timeout, pacing: cfg.Pacing, record: record, observe: observe}
 	e.workers, e.maxWorkers = cfg.Workers, cfg.MaxWorkers
 	if cfg.Pacing.IsUnlimited() {
 		// Vegeta adds workers whenever all are busy, which at max rate is
@@ -292,7 +292,7 @@ func opName(method string) string {
 // release gives the worker's connection back to the pool.
 func (w *worker) release() {
 	if w.rc != nil {
-		w.e.pool.idle <- w.rc
+		w.e.pool.put(w.rc)
 		w.rc = nil
 	}
 }
