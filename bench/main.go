@@ -27,6 +27,7 @@ func main() {
 	soakRate := flag.Int("soak-rate", 300, "requests per second of the soak (the documented trading rate)")
 	soakKeep := flag.Int("soak-retention", 2000, "the emulator's retention (orders and trades per account) during the soak")
 	retention = flag.Int("retention", 0, "the engine's history retention per account (0: the default, 101,000)")
+	warmup = flag.Duration("warmup", time.Second, "untimed run of each side before its stopwatch starts (engine pairs; 0: cold)")
 	iters = flag.Int("iters", 0, "a fixed number of iterations per side instead of -time (for instruction counts under valgrind --tool=callgrind)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	memprofile := flag.String("memprofile", "", "write an allocation profile at the end to this file")
@@ -92,8 +93,24 @@ func main() {
 	}
 }
 
-// retention and iters are the -retention and -iters flags.
-var retention, iters *int
+// retention and iters are the -retention and -iters flags, warmup the
+// -warmup flag.
+var (
+	retention, iters *int
+	warmup           *time.Duration
+)
+
+// warm runs iter untimed for d and returns the iterations that follow: each
+// side reaches its steady state before it is timed (our engine's history
+// fills up to its retention within a fraction of a second, and a cold heap
+// growing to that size is not what a running emulator pays).
+func warm(d time.Duration, iter func(int)) func(int) {
+	n := 0
+	for start := time.Now(); *iters <= 0 && (n%64 != 0 || time.Since(start) < d); n++ {
+		iter(n)
+	}
+	return func(i int) { iter(n + i) }
+}
 
 func median(xs []float64) float64 {
 	s := slices.Clone(xs)
@@ -106,15 +123,15 @@ func median(xs []float64) float64 {
 }
 
 func compareEngine(rounds int, d time.Duration) error {
-	fmt.Println("== engine vs github.com/i25959341/orderbook v0.2.5, its BenchmarkLimitOrder workload (32 operations per iteration; ours with ledger and fees on)")
+	fmt.Printf("== engine vs github.com/i25959341/orderbook v0.2.5, its BenchmarkLimitOrder workload (32 operations per iteration; ours with ledger and fees on; each side timed after a %s untimed warm-up)\n", *warmup)
 	var ratios, cpuRatios, refNs, engNs, refAl, engAl, refB, engB []float64
 	for r := 1; r <= rounds; r++ {
-		ref := measure(d, opsPerIter, referenceWorkload())
+		ref := measure(d, opsPerIter, warm(*warmup, referenceWorkload()))
 		w, err := engineWorkload()
 		if err != nil {
 			return err
 		}
-		eng := measure(d, opsPerIter, w)
+		eng := measure(d, opsPerIter, warm(*warmup, w))
 		ratio, cpuRatio := eng.opsPerSec/ref.opsPerSec, eng.cpuOpsPerSec/ref.cpuOpsPerSec
 		fmt.Printf("round %d: reference %8.0f ns/op %9.0f ops/s %6.0f allocs/iter | engine %8.0f ns/op %9.0f ops/s %6.0f allocs/iter | ratio %.2f (by CPU time %.2f)\n",
 			r, ref.nsPerOp, ref.opsPerSec, ref.allocsPerOp, eng.nsPerOp, eng.opsPerSec, eng.allocsPerOp, ratio, cpuRatio)
@@ -137,7 +154,7 @@ func pureMatch(rounds int, d time.Duration) error {
 		if err != nil {
 			return err
 		}
-		m := measure(d, 2, w)
+		m := measure(d, 2, warm(*warmup, w))
 		fmt.Printf("round %d: %8.0f ns/op %9.0f ops/s (%9.0f per CPU-second) %5.1f allocs/op\n", r, m.nsPerOp, m.opsPerSec, m.cpuOpsPerSec, m.allocsPerOp/2)
 		rates, cpuRates, allocs = append(rates, m.opsPerSec), append(cpuRates, m.cpuOpsPerSec), append(allocs, m.allocsPerOp/2)
 	}

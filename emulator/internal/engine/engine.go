@@ -101,8 +101,9 @@ type Engine struct {
 	// lazily at the start of every call.
 	expiries, purges deadlines
 
-	fired    []*order // scratch for stop triggers
-	tradeBuf []Trade  // scratch for the trades of the order being answered
+	fired    []*order      // scratch for stop triggers
+	moves    []ledger.Move // scratch for a trade's ledger moves (zeroing a fresh array per trade showed in profiles)
+	tradeBuf []Trade       // scratch for the trades of the order being answered
 
 	// Order-list effects wait here until the matching in progress is over
 	// (see drain): orders an OCO execution canceled, and secondaries a
@@ -268,8 +269,11 @@ func (e *Engine) sweep(now int64) {
 	}
 	for len(e.purges) > 0 && e.purges[0].at <= now {
 		d := e.purges.pop()
-		if !d.o.deleted {
-			e.purge(d.o)
+		if o := d.o; !o.deleted {
+			a := o.acct
+			if i := a.find(o.id); i < len(a.history) {
+				e.purge(a, i)
+			}
 		}
 	}
 }
@@ -328,6 +332,9 @@ func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
 	if o.filled == 0 && !e.faults.On("V3-SPOT-HISTORY-24H") {
 		o.purgeAt = at + int64(historyRetention)
 		e.purges.push(deadline{at: o.purgeAt, o: o})
+		if i := a.find(o.id); i < len(a.history) {
+			a.history[i].scheduled = true
+		}
 	}
 	e.retain(a)
 }
@@ -339,15 +346,18 @@ func reportOf(s Status) ReportType {
 	return ReportCanceled
 }
 
-// purge deletes a final order from history; its client_order_id becomes
-// free again.
-func (e *Engine) purge(o *order) {
-	o.deleted = true
-	if o.purgeAt != 0 {
+// purge deletes the final order of history entry i of a from history; its
+// client_order_id becomes free again. It reads nothing of the order unless
+// the account's index of chosen IDs holds it.
+func (e *Engine) purge(a *account, i int) {
+	h := &a.history[i]
+	h.o.deleted, h.deleted = true, true
+	if h.scheduled {
 		e.purgedEarly++ // its entry in purges is now dead weight
 	}
-	a := o.acct
-	a.unindex(o)
+	if !h.genID || a.foreignHex {
+		a.unindex(h.o)
+	}
 	a.deleted++
 	if a.deleted > 1024 && a.deleted*2 > len(a.history) {
 		kept := a.history[:0]
@@ -367,12 +377,12 @@ func (e *Engine) purge(o *order) {
 // they are the larger part, so that the schedule stays bounded too.
 func (e *Engine) retain(a *account) {
 	for final := len(a.history) - a.deleted - len(a.active); final > e.opts.Retention.Orders && a.trimAt < len(a.history); {
-		o := a.history[a.trimAt]
+		i := a.trimAt
 		a.trimAt++
-		if o.deleted || o.active() {
+		if h := &a.history[i]; h.deleted || a.active[h.id] != nil {
 			continue
 		}
-		e.purge(o) // may compact history and reset the cursor
+		e.purge(a, i) // may compact history and reset the cursor
 		final--
 	}
 	if e.purgedEarly > 1024 && e.purgedEarly*2 > len(e.purges) {
@@ -407,7 +417,7 @@ func (e *Engine) register(o *order) {
 	o.id = e.lastOrderID
 	a := o.acct
 	e.index(a, o)
-	a.history = append(a.history, o)
+	a.history = append(a.history, histEntry{o: o, id: o.id, genID: o.genID})
 	a.active[o.id] = o
 	a.perSym[o.bk.idx]++
 }

@@ -153,8 +153,7 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 
 	t.filled += lots
 	m.filled += lots
-	var ds [8]ledger.Move
-	n := e.legs(ds[:0], t, q, notional, takerFee)
+	n := e.legs(e.moves[:0], t, q, notional, takerFee)
 	n = e.legs(n, m, q, notional, makerFee)
 	n = e.trim(n, m) // the taker is trimmed once, if it comes to rest
 	if err := e.led.ApplyMoves(n...); err != nil {
@@ -162,6 +161,7 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 		// was changed behind the engine's back (e.g. reset on its own).
 		panic(fmt.Sprintf("engine: settling trade of %s %s at %s: %v", q, bk.sym.Code, lv.price, err))
 	}
+	e.moves = n[:0]
 
 	e.lastTradeID++
 	id := e.lastTradeID

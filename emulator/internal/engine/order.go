@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"math/big"
 	"math/bits"
+	"slices"
 	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/fixed"
@@ -14,20 +16,24 @@ import (
 // order is the engine's live record of an order. Prices are kept in ticks
 // and quantities in increments of its symbol; times in Unix nanoseconds.
 type order struct {
-	id        int64
-	cloid     string
+	// The fields history retention reads of an old record come first, in
+	// one cache line: evicting a record then costs one miss, not several.
+	id      int64
+	status  Status
+	deleted bool
+	genID   bool  // its client_order_id was generated
+	purgeAt int64 // when it leaves history, 0 when not scheduled
+	acct    *account
+	cloid   string
+
 	origCloid string
-	acct      *account
 	bk        *book
 	side      Side
 	typ       Type
 	tif       TimeInForce
-	status    Status
 	postOnly  bool
 	// triggered is set when a stop or take-profit order leaves suspension.
 	triggered bool
-	deleted   bool
-	genID     bool   // its client_order_id was generated
 	genSeq    uint64 // the generator's sequence number then (see index)
 	display   *string
 
@@ -49,7 +55,6 @@ type order struct {
 	created  int64
 	updated  int64
 	deadline int64 // expiry by time in force, 0 when none
-	purgeAt  int64 // when it leaves history, 0 when not scheduled
 
 	fees *rates       // shared with the book unless the order has markups
 	resv fixed.Amount // still reserved in spendCurrency
@@ -351,8 +356,8 @@ type account struct {
 	user    string            // the trader: id without the margin suffix
 	byCloid map[string]*order // newest record per client_order_id, active or final
 	active  map[int64]*order
-	perSym  []int    // active and suspended orders per book index
-	history []*order // by ID; deleted records linger until compaction
+	perSym  []int       // active and suspended orders per book index
+	history []histEntry // by ID; deleted records linger until compaction
 	deleted int
 	trimAt  int // history before it holds no final record Retention may delete
 	// foreignHex: the account chose a client_order_id of the generator's
@@ -366,6 +371,26 @@ type account struct {
 	trades    []tradeRec // ring of the latest maxTrades
 	tradeNext int        // next slot to overwrite once the ring is full
 	maxTrades int
+}
+
+// histEntry is one record of an account's history, with what retention
+// reads of it: walking old history then touches no order (at 100,000
+// records per account, reading each evicted order was a cache miss).
+type histEntry struct {
+	o         *order
+	id        int64
+	deleted   bool // mirrors o.deleted
+	genID     bool // o.genID
+	scheduled bool // o is in the engine's purge schedule
+}
+
+// find is the index of the history entry of order id (len when absent).
+func (a *account) find(id int64) int {
+	i, ok := slices.BinarySearchFunc(a.history, id, func(h histEntry, id int64) int { return cmp.Compare(h.id, id) })
+	if !ok {
+		return len(a.history)
+	}
+	return i
 }
 
 // tradeRec is one side of a trade in an account's trade history.

@@ -155,8 +155,8 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 	}
 	if q.ByTimestamp {
 		var os []*order
-		for _, o := range a.history {
-			if match(o) {
+		for _, h := range a.history {
+			if o := h.o; match(o) {
 				os = append(os, o)
 			}
 		}
@@ -173,9 +173,9 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 	skip := q.Offset
 	n := len(a.history)
 	for i := 0; i < n && len(out) < limit; i++ {
-		o := a.history[i]
+		o := a.history[i].o
 		if !asc {
-			o = a.history[n-1-i]
+			o = a.history[n-1-i].o
 		}
 		if !match(o) {
 			continue

@@ -147,16 +147,20 @@ func (a Amount) String() string { return a.Decimal().String() }
 
 // Add returns a + b.
 func (a Amount) Add(b Amount) Amount {
-	if a.slow == nil && b.slow == nil {
-		lo, c := bits.Add64(a.lo, b.lo, 0)
-		hi := a.hi + b.hi + int64(c)
-		// Signed overflow: both operands of one sign, the result of the other.
-		if (a.hi >= 0) != (b.hi >= 0) || (hi >= 0) == (a.hi >= 0) {
-			return Amount{hi: hi, lo: lo}
-		}
+	lo, c := bits.Add64(a.lo, b.lo, 0)
+	hi := a.hi + b.hi + int64(c)
+	// Signed overflow: the result's sign differs from both operands'.
+	if a.slow == nil && b.slow == nil && (a.hi^hi)&(b.hi^hi) >= 0 {
+		return Amount{hi: hi, lo: lo}
 	}
-	return FromDecimal(a.Decimal().Add(b.Decimal()))
+	return addSlow(a, b)
 }
+
+// addSlow is Add beyond the fixed range, apart so that Add inlines (it
+// runs several times per trade).
+//
+//go:noinline
+func addSlow(a, b Amount) Amount { return FromDecimal(a.Decimal().Add(b.Decimal())) }
 
 // Neg returns -a.
 func (a Amount) Neg() Amount {
@@ -168,7 +172,18 @@ func (a Amount) Neg() Amount {
 }
 
 // Sub returns a - b.
-func (a Amount) Sub(b Amount) Amount { return a.Add(b.Neg()) }
+func (a Amount) Sub(b Amount) Amount {
+	lo, c := bits.Sub64(a.lo, b.lo, 0)
+	hi := a.hi - b.hi - int64(c)
+	// Signed overflow: operands of different signs, the result's sign not a's.
+	if a.slow == nil && b.slow == nil && (a.hi^b.hi)&(a.hi^hi) >= 0 {
+		return Amount{hi: hi, lo: lo}
+	}
+	return subSlow(a, b)
+}
+
+//go:noinline
+func subSlow(a, b Amount) Amount { return FromDecimal(a.Decimal().Sub(b.Decimal())) }
 
 // Sign is -1, 0 or 1.
 func (a Amount) Sign() int {

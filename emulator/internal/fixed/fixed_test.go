@@ -71,3 +71,26 @@ func TestDecimalIsShortest(t *testing.T) {
 		}
 	}
 }
+
+// TestSignedOverflowEdges adds and subtracts at the edges of the 128-bit
+// range, where the sign of the result is what tells an overflow.
+func TestSignedOverflowEdges(t *testing.T) {
+	for _, c := range []struct{ x, y string }{
+		{"150000000000000000000", "150000000000000000000"},
+		{"-150000000000000000000", "-150000000000000000000"},
+		{"150000000000000000000", "-150000000000000000000"},
+		{"-150000000000000000000", "150000000000000000000"},
+		{"170141183460469231731.687303715884105727", "0.000000000000000001"},
+		{"-170141183460469231731.687303715884105728", "0.000000000000000001"},
+		{"-170141183460469231731.687303715884105728", "-0.000000000000000001"},
+	} {
+		x, y := decimal.RequireFromString(c.x), decimal.RequireFromString(c.y)
+		a, b := FromDecimal(x), FromDecimal(y)
+		if got, want := a.Add(b).Decimal(), x.Add(y); !got.Equal(want) {
+			t.Errorf("%s + %s = %s, want %s", x, y, got, want)
+		}
+		if got, want := a.Sub(b).Decimal(), x.Sub(y); !got.Equal(want) {
+			t.Errorf("%s - %s = %s, want %s", x, y, got, want)
+		}
+	}
+}
