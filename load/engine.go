@@ -57,9 +57,12 @@ type engine struct {
 	hits       uint64
 	workers    uint64
 	maxWorkers uint64
-	wg         sync.WaitGroup
-	stopped    atomic.Bool
-	seq        atomic.Uint64 // the hit count when there is no pacer
+	// seqMu orders the requests as sent: sequence numbers and timestamps
+	// rise together, as with Vegeta (its plot needs it).
+	seqMu   sync.Mutex
+	seq     uint64
+	wg      sync.WaitGroup
+	stopped atomic.Bool
 }
 
 // newEngine prepares a run of cfg against its plain-http base.
@@ -110,38 +113,34 @@ func (e *engine) stop() {
 	}
 }
 
-// next claims the next request: its sequence number and how long to wait
-// before sending it (at most 0: now). grow is true when it came due before
+// next claims the next request: how long to wait before sending it (at
+// most 0: now). grow is true when it came due before
 // any worker was free for it, so that another worker should start. ok is
 // false when the run is over (its duration or the pacer's end reached, or
 // stopped).
-func (e *engine) next() (seq uint64, wait time.Duration, grow, ok bool) {
+func (e *engine) next() (wait time.Duration, grow, ok bool) {
 	if e.stopped.Load() {
-		return 0, 0, false, false
+		return 0, false, false
 	}
 	if e.pacer == nil {
-		if time.Since(e.began) > e.du {
-			return 0, 0, false, false
-		}
-		return e.seq.Add(1) - 1, 0, false, true
+		return 0, false, time.Since(e.began) <= e.du
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	elapsed := time.Since(e.began)
 	if elapsed > e.du {
-		return 0, 0, false, false
+		return 0, false, false
 	}
 	wait, stop := e.pacer.Pace(elapsed, e.hits)
 	if stop || elapsed+wait > e.du {
-		return 0, 0, false, false
+		return 0, false, false
 	}
-	seq = e.hits
-	e.hits++
-	if wait <= 0 && elapsed > e.pacing.ScheduledAt(seq, e.du) && e.workers < e.maxWorkers {
+	if wait <= 0 && elapsed > e.pacing.ScheduledAt(e.hits, e.du) && e.workers < e.maxWorkers {
 		e.workers++
 		grow = true
 	}
-	return seq, wait, grow, true
+	e.hits++
+	return wait, grow, true
 }
 
 // work is one worker: it claims requests, waits for each one's time,
@@ -152,7 +151,7 @@ func (e *engine) work() {
 	defer w.finish()
 	var timer *time.Timer
 	for {
-		seq, wait, grow, ok := e.next()
+		wait, grow, ok := e.next()
 		if !ok {
 			return
 		}
@@ -177,7 +176,7 @@ func (e *engine) work() {
 				return
 			}
 		}
-		w.hit(seq)
+		w.hit()
 		if len(w.batch) == cap(w.batch) || e.observe || time.Since(w.batch[0].Timestamp) > flushEvery {
 			w.flush()
 		}
@@ -192,13 +191,17 @@ type worker struct {
 	batch []vegeta.Result
 }
 
-// hit sends request seq and appends its result to the batch.
-func (w *worker) hit(seq uint64) {
+// hit sends the next request and appends its result to the batch.
+func (w *worker) hit() {
 	e := w.e
-	w.batch = append(w.batch, vegeta.Result{Attack: e.name, Seq: seq})
+	w.batch = append(w.batch, vegeta.Result{Attack: e.name})
 	r := &w.batch[len(w.batch)-1]
 	// As Vegeta does: a timestamp on the run's monotonic clock.
+	e.seqMu.Lock()
 	r.Timestamp = e.began.Add(time.Since(e.began))
+	r.Seq = e.seq
+	e.seq++
+	e.seqMu.Unlock()
 	err := w.send(r)
 	r.Latency = time.Since(r.Timestamp)
 	if err != nil {

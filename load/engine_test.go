@@ -2,10 +2,12 @@ package load
 
 import (
 	"bufio"
+	"cmp"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -214,6 +216,7 @@ func TestEngineSendsRequests(t *testing.T) {
 	if len(seqs) != len(results) {
 		t.Errorf("%d distinct sequence numbers in %d results", len(seqs), len(results))
 	}
+	checkSeqOrder(t, results)
 	mu.Lock()
 	defer mu.Unlock()
 	host := strings.TrimPrefix(srv.URL, "http://")
@@ -230,6 +233,35 @@ func TestEngineSendsRequests(t *testing.T) {
 	if c := conns.Load(); c > 2+100+1 {
 		t.Errorf("%d connections opened for 100 closing answers and a cap of 2", c)
 	}
+}
+
+// checkSeqOrder checks that sequence numbers run from 0 and that
+// timestamps rise with them (Vegeta's plot refuses a point otherwise).
+func checkSeqOrder(t *testing.T, results []vegeta.Result) {
+	t.Helper()
+	rs := slices.Clone(results)
+	slices.SortFunc(rs, func(a, b vegeta.Result) int { return cmp.Compare(a.Seq, b.Seq) })
+	for i, r := range rs {
+		if r.Seq != uint64(i) {
+			t.Fatalf("sequence number %d at position %d", r.Seq, i)
+		}
+		if i > 0 && r.Timestamp.Before(rs[i-1].Timestamp) {
+			t.Fatalf("request %d sent at %s, before request %d at %s", i, r.Timestamp, i-1, rs[i-1].Timestamp)
+		}
+	}
+}
+
+// As fast as possible, sequence and time still agree.
+func TestEngineUnlimitedOrdersRequests(t *testing.T) {
+	srv := okServer(t, 0)
+	base := testBase(t, srv.URL)
+	tr := func(t *vegeta.Target) error { t.Method, t.URL = "GET", srv.URL+"/api/3/public/symbol"; return nil }
+	cfg := RunConfig{Base: base, Pacing: Unlimited, Duration: 300 * time.Millisecond, Workers: 16, MaxWorkers: 16, Connections: 16}
+	results, e := runEngine(t, cfg, tr)
+	if len(results) < 100 || e.workers != 16 {
+		t.Errorf("%d results from %d workers", len(results), e.workers)
+	}
+	checkSeqOrder(t, results)
 }
 
 // A request slower than the timeout fails after about the timeout; its
@@ -273,6 +305,7 @@ func TestEngineGrowsWorkers(t *testing.T) {
 	tr := func(t *vegeta.Target) error { t.Method, t.URL = "GET", srv.URL+"/api/3/public/symbol"; return nil }
 	cfg := RunConfig{Base: base, Pacing: Pacing{Rate: ConstantRate(400)}, Duration: 500 * time.Millisecond, Workers: 1, MaxWorkers: 30, Connections: 30}
 	results, e := runEngine(t, cfg, tr)
+	checkSeqOrder(t, results)
 	if len(results) != 200 {
 		t.Errorf("%d results, want 200", len(results))
 	}
