@@ -177,7 +177,8 @@ func (e *engine) work() {
 			}
 		}
 		w.hit()
-		if len(w.batch) == cap(w.batch) || e.observe || time.Since(w.batch[0].Timestamp) > flushEvery {
+		last := &w.batch[len(w.batch)-1] // no clock read: it ended Latency after its Timestamp
+		if len(w.batch) == cap(w.batch) || e.observe || last.Timestamp.Add(last.Latency).Sub(w.batch[0].Timestamp) > flushEvery {
 			w.flush()
 		}
 	}
