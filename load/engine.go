@@ -238,35 +238,32 @@ func (w *worker) send(r *vegeta.Result) error {
 	if e.timeout > 0 {
 		_ = rc.c.SetDeadline(r.Timestamp.Add(e.timeout))
 	}
-	bw := rc.bw
-	bw.WriteString(t.Method)
-	bw.WriteByte(' ')
+	b := rc.out[:0]
+	b = append(append(b, t.Method...), ' ')
 	uri := t.URL[len(e.origin):]
 	if i := strings.IndexByte(uri, '#'); i >= 0 {
 		uri = uri[:i] // a fragment is never sent
 	}
-	bw.WriteString(uri)
-	bw.WriteString(" HTTP/1.1\r\nHost: ")
-	bw.WriteString(e.host)
-	bw.WriteString("\r\n")
+	b = append(append(b, uri...), " HTTP/1.1\r\nHost: "...)
+	b = append(append(b, e.host...), "\r\n"...)
 	for k, vs := range t.Header {
 		for _, v := range vs {
-			bw.WriteString(k)
-			bw.WriteString(": ")
-			bw.WriteString(v)
-			bw.WriteString("\r\n")
+			b = append(append(append(append(b, k...), ": "...), v...), "\r\n"...)
 		}
 	}
 	if len(t.Body) > 0 || t.Method == http.MethodPost || t.Method == http.MethodPut || t.Method == http.MethodPatch {
-		bw.WriteString("Content-Length: ")
-		bw.Write(strconv.AppendInt(rc.num[:0], int64(len(t.Body)), 10))
-		bw.WriteString("\r\n")
+		b = append(strconv.AppendInt(append(b, "Content-Length: "...), int64(len(t.Body)), 10), "\r\n"...)
 	}
-	bw.WriteString("\r\n")
-	bw.Write(t.Body)
-	if err := bw.Flush(); err != nil {
-		w.drop()
-		return &url.Error{Op: opName(t.Method), URL: t.URL, Err: err}
+	b = append(append(b, "\r\n"...), t.Body...)
+	rc.out, rc.sent = b, 0
+	// The request goes out with the first read of its answer; unless
+	// something is left over from the last answer, which readAnswer would
+	// take for this one.
+	if rc.br.Buffered() > 0 || rc.raw == nil {
+		if err := rc.flush(); err != nil {
+			w.drop()
+			return &url.Error{Op: opName(t.Method), URL: t.URL, Err: err}
+		}
 	}
 	a, err := readAnswer(rc.br, t.Method, r)
 	if err != nil {

@@ -2,6 +2,7 @@ package load
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"io"
 	"net"
@@ -318,5 +319,36 @@ func TestEngineGrowsWorkers(t *testing.T) {
 		if r.Code != 200 {
 			t.Fatalf("result %+v", r)
 		}
+	}
+}
+
+// A request larger than the socket takes at once is sent whole: the rest
+// goes the plain way once the socket's buffer is full.
+func TestEngineLargeRequest(t *testing.T) {
+	body := bytes.Repeat([]byte("0123456789abcdef"), 1<<20) // 16 MiB
+	var got atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := io.Copy(io.Discard, r.Body)
+		got.Store(n)
+		_, _ = io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	base := testBase(t, srv.URL)
+	tr := func(t *vegeta.Target) error {
+		t.Method, t.URL, t.Body = "POST", srv.URL+"/api/3/big", body
+		return nil
+	}
+	cfg := RunConfig{Base: base, Pacing: Pacing{Rate: ConstantRate(2)}, Duration: time.Second, Workers: 1, MaxWorkers: 1, Connections: 1}
+	results, _ := runEngine(t, cfg, tr)
+	if len(results) != 2 {
+		t.Fatalf("%d results", len(results))
+	}
+	for _, r := range results {
+		if r.Code != 200 || r.BytesOut != uint64(len(body)) {
+			t.Errorf("result %d %q, %d bytes out", r.Code, r.Error, r.BytesOut)
+		}
+	}
+	if got.Load() != int64(len(body)) {
+		t.Errorf("the server read %d bytes of %d", got.Load(), len(body))
 	}
 }
