@@ -27,8 +27,8 @@ const (
 // engine is the generator's own attacker on plain-http targets, used
 // instead of Vegeta's: each worker asks the pacer for its next request
 // itself, sends it over a connection it keeps while it has work, reads and
-// checks the answer on its own goroutine and hands its results over in
-// batches. Vegeta's attacker passes every request from its pacer to a
+// checks the answer on its own goroutine (see rawConn) and hands its
+// results over in batches. Vegeta's attacker passes every request from its pacer to a
 // worker and every result back over unbuffered channels, and builds an
 // http.Request, a header map and a body copy per request: at max rate on
 // two cores those hand-offs and allocations, not the network, capped the
@@ -114,10 +114,9 @@ func (e *engine) stop() {
 }
 
 // next claims the next request: how long to wait before sending it (at
-// most 0: now). grow is true when it came due before
-// any worker was free for it, so that another worker should start. ok is
-// false when the run is over (its duration or the pacer's end reached, or
-// stopped).
+// most 0: now). grow is true when it came due before any worker was free
+// for it, so that another worker should start. ok is false when the run
+// is over (its duration or the pacer's end reached, or stopped).
 func (e *engine) next() (wait time.Duration, grow, ok bool) {
 	if e.stopped.Load() {
 		return 0, false, false
