@@ -58,8 +58,12 @@ type engine struct {
 	workers    uint64
 	maxWorkers uint64
 	// seqMu orders the requests as sent: sequence numbers and timestamps
-	// rise together, as with Vegeta (its plot needs it).
+	// rise together, as with Vegeta (its plot needs it). A paced request
+	// goes out in the order the pacer gave it (seqTurn), as from Vegeta's
+	// one pacer: the schedule lag of request k is then how late request
+	// k went out, not a worker's timer firing before another's.
 	seqMu   sync.Mutex
+	seqTurn *sync.Cond
 	seq     uint64
 	wg      sync.WaitGroup
 	stopped atomic.Bool
@@ -78,6 +82,7 @@ func newEngine(cfg RunConfig, tr vegeta.Targeter, name string, record func([]veg
 	e := &engine{tr: tr, du: cfg.Duration, name: name, origin: origin(cfg.Base), host: cfg.Base.Host, addr: addr,
 		pool: newConnPool(d, cfg.Connections, cfg.Timeout), timeout: cfg.Timeout, pacing: cfg.Pacing, record: record, observe: observe}
 	e.workers, e.maxWorkers = cfg.Workers, cfg.MaxWorkers
+	e.seqTurn = sync.NewCond(&e.seqMu)
 	if cfg.Pacing.IsUnlimited() {
 		// Vegeta adds workers whenever all are busy, which at max rate is
 		// always: it ends at MaxWorkers. A worker beyond the connection
@@ -110,36 +115,41 @@ func (e *engine) wait() {
 func (e *engine) stop() {
 	if e.stopped.CompareAndSwap(false, true) {
 		e.cancel()
+		e.seqMu.Lock()
+		e.seqTurn.Broadcast() // a worker waiting for its turn gives up
+		e.seqMu.Unlock()
 	}
 }
 
-// next claims the next request: how long to wait before sending it (at
+// next claims the next request: its number in the pacer's order
+// (unlimited runs: 0, no order), how long to wait before sending it (at
 // most 0: now). grow is true when it came due before any worker was free
 // for it, so that another worker should start. ok is false when the run
 // is over (its duration or the pacer's end reached, or stopped).
-func (e *engine) next() (wait time.Duration, grow, ok bool) {
+func (e *engine) next() (turn uint64, wait time.Duration, grow, ok bool) {
 	if e.stopped.Load() {
-		return 0, false, false
+		return 0, 0, false, false
 	}
 	if e.pacer == nil {
-		return 0, false, time.Since(e.began) <= e.du
+		return 0, 0, false, time.Since(e.began) <= e.du
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	elapsed := time.Since(e.began)
 	if elapsed > e.du {
-		return 0, false, false
+		return 0, 0, false, false
 	}
 	wait, stop := e.pacer.Pace(elapsed, e.hits)
 	if stop || elapsed+wait > e.du {
-		return 0, false, false
+		return 0, 0, false, false
 	}
 	if wait <= 0 && elapsed > e.pacing.ScheduledAt(e.hits, e.du) && e.workers < e.maxWorkers {
 		e.workers++
 		grow = true
 	}
+	turn = e.hits
 	e.hits++
-	return wait, grow, true
+	return turn, wait, grow, true
 }
 
 // work is one worker: it claims requests, waits for each one's time,
@@ -150,7 +160,7 @@ func (e *engine) work() {
 	defer w.finish()
 	var timer *time.Timer
 	for {
-		wait, grow, ok := e.next()
+		turn, wait, grow, ok := e.next()
 		if !ok {
 			return
 		}
@@ -175,7 +185,9 @@ func (e *engine) work() {
 				return
 			}
 		}
-		w.hit()
+		if !w.hit(turn) {
+			return
+		}
 		last := &w.batch[len(w.batch)-1] // no clock read: it ended Latency after its Timestamp
 		if len(w.batch) == cap(w.batch) || e.observe || last.Timestamp.Add(last.Latency).Sub(w.batch[0].Timestamp) > flushEvery {
 			w.flush()
@@ -191,23 +203,35 @@ type worker struct {
 	batch []vegeta.Result
 }
 
-// hit sends the next request and appends its result to the batch.
-func (w *worker) hit() {
+// hit sends the pacer's request number turn (unlimited: the next one) and
+// appends its result to the batch; false when the run stopped first.
+func (w *worker) hit(turn uint64) bool {
 	e := w.e
-	w.batch = append(w.batch, vegeta.Result{Attack: e.name})
-	r := &w.batch[len(w.batch)-1]
-	// As Vegeta does: a timestamp on the run's monotonic clock.
 	e.seqMu.Lock()
-	r.Timestamp = e.began.Add(time.Since(e.began))
-	r.Seq = e.seq
+	if e.pacer != nil {
+		for e.seq != turn && !e.stopped.Load() {
+			e.seqTurn.Wait()
+		}
+		if e.seq != turn {
+			e.seqMu.Unlock()
+			return false
+		}
+	}
+	// As Vegeta does: a timestamp on the run's monotonic clock.
+	w.batch = append(w.batch, vegeta.Result{Attack: e.name, Seq: e.seq, Timestamp: e.began.Add(time.Since(e.began))})
 	e.seq++
+	if e.pacer != nil {
+		e.seqTurn.Broadcast()
+	}
 	e.seqMu.Unlock()
+	r := &w.batch[len(w.batch)-1]
 	err := w.send(r)
 	r.Latency = time.Since(r.Timestamp)
 	if err != nil {
 		r.Code = 0
 		r.Error = err.Error()
 	}
+	return true
 }
 
 // send builds request r, sends it and reads its answer into r.
