@@ -27,14 +27,14 @@ const (
 	// Gzip compresses HTTP answers (Content-Encoding: gzip) whose request
 	// accepted gzip.
 	Gzip Kind = "gzip"
-	// Chunked sends HTTP answers with chunked transfer encoding, in small
-	// chunks, instead of a Content-Length.
+	// Chunked sends HTTP/1.1 answers with chunked transfer encoding, in
+	// small chunks, instead of a Content-Length (HTTP/1.0 has no chunks).
 	Chunked Kind = "chunked"
 	// ExtraHeader adds unknown response headers and writes every header
 	// name in lower case.
 	ExtraHeader Kind = "extra-header"
-	// CloseSometimes answers every third HTTP request with Connection:
-	// close, so the client must open a new connection.
+	// CloseSometimes closes every client connection after its fourth
+	// answer (Connection: close), so clients must open new connections.
 	CloseSometimes Kind = "close-sometimes"
 	// Delay holds every answer and server frame 5 to 20 ms.
 	Delay Kind = "delay"

@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gorilla/websocket"
@@ -26,12 +28,24 @@ type Proxy struct {
 	upstream *url.URL
 	rp       *httputil.ReverseProxy
 	hits     atomic.Int64
-	answers  atomic.Int64 // HTTP answers and frames seen, for CloseSometimes and Delay
+	answers  atomic.Int64 // HTTP answers and frames seen, for Delay
+	mu       sync.Mutex
+	perConn  map[string]int // answers per client connection, for CloseSometimes
+	// transparent: upstream is on loopback, and the proxy connects to it
+	// from each client's own address (source.go).
+	transparent bool
 }
 
-// acceptsGzip marks a request whose client accepted gzip (the proxy asks
-// upstream for plain bodies, so the mutation sees JSON).
-type acceptsGzip struct{}
+// reqInfo is what the benign kinds need to know of the client's request,
+// carried to the answer in its context: the proxy asks upstream for plain
+// bodies (so the mutation sees JSON) over its own connections.
+type reqInfo struct {
+	gzip   bool   // the client accepted gzip
+	http11 bool   // the client spoke HTTP/1.1 or later (chunked is possible)
+	conn   string // the client connection (its remote address)
+}
+
+type reqInfoKey struct{}
 
 // New returns a proxy to upstream (http://host:port) applying m.
 func New(upstream string, m Mutation) (*Proxy, error) {
@@ -42,6 +56,9 @@ func New(upstream string, m Mutation) (*Proxy, error) {
 	p := &Proxy{m: m, upstream: u}
 	p.rp = httputil.NewSingleHostReverseProxy(u)
 	p.rp.ModifyResponse = p.modify
+	if h := u.Hostname(); h == "localhost" || sourceIP(net.JoinHostPort(h, "0")) != nil {
+		p.rp.Transport, p.transparent = &bySource{}, true
+	}
 	return p, nil
 }
 
@@ -56,9 +73,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Plain bodies only, so the mutation sees JSON.
-	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		r = r.WithContext(context.WithValue(r.Context(), acceptsGzip{}, true))
-	}
+	r = withSource(r)
+	r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, reqInfo{
+		gzip: strings.Contains(r.Header.Get("Accept-Encoding"), "gzip"), http11: r.ProtoAtLeast(1, 1), conn: r.RemoteAddr}))
 	r.Header.Del("Accept-Encoding")
 	if p.m.has(ExtraHeader) && p.selectsHTTP(r) {
 		w = &lowerHeaders{ResponseWriter: w}
@@ -139,7 +156,11 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 		}
 		hdr[k] = vs
 	}
-	server, resp, err := websocket.DefaultDialer.Dial(up.String(), hdr)
+	d := websocket.DefaultDialer
+	if p.transparent {
+		d = wsDialer(r)
+	}
+	server, resp, err := d.Dial(up.String(), hdr)
 	if err != nil {
 		status := http.StatusBadGateway
 		if resp != nil {

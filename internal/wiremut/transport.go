@@ -17,6 +17,7 @@ import (
 // HTTP answer. Every answer it changes counts as a hit.
 func (p *Proxy) modifyBenign(resp *http.Response) error {
 	n := p.answers.Add(1)
+	info, _ := resp.Request.Context().Value(reqInfoKey{}).(reqInfo)
 	body, err := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
 	if err != nil {
@@ -27,7 +28,7 @@ func (p *Proxy) modifyBenign(resp *http.Response) error {
 		body, changed = out, true
 	}
 	if p.m.has(Gzip) {
-		if gz, _ := resp.Request.Context().Value(acceptsGzip{}).(bool); gz && resp.Header.Get("Content-Encoding") == "" {
+		if info.gzip && resp.Header.Get("Content-Encoding") == "" {
 			var b bytes.Buffer
 			zw := gzip.NewWriter(&b)
 			if _, err := zw.Write(body); err != nil {
@@ -48,7 +49,7 @@ func (p *Proxy) modifyBenign(resp *http.Response) error {
 		resp.Header.Set("Server", "wiremut/1.0")
 		changed = true
 	}
-	if p.m.has(CloseSometimes) && n%3 == 0 {
+	if p.m.has(CloseSometimes) && p.connAnswers(info.conn)%closeEvery == 0 {
 		resp.Header.Set("Connection", "close")
 		changed = true
 	}
@@ -59,7 +60,7 @@ func (p *Proxy) modifyBenign(resp *http.Response) error {
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))
 	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
-	if p.m.has(Chunked) && len(body) > 0 {
+	if p.m.has(Chunked) && info.http11 && len(body) > 0 {
 		// No length and a body read in small pieces: the reverse proxy
 		// flushes every piece, one chunk each.
 		resp.Body = io.NopCloser(&pieces{r: bytes.NewReader(body), n: 97})
@@ -71,6 +72,22 @@ func (p *Proxy) modifyBenign(resp *http.Response) error {
 		p.hits.Add(1)
 	}
 	return nil
+}
+
+// closeEvery is how many answers a client connection gets before
+// CloseSometimes closes it, the way servers cap requests per connection:
+// persistent connections stay supported (the document's Conventions).
+const closeEvery = 4
+
+// connAnswers counts the answers on the client connection conn.
+func (p *Proxy) connAnswers(conn string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.perConn == nil {
+		p.perConn = map[string]int{}
+	}
+	p.perConn[conn]++
+	return p.perConn[conn]
 }
 
 // delay is the n-th answer's latency, 5 to 20 ms, the same on every run.
