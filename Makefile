@@ -8,7 +8,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) * 2 )); [ $$n -lt 4 ] && n=4; [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build conform test unit suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut
+.PHONY: rules.yaml all build conform test unit suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
 
 all: build
 
@@ -23,7 +23,7 @@ conform: build
 	$(BIN)/conform run --procs $(PROCS) --out $(REPORTS) $(if $(TARGET),--target $(TARGET)) $(ARGS)
 
 ## test: everything that proves the harness works; CI runs this
-test: vet unit build conform-check coverage trust mutation-fast fuzz
+test: vet unit build conform-check coverage trust wirebenign-fast mutation-fast fuzz
 
 vet:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -105,3 +105,14 @@ soak:
 wiremut: build
 	@mkdir -p $(REPORTS); WIREMUT=1 CONFORM_BIN=$(abspath $(BIN)) WIREMUT_OUT=$(abspath $(REPORTS)) $(GO) test -count=1 -timeout 60m -v -run '^TestWireMutations$$' ./internal/wiremut/ > $(REPORTS)/wiremut.log 2>&1; \
 	  s=$$?; cat $(REPORTS)/wiremut.md 2>/dev/null; [ $$s -eq 0 ] || tail -20 $(REPORTS)/wiremut.log; exit $$s
+
+## wirebenign: wire changes the documents allow (unknown fields, key order, whitespace, gzip, chunks, headers, closed
+## connections, latency, fragmented frames, pings) must each leave every area green; minutes, not in make test
+wirebenign: build
+	@mkdir -p $(REPORTS); WIREMUT_BENIGN=1 CONFORM_BIN=$(abspath $(BIN)) WIREMUT_OUT=$(abspath $(REPORTS)) $(GO) test -count=1 -timeout 60m -v -run '^TestWireBenign$$' ./internal/wiremut/ > $(REPORTS)/wirebenign.log 2>&1; \
+	  s=$$?; cat $(REPORTS)/wirebenign.md 2>/dev/null; [ $$s -eq 0 ] || grep -E 'FAIL|red|idle' $(REPORTS)/wirebenign.log | head -40; exit $$s
+
+## wirebenign-fast: one combined benign mutation (unknown fields, reversed keys, gzip, fragmented frames) over the
+## areas of wiremut.FastBenignAreas; the regression check of make test
+wirebenign-fast: build
+	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -run '^TestWireBenignFast$$' ./internal/wiremut/
