@@ -271,6 +271,8 @@ func TradingStreamMethod(method string) bool {
 	switch method {
 	case "spot_new_order", "spot_new_order_list", "spot_replace_order", "spot_cancel_order", "spot_cancel_orders",
 		"margin_new_order", "margin_new_order_list", "margin_replace_order", "margin_cancel_order", "margin_cancel_orders",
+		"futures_new_order", "futures_new_order_list", "futures_replace_order", "futures_cancel_order", "futures_cancel_orders",
+		"futures_set_account", "futures_close_position",
 		"newOrder", "cancelOrder", "cancelReplaceOrder":
 		return true
 	}

@@ -167,10 +167,14 @@ func New(opts Options) (*Emulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emulator: margin fixtures: %w", err)
 	}
+	fcfg, err := margin.FuturesConfig(mkt)
+	if err != nil {
+		return nil, fmt.Errorf("emulator: futures configuration: %w", err)
+	}
 	e.feed = feed.New()
 	e.tape = tape.New(tapePairs(syms))
 	e.feed.Tap(tape.Kinds, e.tape.Observe)
-	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Observer: e.feed,
+	e.engine = engine.New(syms, e.ledger, e.clock, fs, engine.Options{Margin: mcfg.Params(), Futures: engine.FuturesSymbolsFrom(mkt), FuturesMargin: fcfg.Params(), Observer: e.feed,
 		Retention: engine.Retention{Orders: opts.Retention.Orders, Trades: opts.Retention.Trades}})
 	if e.subs, err = subaccount.New(accts, e.ledger, e.engine, e.clock, fs); err != nil {
 		return nil, fmt.Errorf("emulator: sub-accounts: %w", err)
@@ -199,7 +203,7 @@ func New(opts Options) (*Emulator, error) {
 	}
 	keyStore := e.keyStore(keys)
 	v3Router := api.NewRouter(prefix, v3.Routes(v3.Deps{Market: mkt, Ledger: e.ledger, Engine: e.engine, Faults: fs, Clock: e.clock,
-		MarginConfig: mcfg.Records(), SubAccounts: e.subs, BuyCrypto: e.buy, Tape: e.tape, Wallet: e.wallet}),
+		MarginConfig: mcfg.Records(), FuturesConfig: fcfg.Records(), SubAccounts: e.subs, BuyCrypto: e.buy, Tape: e.tape, Wallet: e.wallet}),
 		keyStore, fs, opts.Logger)
 	// Rate limits and streams. The limiter reads the base clock, not the
 	// control plane's movable one: moving business time must not refill

@@ -93,6 +93,11 @@ func FuzzEmulator(f *testing.F) {
 	f.Add("POST", "/api/3/sub-account/transfer", "", "Basic ZW11LWZ1bGwtMDE6eA==", "application/json", []byte(`{"sub_account_id":1e400,"amount":"-0"}`))
 	f.Add("GET", "/api/3/buy-crypto/provider/1/order", "from=-1&till=x&limit=1001&sort=up", "", "", []byte{})
 	f.Add("GET", "/api/3/public/futures/candles/premium_index/BTCUSDT_PERP", "from=99999999999999&till=-1&offset=100000&limit=1000&period=1M", "", "", []byte{})
+	// Futures (beyond the contract) with valid credentials of a funded account.
+	f.Add("PUT", "/api/3/futures/account/isolated/BTCUSDT_PERP", "", "Basic ZW11LWZ1bGwtMDE6ZjQ0NjlkMzA4YzdmNmYxYWNiNzQ1NmEyZjk2MmNhNDk2NmFiMjQxYw==", "application/json", []byte(`{"margin_balance":"1e-99","leverage":"1e400"}`))
+	f.Add("POST", "/api/3/futures/order", "", "Basic ZW11LWZ1bGwtMDE6ZjQ0NjlkMzA4YzdmNmYxYWNiNzQ1NmEyZjk2MmNhNDk2NmFiMjQxYw==", "application/json", []byte(`{"symbol":"BTCUSDT_PERP","side":"buy","quantity":"0.001","price":"1","close_position":true,"margin_mode":"cross"}`))
+	f.Add("DELETE", "/api/3/futures/position/cross/USDT", "price=-1", "Basic ZW11LWZ1bGwtMDE6ZjQ0NjlkMzA4YzdmNmYxYWNiNzQ1NmEyZjk2MmNhNDk2NmFiMjQxYw==", "", []byte{})
+	f.Add("POST", "/api/3/wallet/transfer", "", "Basic ZW11LWZ1bGwtMDE6ZjQ0NjlkMzA4YzdmNmYxYWNiNzQ1NmEyZjk2MmNhNDk2NmFiMjQxYw==", "application/json", []byte(`{"currency":"USDT","amount":"0.0000000000000000000001","source":"derivatives","destination":"spot"}`))
 	h := newTest(f, Options{NoLimits: true}).Handler() // every fuzz request comes from one address
 	f.Fuzz(func(t *testing.T, method, path, query, auth, ctype string, body []byte) {
 		r, err := http.NewRequest(method, "http://emulator"+path, bytes.NewReader(body))

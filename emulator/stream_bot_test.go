@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -132,11 +133,90 @@ func TestBotTradesOverTheTradingStream(t *testing.T) {
 	if e["code"] != float64(20002) || e["message"] == nil {
 		t.Fatalf("canceling a final order answered error %v, want code 20002", e)
 	}
+}
 
-	// futures_ methods are named by the spec but not implemented.
-	b.send(map[string]any{"method": "futures_get_orders", "id": 6, "params": map[string]any{}})
-	if e, _ := b.next("the futures answer", answerTo(6))["error"].(map[string]any); e["code"] != float64(600) {
-		t.Fatalf("futures_get_orders answered %v, want error 600", e)
+// TestBotTradesFuturesOverTheTradingStream: the futures_ methods as
+// HitBTC's SDKs and ccxt pro send them, after funding the futures balance
+// over REST (POST /wallet/transfer to derivatives).
+func TestBotTradesFuturesOverTheTradingStream(t *testing.T) {
+	emu, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	accts, _ := fixtures.Accounts()
+	key := accts[0].Keys[0]
+	req, _ := http.NewRequest("POST", emu.URL()+"/api/3/wallet/transfer", strings.NewReader(`{"currency":"USDT","amount":"1000","source":"spot","destination":"derivatives"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.SetBasicAuth(key.APIKey, key.Secret)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("transfer to derivatives: HTTP %d", resp.StatusCode)
+	}
+	b := dialBot(t, emu, "trading")
+	b.send(map[string]any{"method": "login", "id": 1, "params": map[string]any{"type": "BASIC", "api_key": key.APIKey, "secret_key": key.Secret}})
+	if m := b.next("the login answer", answerTo(1)); m["result"] != true {
+		t.Fatalf("login answered %v", m)
+	}
+	b.send(map[string]any{"method": "futures_balances", "id": 2})
+	if r, _ := b.next("futures_balances", answerTo(2))["result"].([]any); len(r) != 1 || r[0].(map[string]any)["available"] != "1000" {
+		t.Fatalf("futures_balances answered %v", r)
+	}
+	b.send(map[string]any{"method": "futures_set_account", "id": 3, "params": map[string]any{"symbol": "BTCUSDT_PERP", "margin_balance": "500", "leverage": "10"}})
+	if r, _ := b.next("futures_set_account", answerTo(3))["result"].(map[string]any); r["leverage"] != "10" || r["type"] != "isolated" {
+		t.Fatalf("futures_set_account answered %v", r)
+	}
+	b.send(map[string]any{"method": "futures_subscribe", "id": 4})
+	b.next("the futures_subscribe answer", answerTo(4))
+	b.next("the futures_orders snapshot", func(m map[string]any) bool { return m["method"] == "futures_orders" })
+	b.send(map[string]any{"method": "futures_balance_subscribe", "id": 5, "params": map[string]any{"mode": "updates"}})
+	b.next("the futures_balance_subscribe answer", answerTo(5))
+	b.next("the futures_balance snapshot", func(m map[string]any) bool { return m["method"] == "futures_balance" })
+	const cloid = "botfutures00000000000001"
+	b.send(map[string]any{"method": "futures_new_order", "id": 6, "params": map[string]any{
+		"client_order_id": cloid, "symbol": "BTCUSDT_PERP", "side": "buy", "type": "limit", "quantity": "0.01", "price": "1000", "margin_mode": "isolated"}})
+	if r, _ := b.next("futures_new_order", answerTo(6))["result"].(map[string]any); r["status"] != "new" || r["report_type"] != "new" || r["margin_mode"] != "isolated" {
+		t.Fatalf("futures_new_order answered %v", r)
+	}
+	b.next("the futures_order report", notification("futures_order", cloid, "new"))
+	b.send(map[string]any{"method": "futures_get_orders", "id": 7})
+	if r, _ := b.next("futures_get_orders", answerTo(7))["result"].([]any); len(r) != 1 {
+		t.Fatalf("futures_get_orders answered %v", r)
+	}
+	b.send(map[string]any{"method": "futures_get_accounts", "id": 8})
+	if r, _ := b.next("futures_get_accounts", answerTo(8))["result"].([]any); len(r) != 1 {
+		t.Fatalf("futures_get_accounts answered %v", r)
+	}
+	b.send(map[string]any{"method": "futures_fee", "id": 9, "params": map[string]any{"symbol": "BTCUSDT_PERP"}})
+	if r, _ := b.next("futures_fee", answerTo(9))["result"].(map[string]any); r["take_rate"] == nil {
+		t.Fatalf("futures_fee answered %v", r)
+	}
+	b.send(map[string]any{"method": "futures_cancel_order", "id": 10, "params": map[string]any{"client_order_id": cloid}})
+	if r, _ := b.next("futures_cancel_order", answerTo(10))["result"].(map[string]any); r["status"] != "canceled" {
+		t.Fatalf("futures_cancel_order answered %v", r)
+	}
+	b.next("the futures_order report of the cancel", notification("futures_order", cloid, "canceled"))
+	// A spot order reaches no futures subscriber.
+	b.send(map[string]any{"method": "spot_new_order", "id": 11, "params": map[string]any{
+		"client_order_id": "botspot0000000000000001", "symbol": "ETHBTC", "side": "buy", "quantity": "0.01", "price": "0.001"}})
+	b.next("spot_new_order", answerTo(11))
+	b.send(map[string]any{"method": "futures_close_position", "id": 12, "params": map[string]any{"symbol": "BTCUSDT_PERP"}})
+	if e, _ := b.next("futures_close_position", answerTo(12))["error"].(map[string]any); e["code"] != float64(10001) {
+		t.Fatalf("closing no position answered %v", e)
+	}
+	for _, m := range b.held {
+		if m["method"] == "futures_order" {
+			if p, _ := m["params"].(map[string]any); p["symbol"] == "ETHBTC" {
+				t.Fatalf("a spot order reported to the futures subscriber: %v", m)
+			}
+		}
 	}
 }
 

@@ -12,6 +12,7 @@
 
 const ccxt = require('ccxt');
 const { CALL_TIMEOUT_MS, keysFromEnvOrFixtures, call, nextMs, expect, num, finish, crash, baseFromArgs, readRestingOrder } = require('./lib');
+const { checkSwap } = require('./swap');
 
 const SYMBOL = 'BTC/USDT';
 
@@ -211,6 +212,9 @@ async function main() {
   await call('fetchPositions', () => a.fetchPositions(undefined, { marginMode: 'isolated' }), (ps) => `${ps.length} positions`);
   await call('cancelAllOrders (margin)', () => a.cancelAllOrders(SYMBOL, { marginMode: 'isolated' }), (os) => `${os.length} canceled`);
   await call('reduceMargin (close the account)', () => a.reduceMargin(SYMBOL, 0), (r) => `${r.symbol} ${r.type} ${r.status}`);
+
+  // Swap (perpetual futures), REST and pro: see swap.js.
+  await checkSwap(a, b, cid);
 
   // Streams (ccxt pro).
   await call('watchTicker', () => pub.watchTicker(SYMBOL), (t) => {

@@ -5,6 +5,7 @@ package faults
 var streamtradingFaults = []Fault{
 	{"V3-WST-METHODS", "answers spot_fee on the trading stream as an unknown method"},
 	{"V3-WST-METHODS-MARGIN", "answers margin_get_accounts on the trading stream as an unknown method"},
+	{"V3-WST-METHODS-FUTURES", "answers futures_get_accounts on the trading stream as an unknown method"},
 	{"V3-WST-UNKNOWN-METHOD", "answers an unknown trading stream method with an error that lacks the request id"},
 	{"V3-WST-ERROR-ID", "drops the request id from trading stream errors of order requests"},
 	{"V3-WST-FIFO", "executes a spot_new_order after the request that follows it on the connection"},

@@ -125,4 +125,33 @@ var _ = Describe("Trading stream: methods", Ordered, func() {
 			return map[string]any{"client_order_id": cloids.New(), "new_client_order_id": cloids.New(), "quantity": sym.Qty(10).String(), "price": sym.Low(3).String()}
 		})),
 	)
+
+	// The document shows no params of the futures methods; the order
+	// methods are asked with a spot symbol, which no futures method trades,
+	// and for an order that does not exist, so they create nothing whatever
+	// the target answers (what might have been created is canceled anyway).
+	DescribeTable("V3-WST-METHODS-FUTURES the trading stream has the futures methods the document names", framework.Checks("V3-WST-METHODS-FUTURES"), entry,
+		Entry("futures_subscribe", "futures_subscribe", none),
+		Entry("futures_unsubscribe", "futures_unsubscribe", none),
+		Entry("futures_balance", "futures_balance", none),
+		Entry("futures_balances", "futures_balances", none),
+		Entry("futures_get_accounts", "futures_get_accounts", none),
+		Entry("futures_fee", "futures_fee", paramsOf(func(_ context.Context, _ *trading.StreamSession, sym trading.Symbol) any {
+			return map[string]any{"symbol": sym.Code}
+		})),
+		Entry("futures_new_order", "futures_new_order", tradingParams(func(_ context.Context, s *trading.StreamSession, sym trading.Symbol) any {
+			id := cloids.New()
+			s.On(trading.Futures).CancelAtEnd(id)
+			return sym.RestingBuy(id, 2).JSON()
+		})),
+		Entry("futures_new_order_list", "futures_new_order_list", tradingParams(func(_ context.Context, s *trading.StreamSession, sym trading.Symbol) any {
+			a, b := cloids.New(), cloids.New()
+			s.On(trading.Futures).CancelAtEnd(a)
+			s.On(trading.Futures).CancelAtEnd(b)
+			return map[string]any{"contingency_type": "oneTriggerOther", "orders": []any{sym.RestingBuy(a, 2).JSON(), sym.RestingBuy(b, 3).JSON()}}
+		})),
+		Entry("futures_replace_order", "futures_replace_order", tradingParams(func(_ context.Context, _ *trading.StreamSession, sym trading.Symbol) any {
+			return map[string]any{"client_order_id": cloids.New(), "new_client_order_id": cloids.New(), "quantity": sym.Qty(10).String(), "price": sym.Low(3).String()}
+		})),
+	)
 })

@@ -12,14 +12,17 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// Venue is spot or margin trading: the same order endpoints under another
-// path prefix.
+// Venue is spot, margin or futures trading: the same order endpoints under
+// another path prefix.
 type Venue struct{ Name, Prefix string }
 
-// The venues of v3 trading.
+// The venues of v3 trading. The document names the futures endpoints but
+// shows no shapes; specs use Futures only to cancel what they may have
+// created.
 var (
-	Spot   = Venue{"spot", "/spot"}
-	Margin = Venue{"margin", "/margin"}
+	Spot    = Venue{"spot", "/spot"}
+	Margin  = Venue{"margin", "/margin"}
+	Futures = Venue{"futures", "/futures"}
 )
 
 // String is the venue's name; table entries that take a venue are named

@@ -34,6 +34,13 @@ type Options struct {
 	// engine's with its fee charged in its quote currency; New panics
 	// otherwise (margin.Load checks fixture data and reports such errors).
 	Margin []margin.Params
+	// Futures are the futures contracts (FuturesSymbolsFrom): books that
+	// only futures orders trade.
+	Futures []Symbol
+	// FuturesMargin is the futures configuration (GET /futures/config):
+	// which futures contracts (symbols with Futures set) trade in which
+	// margin mode, at what leverage at most.
+	FuturesMargin []margin.Params
 	// Retention bounds what history keeps; zero fields take the defaults.
 	Retention Retention
 	// Observer, when set, receives every order update, public trade and
@@ -143,7 +150,10 @@ func New(symbols []Symbol, l *ledger.Ledger, clk clock.Clock, f *faults.Set, opt
 		clk = clock.Real{}
 	}
 	e := &Engine{clk: clk, led: l, faults: f, opts: opts, books: map[string]*book{}, marginCfg: map[string]*marginSym{}, obs: opts.Observer}
-	for _, s := range symbols {
+	for _, s := range append(symbols, opts.Futures...) {
+		if err := checkFuturesSymbol(s); err != nil {
+			panic(fmt.Sprintf("engine: %v", err))
+		}
 		b, err := newBook(s, len(e.bookList))
 		if err != nil {
 			panic(fmt.Sprintf("engine: %v", err))
@@ -157,7 +167,7 @@ func New(symbols []Symbol, l *ledger.Ledger, clk clock.Clock, f *faults.Set, opt
 	for _, b := range e.bookList {
 		b.count, b.feeRef = len(e.bookList), ledger.NewRef(opts.FeeAccount, b.sym.FeeCurrency)
 	}
-	for _, p := range opts.Margin {
+	for _, p := range append(opts.Margin, opts.FuturesMargin...) {
 		if err := e.addMarginParams(p); err != nil {
 			panic(fmt.Sprintf("engine: %v", err))
 		}
@@ -292,7 +302,7 @@ func MarginKey(account string) string { return account + marginSuffix }
 func (e *Engine) account(id string) *account {
 	a := e.accounts[id]
 	if a == nil {
-		a = &account{id: id, user: strings.TrimSuffix(id, marginSuffix), byCloid: map[string]*order{}, active: map[int64]*order{},
+		a = &account{id: id, user: userOf(id), byCloid: map[string]*order{}, active: map[int64]*order{},
 			perSym: make([]int, len(e.bookList)), maxTrades: e.opts.Retention.Trades}
 		e.accounts[id] = a
 	}

@@ -49,6 +49,8 @@ type Event struct {
 	// Account is the trader (for margin orders too; Margin tells them apart).
 	Account string
 	Margin  bool
+	// Futures is set (with Margin) on futures orders.
+	Futures bool
 	// Order is the order's public snapshot after the change.
 	Order Order
 	// Trade is this order's side of the trade, with its fee (ReportTrade only).
@@ -109,7 +111,7 @@ func (e *Engine) emitOrder(o *order, r ReportType, tr *Trade) {
 			s.Status = Filled
 		}
 	}
-	e.emit(Event{Kind: OrderEvent, Report: r, Account: o.acct.user, Margin: o.mg != nil, Order: s, Trade: tr})
+	e.emit(Event{Kind: OrderEvent, Report: r, Account: o.acct.user, Margin: o.mg != nil, Futures: o.mg != nil && o.mg.fut, Order: s, Trade: tr})
 }
 
 // emitLevel reports the current total size of bk's level at ticks on side s.

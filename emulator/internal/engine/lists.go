@@ -42,6 +42,9 @@ type ListRequest struct {
 	// Margin makes it a margin list (POST /margin/order/list): every order
 	// is a margin order (its Margin fields default to isolated).
 	Margin bool
+	// Futures makes it a futures list (POST /futures/order/list), with
+	// Margin set too: every order is a futures order.
+	Futures bool
 	// OrderListID is nil when not sent.
 	OrderListID *string
 	// ContingencyType is the raw value sent ("" when not sent).
@@ -94,14 +97,18 @@ func (e *Engine) PlaceList(req ListRequest) ([]Order, error) {
 		case !req.Margin:
 			r.Margin = nil
 		case r.Margin == nil:
-			r.Margin = &MarginParams{}
+			r.Margin = &MarginParams{Futures: req.Futures}
 		default:
 			mp := *r.Margin
+			mp.Futures = req.Futures
 			r.Margin = &mp
 		}
 	}
 	key := req.Account
-	if req.Margin {
+	switch {
+	case req.Futures:
+		key = FuturesKey(req.Account)
+	case req.Margin:
 		key = MarginKey(req.Account)
 	}
 	lp := &listPlacement{e: e, ct: ct, reqs: reqs, listID: req.OrderListID, now: now, a: e.account(key)}

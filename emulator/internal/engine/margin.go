@@ -127,10 +127,26 @@ type marginAcct struct {
 	user  string
 	mode  margin.Mode
 	instr string // the symbol (isolated) or the currency (cross)
-	// ledgerID is its ledger account; cur its collateral currency.
-	ledgerID, cur    string
-	pos              map[int]*position // open positions by book index
-	created, updated int64
+	// ledgerID is its ledger account; cur its collateral currency; src
+	// the ledger account its collateral comes from and returns to (the
+	// spot balance, or the futures balance of a futures account).
+	ledgerID, cur, src string
+	pos                map[int]*position // open positions by book index
+	created, updated   int64
+	// fut marks a futures account; lev its chosen leverage (zero: the
+	// configuration's max_initial_leverage, as every margin account).
+	fut bool
+	lev decimal.Decimal
+}
+
+// leverage is what the account's orders and positions in a symbol
+// configured by cfg are margined at: its chosen leverage, never above the
+// symbol's maximum (a cross account backs symbols of several maxima).
+func (ma *marginAcct) leverage(cfg *margin.Params) decimal.Decimal {
+	if ma.lev.IsPositive() && ma.lev.LessThan(cfg.MaxLeverage) {
+		return ma.lev
+	}
+	return cfg.MaxLeverage
 }
 
 // position is an open position: the account's signed holding of a
@@ -156,11 +172,11 @@ func IsMarginLedgerAccount(id string) bool { return strings.Count(id, "|") == 2 
 
 // parseMargin reads the margin fields of an order request.
 func (e *Engine) parseMargin(req PlaceRequest) (*marginOrder, *Error) {
-	mg := &marginOrder{reduceOnly: req.Margin.ReduceOnly, closePos: req.Margin.ClosePosition}
+	mg := &marginOrder{reduceOnly: req.Margin.ReduceOnly, closePos: req.Margin.ClosePosition, fut: req.Margin.Futures}
 	switch m := req.Margin.Mode; m {
 	case "":
 		mg.mode = margin.Isolated
-		if e.faults.On("V3-MARGIN-ORDER-MODE") {
+		if e.faults.On("V3-MARGIN-ORDER-MODE") && !mg.fut {
 			mg.mode = margin.Cross
 		}
 	case string(margin.Isolated), string(margin.Cross):
@@ -168,7 +184,7 @@ func (e *Engine) parseMargin(req PlaceRequest) (*marginOrder, *Error) {
 	default:
 		return nil, errorf(ErrValidation, "margin_mode %q must be isolated or cross", m)
 	}
-	if mg.closePos && req.Quantity != nil && !e.faults.On("V3-MARGIN-CLOSE-POSITION") {
+	if mg.closePos && req.Quantity != nil && (mg.fut || !e.faults.On("V3-MARGIN-CLOSE-POSITION")) {
 		return nil, errorf(ErrValidation, "close_position requires quantity to be omitted: the position's size is the quantity")
 	}
 	return mg, nil
@@ -194,10 +210,10 @@ func (e *Engine) bindMargin(o *order, user string, now int64) *Error {
 		return errorf(ErrValidation, "symbol %s does not trade on %s margin", o.bk.sym.Code, mode)
 	}
 	instr := marginInstrument(o.bk, mode)
-	ma := e.margin[marginLedgerID(user, mode, instr)]
+	ma := e.margin[acctLedgerID(user, o.mg.fut, mode, instr)]
 	if ma == nil {
-		if !e.faults.On("V3-MARGIN-ORDER-NEEDS-ACCOUNT") {
-			return errorf(ErrInsufficientFunds, "no %s margin account for %s: fund one with PUT /margin/account/%s/%s first", mode, instr, mode, instr)
+		if !e.faults.On("V3-MARGIN-ORDER-NEEDS-ACCOUNT") || o.mg.fut {
+			return errorf(ErrInsufficientFunds, "no %s margin account for %s: fund one with PUT /%s/account/%s/%s first", mode, instr, family(o.mg.fut), mode, instr)
 		}
 		ma = e.openMargin(user, mode, instr, o.bk.sym.Quote, now)
 		o.mg.force = true
@@ -210,7 +226,7 @@ func (e *Engine) bindMargin(o *order, user string, now int64) *Error {
 }
 
 func (e *Engine) openMargin(user string, mode margin.Mode, instr, cur string, now int64) *marginAcct {
-	ma := &marginAcct{user: user, mode: mode, instr: instr, ledgerID: marginLedgerID(user, mode, instr), cur: cur,
+	ma := &marginAcct{user: user, mode: mode, instr: instr, ledgerID: marginLedgerID(user, mode, instr), cur: cur, src: user,
 		pos: map[int]*position{}, created: now, updated: now}
 	e.margin[ma.ledgerID] = ma
 	return ma
@@ -221,11 +237,11 @@ func (e *Engine) openMargin(user string, mode margin.Mode, instr, cur string, no
 // account for a currency that some symbol trading on cross margin is
 // quoted in (the API answers an unlisted currency with 2002 first). It
 // answers the collateral currency.
-func (e *Engine) resolveMargin(mode, instr string) (margin.Mode, string, *Error) {
+func (e *Engine) resolveMargin(mode, instr string, fut bool) (margin.Mode, string, *Error) {
 	switch margin.Mode(mode) {
 	case margin.Isolated:
 		bk := e.books[instr]
-		if bk == nil {
+		if bk == nil || bk.sym.Futures != fut {
 			return "", "", errorf(ErrSymbolNotFound, "symbol %q not found", instr)
 		}
 		if p := e.marginCfg[instr].params(margin.Isolated); p == nil || !p.Enabled {
@@ -234,7 +250,7 @@ func (e *Engine) resolveMargin(mode, instr string) (margin.Mode, string, *Error)
 		return margin.Isolated, bk.sym.Quote, nil
 	case margin.Cross:
 		for _, bk := range e.bookList {
-			if p := bk.margin.params(margin.Cross); p != nil && p.Enabled && bk.sym.Quote == instr {
+			if p := bk.margin.params(margin.Cross); p != nil && p.Enabled && bk.sym.Quote == instr && bk.sym.Futures == fut {
 				return margin.Cross, instr, nil
 			}
 		}
@@ -256,7 +272,7 @@ func (e *Engine) SetMarginBalance(account, mode, instrument string, amount decim
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := e.now()
-	m, cur, err := e.resolveMargin(mode, instrument)
+	m, cur, err := e.resolveMargin(mode, instrument, false)
 	if err != nil {
 		return MarginAccount{}, err
 	}
@@ -271,7 +287,7 @@ func (e *Engine) SetMarginBalance(account, mode, instrument string, amount decim
 	} else {
 		before = e.closedView(m, instrument, cur, now, now)
 	}
-	out, err := e.setMarginBalance(account, m, instrument, cur, ma, amount, now)
+	out, err := e.setMarginBalance(account, acctSpec{mode: m, instr: instrument, cur: cur, src: account}, ma, amount, now)
 	if err != nil {
 		return MarginAccount{}, err
 	}
@@ -281,12 +297,23 @@ func (e *Engine) SetMarginBalance(account, mode, instrument string, amount decim
 	return out, nil
 }
 
-func (e *Engine) setMarginBalance(account string, m margin.Mode, instr, cur string, ma *marginAcct, amount decimal.Decimal, now int64) (MarginAccount, *Error) {
+// acctSpec names a margin account to open: its mode, instrument,
+// collateral currency and where the collateral comes from; fut and lev as
+// in marginAcct.
+type acctSpec struct {
+	mode            margin.Mode
+	instr, cur, src string
+	fut             bool
+	lev             decimal.Decimal
+}
+
+func (e *Engine) setMarginBalance(account string, sp acctSpec, ma *marginAcct, amount decimal.Decimal, now int64) (MarginAccount, *Error) {
+	m, instr, cur := sp.mode, sp.instr, sp.cur
 	if amount.IsZero() {
 		if ma == nil {
 			return e.closedView(m, instr, cur, now, now), nil
 		}
-		if e.faults.On("V3-MARGIN-CLOSE") {
+		if e.faults.On("V3-MARGIN-CLOSE") && !ma.fut {
 			return e.accountView(ma), nil
 		}
 		if len(ma.pos) > 0 {
@@ -295,8 +322,8 @@ func (e *Engine) setMarginBalance(account string, m margin.Mode, instr, cur stri
 		cash := e.led.Balance(ma.ledgerID, cur)
 		total := cash.Available.Add(cash.Reserved)
 		if total.IsNegative() {
-			if avail := e.led.Balance(account, cur).Available; avail.LessThan(total.Neg()) {
-				return MarginAccount{}, errorf(ErrInsufficientFunds, "the account owes %s %s and the spot balance has %s available", total.Neg(), cur, avail)
+			if avail := e.led.Balance(ma.src, cur).Available; avail.LessThan(total.Neg()) {
+				return MarginAccount{}, errorf(ErrInsufficientFunds, "the account owes %s %s and the %s balance has %s available", total.Neg(), cur, srcName(ma.fut), avail)
 			}
 		}
 		for _, o := range e.ordersOf(ma) {
@@ -307,7 +334,7 @@ func (e *Engine) setMarginBalance(account string, m margin.Mode, instr, cur stri
 		cash = e.led.Balance(ma.ledgerID, cur)
 		if err := e.led.Apply(
 			ledger.Delta{Account: ma.ledgerID, Currency: cur, Available: cash.Available.Neg(), MayOverdraw: true},
-			ledger.Delta{Account: account, Currency: cur, Available: cash.Available},
+			ledger.Delta{Account: ma.src, Currency: cur, Available: cash.Available},
 		); err != nil {
 			return MarginAccount{}, errorf(ErrInsufficientFunds, "closing the margin account: %v", err)
 		}
@@ -318,24 +345,33 @@ func (e *Engine) setMarginBalance(account string, m margin.Mode, instr, cur stri
 	}
 	opened := ma == nil
 	if opened {
-		ma = &marginAcct{user: account, mode: m, instr: instr, ledgerID: marginLedgerID(account, m, instr), cur: cur,
-			pos: map[int]*position{}, created: now}
+		ma = &marginAcct{user: account, mode: m, instr: instr, ledgerID: acctLedgerID(account, sp.fut, m, instr), cur: cur, src: sp.src,
+			pos: map[int]*position{}, created: now, fut: sp.fut}
+	}
+	oldLev := ma.lev
+	if sp.lev.IsPositive() {
+		ma.lev = sp.lev
 	}
 	delta := amount.Sub(e.marginBalance(ma))
+	// The account must keep free margin at zero or more after the change
+	// (a lower leverage holds more for the positions).
+	var refusal *Error
+	avail, free := e.led.Balance(ma.src, cur).Available, e.freeMargin(ma)
 	switch {
-	case delta.IsPositive():
-		if avail := e.led.Balance(account, cur).Available; avail.LessThan(delta) {
-			return MarginAccount{}, errorf(ErrInsufficientFunds, "insufficient funds: raising the margin balance to %s needs %s %s, the spot balance has %s available", amount, delta, cur, avail)
-		}
-	case delta.IsNegative():
-		if free := e.freeMargin(ma); free.LessThan(delta.Neg()) {
-			return MarginAccount{}, errorf(ErrInsufficientFunds, "insufficient margin: lowering the margin balance to %s takes %s %s, %s is free", amount, delta.Neg(), cur, free)
-		}
+	case delta.IsPositive() && avail.LessThan(delta):
+		refusal = errorf(ErrInsufficientFunds, "insufficient funds: raising the margin balance to %s needs %s %s, the %s balance has %s available", amount, delta, cur, srcName(ma.fut), avail)
+	case free.Add(delta).IsNegative():
+		refusal = errorf(ErrInsufficientFunds, "insufficient margin: a margin balance of %s leaves %s %s free", amount, free.Add(delta), cur)
+	}
+	if refusal != nil {
+		ma.lev = oldLev
+		return MarginAccount{}, refusal
 	}
 	if err := e.led.Apply(
-		ledger.Delta{Account: account, Currency: cur, Available: delta.Neg()},
+		ledger.Delta{Account: ma.src, Currency: cur, Available: delta.Neg()},
 		ledger.Delta{Account: ma.ledgerID, Currency: cur, Available: delta, MayOverdraw: true},
 	); err != nil {
+		ma.lev = oldLev
 		return MarginAccount{}, errorf(ErrInsufficientFunds, "insufficient funds: %v", err)
 	}
 	ma.updated = now
@@ -348,7 +384,11 @@ func (e *Engine) setMarginBalance(account string, m margin.Mode, instr, cur stri
 // ordersOf lists the active orders trading on a margin account, by ID.
 func (e *Engine) ordersOf(ma *marginAcct) []*order {
 	var out []*order
-	if a := e.accounts[MarginKey(ma.user)]; a != nil {
+	key := MarginKey(ma.user)
+	if ma.fut {
+		key = FuturesKey(ma.user)
+	}
+	if a := e.accounts[key]; a != nil {
 		for _, o := range a.active {
 			if o.mg != nil && o.mg.acct == ma {
 				out = append(out, o)
@@ -361,10 +401,10 @@ func (e *Engine) ordersOf(ma *marginAcct) []*order {
 
 // userMargins lists a trader's open margin accounts: isolated by symbol,
 // then cross by currency.
-func (e *Engine) userMargins(account string) []*marginAcct {
+func (e *Engine) userMargins(account string, fut bool) []*marginAcct {
 	var out []*marginAcct
 	for _, ma := range e.margin {
-		if ma.user == account {
+		if ma.user == account && ma.fut == fut {
 			out = append(out, ma)
 		}
 	}
@@ -384,7 +424,7 @@ func (e *Engine) MarginAccounts(account string) []MarginAccount {
 	defer e.mu.Unlock()
 	e.now()
 	out := []MarginAccount{}
-	for _, ma := range e.userMargins(account) {
+	for _, ma := range e.userMargins(account, false) {
 		out = append(out, e.accountView(ma))
 	}
 	return out
@@ -398,7 +438,7 @@ func (e *Engine) MarginAccountOf(account, mode, instrument string) (MarginAccoun
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.now()
-	m, _, err := e.resolveMargin(mode, instrument)
+	m, _, err := e.resolveMargin(mode, instrument, false)
 	if err != nil {
 		return MarginAccount{}, err
 	}
@@ -414,8 +454,12 @@ func (e *Engine) MarginAccountOf(account, mode, instrument string) (MarginAccoun
 func (e *Engine) MarginFundsOf(account string) map[string]MarginFunds {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	return e.fundsOf(account, false)
+}
+
+func (e *Engine) fundsOf(account string, fut bool) map[string]MarginFunds {
 	out := map[string]MarginFunds{}
-	for _, ma := range e.userMargins(account) {
+	for _, ma := range e.userMargins(account, fut) {
 		f := out[ma.cur]
 		if ma.mode == margin.Cross {
 			f.Cross = f.Cross.Add(e.marginBalance(ma))

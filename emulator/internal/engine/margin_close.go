@@ -19,11 +19,15 @@ import (
 // position as it stood when the close was asked (none: an empty list).
 // strict is strict_validate for price.
 func (e *Engine) ClosePosition(account, mode, symbol string, price *decimal.Decimal, strict bool) ([]Position, error) {
+	return e.closePosition(account, mode, symbol, price, strict, false)
+}
+
+func (e *Engine) closePosition(account, mode, symbol string, price *decimal.Decimal, strict, fut bool) ([]Position, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := e.now()
 	bk := e.books[symbol]
-	if bk == nil {
+	if bk == nil || bk.sym.Futures != fut {
 		return nil, errorf(ErrSymbolNotFound, "symbol %q not found", symbol)
 	}
 	m := margin.Mode(mode)
@@ -38,9 +42,9 @@ func (e *Engine) ClosePosition(account, mode, symbol string, price *decimal.Deci
 		}
 		ticks = n
 	}
-	ma := e.margin[marginLedgerID(account, m, marginInstrument(bk, m))]
+	ma := e.margin[acctLedgerID(account, fut, m, marginInstrument(bk, m))]
 	if ma == nil {
-		if _, _, err := e.resolveMargin(mode, marginInstrument(bk, m)); err != nil {
+		if _, _, err := e.resolveMargin(mode, marginInstrument(bk, m), fut); err != nil {
 			return nil, err
 		}
 		return nil, errorf(ErrValidation, "no %s margin account for %s", m, marginInstrument(bk, m))
@@ -58,6 +62,10 @@ func (e *Engine) ClosePosition(account, mode, symbol string, price *decimal.Deci
 // /margin/position) with market IOC orders, and answers the positions as
 // they stood.
 func (e *Engine) CloseAllPositions(account string) []Position {
+	return e.closeAllPositions(account, false)
+}
+
+func (e *Engine) closeAllPositions(account string, fut bool) []Position {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := e.now()
@@ -67,7 +75,7 @@ func (e *Engine) CloseAllPositions(account string) []Position {
 		p  *position
 	}
 	var jobs []job
-	for _, ma := range e.userMargins(account) {
+	for _, ma := range e.userMargins(account, fut) {
 		mb := e.marginBalance(ma)
 		for _, pv := range e.positionsOf(ma, mb) {
 			out = append(out, pv)
@@ -87,13 +95,17 @@ func (e *Engine) CloseAllPositions(account string) []Position {
 // whole size, limit GTC at ticks or market IOC. It holds only its fee and
 // is never refused for margin: closing must always be possible.
 func (e *Engine) closeWith(ma *marginAcct, p *position, limit bool, ticks int64, now int64) {
-	if e.faults.On("V3-MARGIN-POSITION-CLOSE") {
+	if e.faults.On("V3-MARGIN-POSITION-CLOSE") && !ma.fut {
 		return
 	}
 	bk := p.bk
-	a := e.account(MarginKey(ma.user))
+	key := MarginKey(ma.user)
+	if ma.fut {
+		key = FuturesKey(ma.user)
+	}
+	a := e.account(key)
 	o := &order{acct: a, bk: bk, side: Sell, typ: Market, tif: IOC, fees: &bk.fees,
-		mg: &marginOrder{mode: ma.mode, acct: ma, reduceOnly: true}}
+		mg: &marginOrder{mode: ma.mode, acct: ma, reduceOnly: true, fut: ma.fut}}
 	if p.lots < 0 {
 		o.side = Buy
 	}
@@ -127,6 +139,9 @@ type MarginTradeQuery struct {
 	From, Till     *time.Time
 	FromID, TillID *int64
 	Limit, Offset  int // Limit <= 0 means 100
+	// Futures selects futures trades (GET /futures/history/trade) instead
+	// of margin ones.
+	Futures bool
 }
 
 // MarginTrade is one execution of a margin order (spec: Resources, Margin
@@ -152,7 +167,11 @@ func (e *Engine) MarginTrades(q MarginTradeQuery) []MarginTrade {
 	defer e.mu.Unlock()
 	e.now()
 	var sel []tradeRec
-	if a := e.accounts[MarginKey(q.Account)]; a != nil {
+	key := MarginKey(q.Account)
+	if q.Futures {
+		key = FuturesKey(q.Account)
+	}
+	if a := e.accounts[key]; a != nil {
 		sel = selectTrades(a, q, sel)
 	}
 	return e.shapeTrades(q, sel)

@@ -59,7 +59,7 @@ func (e *Engine) marginNeed(o *order) decimal.Decimal {
 	if o.reducing() {
 		return fee
 	}
-	return margin.Initial(notional, o.mg.cfg(o.bk).MaxLeverage).Add(fee)
+	return margin.Initial(notional, o.mg.acct.leverage(o.mg.cfg(o.bk))).Add(fee)
 }
 
 // cfg is the margin configuration the order trades under (never nil once
@@ -73,7 +73,7 @@ func (mg *marginOrder) cfg(bk *book) *margin.Params {
 func (e *Engine) freeMargin(ma *marginAcct) decimal.Decimal {
 	free := e.led.Balance(ma.ledgerID, ma.cur).Available
 	for _, p := range ma.pos {
-		free = free.Add(p.cost).Sub(margin.Initial(p.cost, p.cfg.MaxLeverage))
+		free = free.Add(p.cost).Sub(margin.Initial(p.cost, ma.leverage(p.cfg)))
 	}
 	return free
 }
@@ -186,10 +186,11 @@ func (e *Engine) positionView(ma *marginAcct, p *position, balance decimal.Decim
 	bk := p.bk
 	mp := margin.Position{Qty: lotsDecimal(bk, p.lots), Cost: p.cost}
 	places := tickPlaces(bk)
-	out := Position{ID: p.id, Symbol: bk.sym.Code, Quantity: mp.Qty, Leverage: p.cfg.MaxLeverage, MarginMode: string(ma.mode),
+	lev := ma.leverage(p.cfg)
+	out := Position{ID: p.id, Symbol: bk.sym.Code, Quantity: mp.Qty, Leverage: lev, MarginMode: string(ma.mode),
 		PriceEntry: mp.Entry(places + 8), FeeCumulative: p.fee, CreatedAt: nanoTime(p.created), UpdatedAt: nanoTime(p.updated),
-		PriceMarginCall:  margin.TriggerPrice(mp, balance, p.cfg.MaxLeverage, p.cfg.MarginCallMul, places),
-		PriceLiquidation: margin.TriggerPrice(mp, balance, p.cfg.MaxLeverage, p.cfg.LiquidationMul, places)}
+		PriceMarginCall:  margin.TriggerPrice(mp, balance, lev, p.cfg.MarginCallMul, places),
+		PriceLiquidation: margin.TriggerPrice(mp, balance, lev, p.cfg.LiquidationMul, places)}
 	if bk.hasLast {
 		out.PnL = mp.PnL(bk.tick.decimal(bk.last))
 	}
@@ -211,14 +212,14 @@ func (e *Engine) accountView(ma *marginAcct) MarginAccount {
 	mb := e.marginBalance(ma)
 	var rp decimal.Decimal
 	for _, p := range ma.pos {
-		rp = rp.Add(margin.Initial(p.cost, p.cfg.MaxLeverage))
+		rp = rp.Add(margin.Initial(p.cost, ma.leverage(p.cfg)))
 	}
 	out := MarginAccount{Symbol: ma.instr, Type: string(ma.mode), CreatedAt: nanoTime(ma.created), UpdatedAt: nanoTime(ma.updated),
 		Currencies: []MarginCurrency{{Code: ma.cur, MarginBalance: mb, ReservedOrders: b.Reserved, ReservedPositions: rp}},
 		Positions:  e.positionsOf(ma, mb)}
 	if ma.mode == margin.Isolated {
 		if p := e.marginCfg[ma.instr].params(margin.Isolated); p != nil {
-			l := p.MaxLeverage
+			l := ma.leverage(p)
 			out.Leverage = &l
 		}
 	}

@@ -94,6 +94,7 @@ type marginOrder struct {
 	acct       *marginAcct
 	reduceOnly bool
 	closePos   bool
+	fut        bool // a futures order, on a futures margin account
 	// force skips the free-margin check (only the fault that opens an
 	// account for an order lacking one sets it).
 	force bool

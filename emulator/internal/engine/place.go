@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"slices"
 	"time"
 
@@ -22,7 +21,10 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 		return Order{}, err
 	}
 	key := req.Account
-	if o.mg != nil {
+	switch {
+	case o.mg != nil && o.mg.fut:
+		key = FuturesKey(req.Account)
+	case o.mg != nil:
 		key = MarginKey(req.Account)
 	}
 	a := e.account(key)
@@ -122,6 +124,9 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 		return nil, errorf(ErrValidation, "symbol is required")
 	}
 	bk := e.books[req.Symbol]
+	if bk != nil && bk.sym.Futures != (req.Margin != nil && req.Margin.Futures) {
+		bk = nil // a futures contract trades only as futures, and only contracts do
+	}
 	if bk == nil {
 		if e.faults.On("V3-SPOT-UNKNOWN-SYMBOL") {
 			return nil, errorf(ErrValidation, "symbol %q is not valid", req.Symbol)
@@ -306,91 +311,6 @@ func (e *Engine) rate(name string, base decimal.Decimal, markup *decimal.Decimal
 		return decimal.Decimal{}, errorf(ErrValidation, "%s %s makes the fee rate %s, not below 1", name, markup, r)
 	}
 	return r, nil
-}
-
-// reserveNew reserves what a new order may spend (spec: Rules for orders,
-// 2 and 4): a buy price × quantity plus the highest fee, a sell its
-// quantity (plus fee when fees are charged in the base); a market buy what
-// the book would cost, which the available balance must exceed.
-func (e *Engine) reserveNew(o *order) *Error {
-	if o.mg != nil {
-		return e.reserveMargin(o)
-	}
-	force := o.side == Buy && e.faults.On("V3-SPOT-FUNDS")
-	cur := o.spendCurrency()
-	if o.side == Buy && o.marketNow() {
-		cost := o.bk.asks.cost(o.bk, o.qty)
-		if cost.IsZero() {
-			return nil // nothing to match: the order expires with nothing reserved
-		}
-		amt := e.withFee(o, cost)
-		if e.faults.On("V3-SPOT-MARKET-BUY-FUNDS") {
-			// The broken check weighs the cost without fees, then reserves
-			// whatever the fees take on top.
-			if avail := fixed.FromDecimal(e.led.Balance(o.acct.id, cur).Available); !force && avail.Cmp(cost) <= 0 {
-				return errorf(ErrInsufficientFunds, "insufficient funds: %s %s available does not exceed %s", avail, cur, cost)
-			}
-			force = true
-		}
-		return e.reserve(o, cur, amt, true, force)
-	}
-	return e.reserve(o, cur, e.reservation(o), false, force)
-}
-
-// reservation is what a limit or suspended order may still spend at most,
-// for its remaining quantity.
-func (e *Engine) reservation(o *order) fixed.Amount {
-	if o.mg != nil {
-		return fixed.FromDecimal(e.marginNeed(o))
-	}
-	bk := o.bk
-	if o.side == Sell {
-		q := bk.stepF.Times(o.remaining())
-		if !bk.feeInQuote {
-			q = q.Mul(o.fees.onePlusF)
-		}
-		return q
-	}
-	price := o.price
-	if !isLimitKind(o.typ) {
-		price = o.stop // a suspended stopMarket buy is estimated at its stop price
-	}
-	return e.withFee(o, bk.notionalF.TimesProduct(price, o.remaining()))
-}
-
-// withFee adds the highest fee to a buy's quote amount when fees are
-// charged in the quote currency.
-func (e *Engine) withFee(o *order, quote fixed.Amount) fixed.Amount {
-	if o.bk.feeInQuote {
-		return quote.Mul(o.fees.onePlusF)
-	}
-	return quote
-}
-
-// reserve moves amt of cur from available to reserved for o; mustExceed
-// and force are as for ledger.Reserve.
-func (e *Engine) reserve(o *order, cur string, amt fixed.Amount, mustExceed, force bool) *Error {
-	if amt.IsZero() {
-		return nil
-	}
-	var err error
-	if r := o.resvRef(); r != nil && r.Currency == cur {
-		err = e.led.ReserveRef(r, amt, mustExceed, force)
-	} else {
-		err = e.led.ReserveAmount(o.acct.id, cur, amt, mustExceed, force)
-	}
-	if err != nil {
-		if errors.Is(err, ledger.ErrInsufficient) {
-			return errorf(ErrInsufficientFunds, "insufficient funds: the order needs %s %s: %v", amt, cur, err)
-		}
-		return errorf(ErrInsufficientFunds, "reserving %s %s: %v", amt, cur, err)
-	}
-	if o.resv.IsZero() {
-		o.resv = amt
-	} else {
-		o.resv = o.resv.Add(amt)
-	}
-	return nil
 }
 
 // Replace cancels an active order and places its replacement in one step

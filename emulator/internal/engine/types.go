@@ -69,6 +69,9 @@ type Symbol struct {
 	TakeRate     decimal.Decimal
 	MakeRate     decimal.Decimal
 	Status       string // working, suspended, clearing: only working symbols trade
+	// Futures marks a futures contract: only futures orders trade it, and
+	// Base names the contract itself (the unit positions are held in).
+	Futures bool
 }
 
 // PlaceRequest is a new order as a client asked for it. Optional fields are
@@ -106,6 +109,9 @@ type MarginParams struct {
 	// ClosePosition orders take the position's size as their quantity
 	// (which must not be sent) and are canceled when there is none.
 	ClosePosition bool
+	// Futures makes it a futures order (POST /futures/order): it trades a
+	// futures contract on a futures margin account.
+	Futures bool
 }
 
 // ReplaceRequest is a PATCH of an active order.

@@ -41,6 +41,8 @@ type Accounts struct {
 type OrderUpdate struct {
 	Account string
 	Margin  bool
+	// Futures is set (with Margin) on futures orders.
+	Futures bool
 	// Report is the report_type: new, suspended, trade, canceled,
 	// expired, replaced (and status in snapshots).
 	Report string
@@ -70,7 +72,7 @@ type session struct {
 	prin *api.Principal
 
 	mu     sync.Mutex
-	subs   map[string]bool          // spot, margin, spot_balance, transactions, wallet_balances
+	subs   map[string]bool          // spot, margin, futures, spot_balance, futures_balance, transactions, wallet_balances
 	cancel func()                   // stops order updates
 	queue  chan func() []byte       // notifications, built and written by the notifier goroutine
 	held   *request                 // V3-WST-FIFO fault: a request held back behind the next

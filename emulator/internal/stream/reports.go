@@ -17,11 +17,8 @@ func (s *session) subscribe(req request, feed string, on bool) []byte {
 	if on {
 		s.startUpdates()
 		switch feed {
-		case "spot", "margin":
-			path, method := "/spot/order", "spot_orders"
-			if feed == "margin" {
-				path, method = "/margin/order", "margin_orders"
-			}
+		case "spot", "margin", "futures":
+			path, method := "/"+feed+"/order", feed+"_orders"
 			s.push(func() []byte {
 				v, e := s.acc.Call("GET", path, s.principal(), nil)
 				if e != nil {
@@ -31,6 +28,8 @@ func (s *session) subscribe(req request, feed string, on bool) []byte {
 			})
 		case "spot_balance":
 			s.push(s.spotBalance)
+		case "futures_balance":
+			s.push(s.futuresBalance)
 		}
 	}
 	return s.result(true, req.ID)
@@ -44,6 +43,16 @@ func (s *session) spotBalance() []byte {
 		return nil
 	}
 	return rpcNotification("spot_balance", v)
+}
+
+// futuresBalance builds the futures_balance notification: the futures
+// balance REST shows.
+func (s *session) futuresBalance() []byte {
+	v, e := s.acc.Call("GET", "/futures/balance", s.principal(), nil)
+	if e != nil {
+		return nil
+	}
+	return rpcNotification("futures_balance", v)
 }
 
 func (s *session) startUpdates() {
@@ -79,11 +88,14 @@ var dropFault = map[string]string{
 // queues it.
 func (s *session) onUpdate(u OrderUpdate) {
 	feed, method := "spot", "spot_order"
-	if u.Margin {
+	switch {
+	case u.Futures:
+		feed, method = "futures", "futures_order"
+	case u.Margin:
 		feed, method = "margin", "margin_order"
 	}
 	s.mu.Lock()
-	orders, balances, wallet := s.subs[feed], s.subs["spot_balance"], s.subs["wallet_balances"]
+	orders, balances, futBalances, wallet := s.subs[feed], s.subs["spot_balance"], s.subs["futures_balance"], s.subs["wallet_balances"]
 	s.mu.Unlock()
 	if orders && !s.c.srv.opts.Faults.On(dropFault[u.Report]) {
 		if b := rpcNotification(method, s.report(u)); b != nil {
@@ -92,6 +104,9 @@ func (s *session) onUpdate(u OrderUpdate) {
 	}
 	if balances {
 		s.push(s.spotBalance)
+	}
+	if futBalances && u.Futures {
+		s.push(s.futuresBalance)
 	}
 	if wallet {
 		s.push(s.walletChanges)

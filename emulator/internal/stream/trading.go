@@ -9,36 +9,56 @@ import (
 )
 
 // restCall maps a trading stream method to the REST route that does the
-// same; pathParam, when set, is the parameter that goes into the path.
+// same; pathParams are the parameters that go into the path, in order
+// ({margin_mode} defaults to isolated when not sent).
 type restCall struct {
-	method, path, pathParam string
+	method, path string
+	pathParams   []string
 	// report is the report_type of the orders answered (empty: the answer
 	// is not orders).
 	report string
-	margin bool
+}
+
+func call(method, path, report string, pathParams ...string) restCall {
+	return restCall{method: method, path: path, pathParams: pathParams, report: report}
 }
 
 // tradingCalls are the request methods of the trading stream: the ones the
 // spec names and the ones the real service and its client libraries add
-// (cancel, cancel all, active orders, one balance, all fees).
+// (cancel, cancel all, active orders, one balance, all fees; for futures
+// also setting an account and closing a position, as HitBTC's SDKs send
+// them).
 var tradingCalls = map[string]restCall{
-	"spot_balances":         {"GET", "/spot/balance", "", "", false},
-	"spot_balance":          {"GET", "/spot/balance/{currency}", "currency", "", false},
-	"spot_fees":             {"GET", "/spot/fee", "", "", false},
-	"spot_fee":              {"GET", "/spot/fee/{symbol}", "symbol", "", false},
-	"spot_get_orders":       {"GET", "/spot/order", "", "status", false},
-	"spot_new_order":        {"POST", "/spot/order", "", "new", false},
-	"spot_new_order_list":   {"POST", "/spot/order/list", "", "new", false},
-	"spot_replace_order":    {"PATCH", "/spot/order/{client_order_id}", "client_order_id", "replaced", false},
-	"spot_cancel_order":     {"DELETE", "/spot/order/{client_order_id}", "client_order_id", "canceled", false},
-	"spot_cancel_orders":    {"DELETE", "/spot/order", "", "canceled", false},
-	"margin_get_accounts":   {"GET", "/margin/account", "", "", true},
-	"margin_get_orders":     {"GET", "/margin/order", "", "status", true},
-	"margin_new_order":      {"POST", "/margin/order", "", "new", true},
-	"margin_new_order_list": {"POST", "/margin/order/list", "", "new", true},
-	"margin_replace_order":  {"PATCH", "/margin/order/{client_order_id}", "client_order_id", "replaced", true},
-	"margin_cancel_order":   {"DELETE", "/margin/order/{client_order_id}", "client_order_id", "canceled", true},
-	"margin_cancel_orders":  {"DELETE", "/margin/order", "", "canceled", true},
+	"spot_balances":          call("GET", "/spot/balance", ""),
+	"spot_balance":           call("GET", "/spot/balance/{currency}", "", "currency"),
+	"spot_fees":              call("GET", "/spot/fee", ""),
+	"spot_fee":               call("GET", "/spot/fee/{symbol}", "", "symbol"),
+	"spot_get_orders":        call("GET", "/spot/order", "status"),
+	"spot_new_order":         call("POST", "/spot/order", "new"),
+	"spot_new_order_list":    call("POST", "/spot/order/list", "new"),
+	"spot_replace_order":     call("PATCH", "/spot/order/{client_order_id}", "replaced", "client_order_id"),
+	"spot_cancel_order":      call("DELETE", "/spot/order/{client_order_id}", "canceled", "client_order_id"),
+	"spot_cancel_orders":     call("DELETE", "/spot/order", "canceled"),
+	"margin_get_accounts":    call("GET", "/margin/account", ""),
+	"margin_get_orders":      call("GET", "/margin/order", "status"),
+	"margin_new_order":       call("POST", "/margin/order", "new"),
+	"margin_new_order_list":  call("POST", "/margin/order/list", "new"),
+	"margin_replace_order":   call("PATCH", "/margin/order/{client_order_id}", "replaced", "client_order_id"),
+	"margin_cancel_order":    call("DELETE", "/margin/order/{client_order_id}", "canceled", "client_order_id"),
+	"margin_cancel_orders":   call("DELETE", "/margin/order", "canceled"),
+	"futures_balances":       call("GET", "/futures/balance", ""),
+	"futures_balance":        call("GET", "/futures/balance/{currency}", "", "currency"),
+	"futures_fees":           call("GET", "/futures/fee", ""),
+	"futures_fee":            call("GET", "/futures/fee/{symbol}", "", "symbol"),
+	"futures_get_accounts":   call("GET", "/futures/account", ""),
+	"futures_set_account":    call("PUT", "/futures/account/{margin_mode}/{symbol}", "", "margin_mode", "symbol"),
+	"futures_close_position": call("DELETE", "/futures/position/{margin_mode}/{symbol}", "", "margin_mode", "symbol"),
+	"futures_get_orders":     call("GET", "/futures/order", "status"),
+	"futures_new_order":      call("POST", "/futures/order", "new"),
+	"futures_new_order_list": call("POST", "/futures/order/list", "new"),
+	"futures_replace_order":  call("PATCH", "/futures/order/{client_order_id}", "replaced", "client_order_id"),
+	"futures_cancel_order":   call("DELETE", "/futures/order/{client_order_id}", "canceled", "client_order_id"),
+	"futures_cancel_orders":  call("DELETE", "/futures/order", "canceled"),
 }
 
 // Subscription methods: what each switches on or off.
@@ -46,25 +66,23 @@ var tradingSubs = map[string]struct {
 	feed string
 	on   bool
 }{
-	"spot_subscribe":           {"spot", true},
-	"spot_unsubscribe":         {"spot", false},
-	"margin_subscribe":         {"margin", true},
-	"margin_unsubscribe":       {"margin", false},
-	"spot_balance_subscribe":   {"spot_balance", true},
-	"spot_balance_unsubscribe": {"spot_balance", false},
+	"spot_subscribe":              {"spot", true},
+	"spot_unsubscribe":            {"spot", false},
+	"margin_subscribe":            {"margin", true},
+	"margin_unsubscribe":          {"margin", false},
+	"futures_subscribe":           {"futures", true},
+	"futures_unsubscribe":         {"futures", false},
+	"spot_balance_subscribe":      {"spot_balance", true},
+	"spot_balance_unsubscribe":    {"spot_balance", false},
+	"futures_balance_subscribe":   {"futures_balance", true},
+	"futures_balance_unsubscribe": {"futures_balance", false},
 }
-
-// futuresMethods are the futures_ methods the spec names; the emulator does
-// not trade futures and answers them with an error saying so.
-var futuresMethods = []string{"futures_subscribe", "futures_unsubscribe", "futures_balance_subscribe", "futures_balance_unsubscribe",
-	"futures_balance", "futures_balances", "futures_get_accounts", "futures_fee", "futures_fees", "futures_new_order",
-	"futures_new_order_list", "futures_replace_order", "futures_cancel_order", "futures_cancel_orders", "futures_get_orders"}
 
 // unknownFault is the method each methods fault answers as unknown.
 func (s *session) unknownFault(method string) bool {
 	f := s.c.srv.opts.Faults
 	return (method == "spot_fee" && f.On("V3-WST-METHODS")) || (method == "margin_get_accounts" && f.On("V3-WST-METHODS-MARGIN")) ||
-		(method == "wallet_balance" && f.On("V3-WSW-METHODS"))
+		(method == "futures_get_accounts" && f.On("V3-WST-METHODS-FUTURES")) || (method == "wallet_balance" && f.On("V3-WSW-METHODS"))
 }
 
 func (s *session) trading(req request) []byte {
@@ -73,18 +91,13 @@ func (s *session) trading(req request) []byte {
 	}
 	call, isCall := tradingCalls[req.Method]
 	sub, isSub := tradingSubs[req.Method]
-	isFutures := strings.HasPrefix(req.Method, "futures_") && contains(futuresMethods, req.Method)
-	if !isCall && !isSub && !isFutures {
+	if !isCall && !isSub {
 		return s.unknown(req)
 	}
 	if s.prin == nil {
 		return s.needLogin(req)
 	}
-	switch {
-	case isFutures:
-		return s.errorMsg(&api.Error{Code: codeNotImplemented, Message: "Action is not allowed",
-			Description: "futures trading is not implemented by the emulator"}, req.ID)
-	case isSub:
+	if isSub {
 		return s.subscribe(req, sub.feed, sub.on)
 	}
 	params, raw, e := s.requestParams(req)
@@ -92,12 +105,15 @@ func (s *session) trading(req request) []byte {
 		return s.errorMsg(e, req.ID)
 	}
 	path := call.path
-	if call.pathParam != "" {
-		v, ok := params[call.pathParam]
-		if !ok || v == "" {
-			return s.errorMsg(api.Validation("%s is required", call.pathParam), req.ID)
+	for _, name := range call.pathParams {
+		v, ok := params[name]
+		if (!ok || v == "") && name == "margin_mode" {
+			v, ok = "isolated", true
 		}
-		path = strings.Replace(path, "{"+call.pathParam+"}", v, 1)
+		if !ok || v == "" {
+			return s.errorMsg(api.Validation("%s is required", name), req.ID)
+		}
+		path = strings.Replace(path, "{"+name+"}", v, 1)
 	}
 	v, e := s.acc.Call(call.method, path, s.prin, raw)
 	if e != nil {

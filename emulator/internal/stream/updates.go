@@ -34,7 +34,7 @@ func (h HubUpdates) SubscribeOrders(account string, fn func(OrderUpdate)) (cance
 			if !ok {
 				r = string(ev.Report)
 			}
-			fn(OrderUpdate{Account: ev.Account, Margin: ev.Margin, Report: r, Order: ev.Order, Trade: ev.Trade})
+			fn(OrderUpdate{Account: ev.Account, Margin: ev.Margin, Futures: ev.Futures, Report: r, Order: ev.Order, Trade: ev.Trade})
 		}
 	}()
 	return sub.Close

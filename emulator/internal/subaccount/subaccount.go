@@ -291,6 +291,9 @@ func (r *Registry) shutDown(id string) error {
 		if _, err := r.orders.CancelAll(engine.MarginKey(id), ""); err != nil {
 			return fmt.Errorf("subaccount: cancel margin orders of %s: %w", id, err)
 		}
+		if _, err := r.orders.CancelAll(engine.FuturesKey(id), ""); err != nil {
+			return fmt.Errorf("subaccount: cancel futures orders of %s: %w", id, err)
+		}
 	}
 	if r.faults.On("V3-SUBACC-FREEZE-FUNDS") {
 		return nil

@@ -87,8 +87,8 @@ func TestTransitions(t *testing.T) {
 	if r.Usable("aa01") || !r.Usable("aa02") || !r.Usable("SUPER") || r.Usable("aa04") {
 		t.Error("Usable: want frozen and disabled refused, others usable")
 	}
-	if len(orders.canceled) != 2 {
-		t.Errorf("freeze canceled %v, want the spot and margin orders of aa01", orders.canceled)
+	if len(orders.canceled) != 3 {
+		t.Errorf("freeze canceled %v, want the spot, margin and futures orders of aa01", orders.canceled)
 	}
 	if b := l.Balance(WalletKey("aa01"), "BTC"); !b.Available.Equal(dec("0.25")) {
 		t.Errorf("wallet after freeze %s, want 0.25", b.Available)

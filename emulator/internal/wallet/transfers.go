@@ -2,6 +2,7 @@ package wallet
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/conform-harness/conform/emulator/internal/ledger"
@@ -124,4 +125,26 @@ func (w *Wallet) Convert(account, from, to string, amount decimal.Decimal) ([]st
 	w.record(s, out)
 	w.record(s, in)
 	return []string{out.ID, in.ID}, nil
+}
+
+// Move moves funds between two ledger accounts of one trader that the
+// wallet does not keep itself (the futures balance and the spot or wallet
+// balance: POST /wallet/transfer with derivatives), and answers an id for
+// the transfer. It records no transaction: the wallet's transaction types
+// have none for futures.
+func (w *Wallet) Move(account, currency string, amount decimal.Decimal, from, to string) (string, *Error) {
+	_, _ = w.lock(account)
+	defer w.mu.Unlock()
+	if !w.mkt.HasCurrency(currency) {
+		return "", refuse(Currency, "currency %q is not listed", currency)
+	}
+	if !amount.IsPositive() {
+		return "", refuse(Validation, "amount must be positive, got %s", amount)
+	}
+	if err := w.move(from, to, currency, amount); err != nil {
+		return "", err
+	}
+	w.lastIdx++
+	i := w.lastIdx
+	return fmt.Sprintf("%08x-%04x-4%03x-9%03x-%012x", uint32(i*2654435761), i&0xffff, i&0xfff, (i>>12)&0xfff, i), nil
 }

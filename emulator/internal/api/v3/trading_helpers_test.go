@@ -57,7 +57,11 @@ func newTradingEnv(t testing.TB, ids ...string) *tradingEnv {
 		t.Fatal(err)
 	}
 	v := &tradingEnv{t: t, led: ledger.New(f), clk: clock.NewManual(marketNow), keys: map[string]auth.Key{}, funded: map[string]decimal.Decimal{}}
-	v.eng = engine.New(syms, v.led, v.clk, f, engine.Options{Margin: mc.Params()})
+	fc, err := margin.FuturesConfig(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.eng = engine.New(syms, v.led, v.clk, f, engine.Options{Margin: mc.Params(), Futures: engine.FuturesSymbolsFrom(m), FuturesMargin: fc.Params()})
 	accts, err := fixtures.Accounts()
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +87,7 @@ func newTradingEnv(t testing.TB, ids ...string) *tradingEnv {
 			v.funded[cur] = v.funded[cur].Add(d) // the ledger holds the main accounts too
 		}
 	}
-	v.h = api.NewRouter(Prefix, Routes(Deps{Market: m, Ledger: v.led, Engine: v.eng, Faults: f, Clock: v.clk, MarginConfig: mc.Records(), Wallet: v.wal}),
+	v.h = api.NewRouter(Prefix, Routes(Deps{Market: m, Ledger: v.led, Engine: v.eng, Faults: f, Clock: v.clk, MarginConfig: mc.Records(), FuturesConfig: fc.Records(), Wallet: v.wal}),
 		auth.NewStore(keys, f), f, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	return v
 }

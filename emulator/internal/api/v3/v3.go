@@ -28,6 +28,8 @@ type Deps struct {
 	Clock  clock.Clock
 	// MarginConfig is what GET /margin/config answers.
 	MarginConfig []margin.Record
+	// FuturesConfig is what GET /futures/config answers.
+	FuturesConfig []margin.Record
 	// SubAccounts is every account's sub-accounts.
 	SubAccounts *subaccount.Registry
 	// BuyCrypto is the crypto purchase through providers.
@@ -47,6 +49,7 @@ func Routes(d Deps) []api.Route {
 	routes = append(routes, spotOrderRoutes(d)...)
 	routes = append(routes, listRoutes(d)...)
 	routes = append(routes, marginRoutes(d)...)
+	routes = append(routes, futuresRoutes(d)...)
 	routes = append(routes, publicRoutes(d)...)
 	routes = append(routes, walletRoutes(d)...)
 	routes = append(routes, subAccountRoutes(d)...)

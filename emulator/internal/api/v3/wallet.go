@@ -8,6 +8,7 @@ import (
 
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
+	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/wallet"
 )
@@ -192,8 +193,8 @@ func walletRoutes(d Deps) []api.Route {
 }
 
 // walletTransfer answers POST /wallet/transfer: currency, amount, source
-// and destination (wallet or spot; derivatives, futures, are not
-// implemented), with the transfer's id in a one-element array.
+// and destination (wallet, spot or derivatives, the futures balance), with
+// the transfer's id in a one-element array.
 func walletTransfer(d Deps, r *api.Request) (any, *api.Error) {
 	cur, _ := r.Params.String("currency")
 	amount, ok, perr := r.Params.Decimal("amount")
@@ -206,13 +207,20 @@ func walletTransfer(d Deps, r *api.Request) (any, *api.Error) {
 		return nil, api.Validation("currency and amount are required")
 	}
 	var typ string
+	acct := r.Principal.Account
+	ledgerOf := map[string]string{"wallet": wallet.Key(acct), "spot": acct, "derivatives": engine.FuturesBalanceKey(acct)}
 	switch src + ">" + dst {
 	case "wallet>spot":
 		typ = wallet.TypeBankToExchange
 	case "spot>wallet":
 		typ = wallet.TypeExchangeToBank
-	case "wallet>derivatives", "derivatives>wallet":
-		return nil, &api.Error{Status: http.StatusBadRequest, Code: 600, Message: "Action is not allowed", Description: "futures are not implemented"}
+	case "wallet>derivatives", "derivatives>wallet", "spot>derivatives", "derivatives>spot":
+		// The futures balance: moved as it is, no wallet transaction.
+		id, err := d.Wallet.Move(acct, strings.ToUpper(cur), amount, ledgerOf[src], ledgerOf[dst])
+		if err != nil {
+			return nil, walletError(err, cur)
+		}
+		return []string{id}, nil
 	default:
 		return nil, api.Validation("source and destination must be two of wallet, spot, derivatives, got %q and %q", src, dst)
 	}

@@ -98,7 +98,9 @@ func TestWalletRefusals(t *testing.T) {
 		{"limit over 1000", "GET", "/wallet/transactions", full1, params{"limit": 1001}, http.StatusBadRequest, 10001},
 		{"bad sort", "GET", "/wallet/transactions", full1, params{"sort": "UP"}, http.StatusBadRequest, 10001},
 		{"transfer beyond the balance", "POST", "/wallet/transfer", full1, params{"currency": "BTC", "amount": "1000", "source": "wallet", "destination": "spot"}, http.StatusBadRequest, 20001},
-		{"transfer to futures", "POST", "/wallet/transfer", full1, params{"currency": "BTC", "amount": "1", "source": "wallet", "destination": "derivatives"}, http.StatusBadRequest, 600},
+		{"transfer to futures beyond the balance", "POST", "/wallet/transfer", full1, params{"currency": "BTC", "amount": "1000", "source": "wallet", "destination": "derivatives"}, http.StatusBadRequest, 20001},
+		{"transfer from futures beyond the balance", "POST", "/wallet/transfer", full1, params{"currency": "USDT", "amount": "1", "source": "derivatives", "destination": "spot"}, http.StatusBadRequest, 20001},
+		{"transfer to futures of an unknown currency", "POST", "/wallet/transfer", full1, params{"currency": "NOPE", "amount": "1", "source": "spot", "destination": "derivatives"}, http.StatusBadRequest, 2002},
 		{"transfer to itself", "POST", "/wallet/transfer", full1, params{"currency": "BTC", "amount": "1", "source": "spot", "destination": "spot"}, http.StatusBadRequest, 10001},
 		{"transfer of nothing", "POST", "/wallet/transfer", full1, params{"currency": "BTC", "amount": "0", "source": "spot", "destination": "wallet"}, http.StatusBadRequest, 10001},
 	} {
