@@ -20,7 +20,6 @@ func v2Table() []Mutation {
 	)
 	return []Mutation{
 		{Name: "v2-drop-tick", Kind: DropField, Method: "GET", Path: "/api/2/public/symbol", Field: "tickSize", Areas: md},
-		{Name: "v2-order-status", Kind: SetValue, Path: "/api/2/order", Field: "status", To: "pending", Areas: money},
 		{Name: "v2-created-unix", Kind: TimeToUnix, Path: "/api/2/", Field: "createdAt", Areas: money},
 		{Name: "v2-err-20001-20002", Kind: ErrorCode, Path: "/api/2/", From: "20001", To: "20002", Areas: "area:v2errors || area:v2account"},
 		{Name: "v2-400-422", Kind: Status, Path: "/api/2/", From: "400", To: "422", Areas: errs},
@@ -75,7 +74,7 @@ func v2Table() []Mutation {
 		{Name: "v2-is-mine", Kind: SetValue, Method: "GET", Path: "/api/2/account/crypto/is-mine", Field: "result", To: "yes", Areas: acct},
 		{Name: "v2-transfer-drop-id", Kind: DropField, Method: "POST", Path: "/api/2/account/transfer", Field: "id", Areas: acct},
 		{Name: "v2-internal-result", Kind: DropField, Method: "POST", Path: "/api/2/account/transfer/internal", Field: "result", Areas: acct},
-		{Name: "v2-convert-result", Kind: SetValue, Method: "POST", Path: "/api/2/account/crypto/transfer-convert", Field: "result", To: "ok", Areas: acct},
+		{Name: "v2-convert-drop-result", Kind: DropField, Method: "POST", Path: "/api/2/account/crypto/transfer-convert", Field: "result", Areas: acct},
 		// Sub-accounts.
 		{Name: "v2-subs-acl-payout", Kind: SetValue, Path: "/api/2/sub-acc/acl", Field: "isPayoutEnabled", To: "yes", Areas: subs},
 		{Name: "v2-subs-acl-id-string", Kind: NumberToString, Path: "/api/2/sub-acc/acl", Field: "subAccountId", Areas: subs},
@@ -104,7 +103,6 @@ func v2Table() []Mutation {
 		{Name: "v2-err-1001-1002", Kind: ErrorCode, Path: "/api/2/", From: "1001", To: "1002", Areas: errs},
 		{Name: "v2-err-1002-1001", Kind: ErrorCode, Path: "/api/2/", From: "1002", To: "1001", Areas: errs},
 		{Name: "v2-err-1003-1002", Kind: ErrorCode, Path: "/api/2/", From: "1003", To: "1002", Areas: errs},
-		{Name: "v2-err-600-10001", Kind: ErrorCode, Path: "/api/2/", From: "600", To: "10001", Areas: errs},
 		{Name: "v2-401-403", Kind: Status, Path: "/api/2/", From: "401", To: "403", Areas: errs},
 		{Name: "v2-403-401", Kind: Status, Path: "/api/2/", From: "403", To: "401", Areas: errs},
 		{Name: "v2-err-drop-message", Kind: DropField, Path: "/api/2/", Field: "message", Areas: errs},
