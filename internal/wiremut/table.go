@@ -164,8 +164,8 @@ func Benign() []Mutation {
 
 // FastBenignAreas are the areas of the quick regression check: v3 and v2,
 // REST and streams, chosen to run in well under 30 s.
-const FastBenignAreas = "area:conventions || area:marketdata || area:errors || area:auth || area:streampublic || " +
-	"area:v2conventions || area:v2marketdata || area:v2errors || area:v2streams"
+const FastBenignAreas = "area:conventions || area:marketdata || area:errors || area:auth || area:orderlists || " +
+	"area:streampublic || area:streamwallet || area:v2conventions || area:v2marketdata || area:v2errors || area:v2streams"
 
 // FastBenign is the combined benign mutation of the quick regression check
 // (make test): unknown fields, reversed keys, gzip and fragmented frames.
