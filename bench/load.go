@@ -23,43 +23,66 @@ func trivialServer() *httptest.Server {
 	}))
 }
 
-var wrkRate = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
+var (
+	wrkRate     = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
+	wrkRequests = regexp.MustCompile(`([0-9]+) requests in`)
+)
 
-func runWrk(url string, conns int, d time.Duration) (float64, error) {
-	out, err := exec.Command("wrk", "-t2", "-c"+strconv.Itoa(conns), "-d"+d.String(), url).CombinedOutput()
+// generated is one side's figures: requests per second, and the
+// generator's CPU time (user and system, the whole process) per request.
+type generated struct {
+	rate       float64
+	cpuPerReq  time.Duration
+	requests   int64
+	processCPU time.Duration
+}
+
+func cpuOf(cmd *exec.Cmd) time.Duration {
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+func runWrk(url string, conns int, d time.Duration) (generated, error) {
+	cmd := exec.Command("wrk", "-t2", "-c"+strconv.Itoa(conns), "-d"+d.String(), url)
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return 0, fmt.Errorf("wrk: %v: %s", err, out)
+		return generated{}, fmt.Errorf("wrk: %v: %s", err, out)
 	}
-	m := wrkRate.FindSubmatch(out)
-	if m == nil {
-		return 0, fmt.Errorf("wrk: no Requests/sec in %s", out)
+	m, n := wrkRate.FindSubmatch(out), wrkRequests.FindSubmatch(out)
+	if m == nil || n == nil {
+		return generated{}, fmt.Errorf("wrk: no Requests/sec or requests in %s", out)
 	}
-	return strconv.ParseFloat(string(m[1]), 64)
+	g := generated{processCPU: cpuOf(cmd)}
+	g.rate, _ = strconv.ParseFloat(string(m[1]), 64)
+	g.requests, _ = strconv.ParseInt(string(n[1]), 10, 64)
+	return g, nil
 }
 
 // runConformLoad runs the built CLI at max rate and reads its throughput.
-func runConformLoad(bin, url string, conns int, d time.Duration) (float64, error) {
+// Its CPU time includes what wrk does not do: writing results.bin, then
+// reading it back for summary.json and report.html.
+func runConformLoad(bin, url string, conns int, d time.Duration) (generated, error) {
 	dir, err := os.MkdirTemp("", "benchcmp-load")
 	if err != nil {
-		return 0, err
+		return generated{}, err
 	}
 	defer os.RemoveAll(dir)
 	cmd := exec.Command(bin, "load", "--target", url, "--scenario", "public", "--rate", "max", "--override-bounds",
 		"--connections", strconv.Itoa(conns), "--workers", strconv.Itoa(conns), "--max-workers", strconv.Itoa(conns), "--duration", d.String(), "--threshold", "none", "--out", dir)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("conform load: %v: %s", err, out)
+		return generated{}, fmt.Errorf("conform load: %v: %s", err, out)
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
-		return 0, err
+		return generated{}, err
 	}
 	var s struct {
 		Throughput float64 `json:"throughput"`
+		Requests   int64   `json:"requests"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return 0, err
+		return generated{}, err
 	}
-	return s.Throughput, nil
+	return generated{rate: s.Throughput, requests: s.Requests, processCPU: cpuOf(cmd)}, nil
 }
 
 func compareLoad(rounds int, d time.Duration) error {
@@ -79,7 +102,8 @@ func compareLoad(rounds int, d time.Duration) error {
 	}
 	srv := trivialServer()
 	defer srv.Close()
-	var ratios, ws, cs []float64
+	var ratios, ws, cs, wcpu, ccpu []float64
+	perReq := func(g generated) float64 { return float64(g.processCPU.Microseconds()) / float64(max(g.requests, 1)) }
 	for r := 1; r <= rounds; r++ {
 		w, err := runWrk(srv.URL+"/api/3/public/currency", conns, d)
 		if err != nil {
@@ -89,10 +113,13 @@ func compareLoad(rounds int, d time.Duration) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("round %d: wrk %8.0f req/s | conform load %8.0f req/s | ratio %.2f\n", r, w, c, c/w)
-		ratios, ws, cs = append(ratios, c/w), append(ws, w), append(cs, c)
+		fmt.Printf("round %d: wrk %8.0f req/s %5.2f µs CPU/req | conform load %8.0f req/s %5.2f µs CPU/req | ratio %.2f\n",
+			r, w.rate, perReq(w), c.rate, perReq(c), c.rate/w.rate)
+		ratios, ws, cs = append(ratios, c.rate/w.rate), append(ws, w.rate), append(cs, c.rate)
+		wcpu, ccpu = append(wcpu, perReq(w)), append(ccpu, perReq(c))
 	}
-	fmt.Printf("wrk: %.0f req/s; conform load: %.0f req/s\n", median(ws), median(cs))
+	fmt.Printf("wrk: %.0f req/s, %.2f µs of CPU per request; conform load: %.0f req/s, %.2f µs of CPU per request (with its results file and reports)\n",
+		median(ws), median(wcpu), median(cs), median(ccpu))
 	fmt.Printf("conform load/wrk ratio: %.2f (target >= 0.80)\n", median(ratios))
 	return nil
 }

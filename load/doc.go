@@ -1,5 +1,7 @@
-// Package load runs capacity tests against an exchange API target with
-// Vegeta's library and turns their results into reports.
+// Package load runs capacity tests against an exchange API target and turns
+// their results into reports. Plain-http runs go through the package's own
+// engine (a self-pacing worker per connection, raw HTTP/1.1); https runs
+// and Offer go through Vegeta's attacker; both record Vegeta's results.
 //
 // A run offers a named scenario (see NewScenario) at a constant or ramping
 // rate for a bounded duration; every request is built fresh by a Vegeta

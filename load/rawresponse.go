@@ -10,96 +10,9 @@ import (
 	"net/http/httputil"
 	"net/textproto"
 	"strconv"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
-
-// readResponse reads an HTTP/1.x answer's status line and header from br,
-// and gives it a body reading from br. It is net/http.ReadResponse for the
-// answers a load run meets (Content-Length, chunked, or to the close),
-// without textproto's general machinery: parsing the header was 12% of
-// the generator's CPU at max rate, most of it in ReadMIMEHeader.
-func readResponse(br *bufio.Reader, req *http.Request) (*http.Response, error) {
-	line, err := br.ReadSlice('\n')
-	if err != nil {
-		return nil, err
-	}
-	line = bytes.TrimRight(line, "\r\n")
-	proto, rest, ok := bytes.Cut(line, []byte{' '})
-	if !ok || len(rest) < 3 {
-		return nil, fmt.Errorf("malformed status line %q", line)
-	}
-	major, minor, ok := http.ParseHTTPVersion(string(proto))
-	if !ok {
-		return nil, fmt.Errorf("malformed HTTP version %q", proto)
-	}
-	code, err := strconv.Atoi(string(rest[:3]))
-	if err != nil || code < 100 {
-		return nil, fmt.Errorf("malformed status code in %q", line)
-	}
-	resp := &http.Response{Status: string(rest), StatusCode: code, Proto: string(proto), ProtoMajor: major, ProtoMinor: minor,
-		Header: make(http.Header, 4), Request: req, ContentLength: -1}
-	for {
-		l, err := br.ReadSlice('\n')
-		if err != nil {
-			if errors.Is(err, bufio.ErrBufferFull) {
-				return nil, errors.New("header line too long")
-			}
-			return nil, err
-		}
-		l = bytes.TrimRight(l, "\r\n")
-		if len(l) == 0 {
-			break
-		}
-		k, v, ok := bytes.Cut(l, []byte{':'})
-		if !ok || len(k) == 0 {
-			return nil, fmt.Errorf("malformed header line %q", l)
-		}
-		key := textproto.CanonicalMIMEHeaderKey(string(k))
-		resp.Header[key] = append(resp.Header[key], string(bytes.TrimSpace(v)))
-	}
-	chunked := false
-	if te := resp.Header.Get("Transfer-Encoding"); te != "" {
-		if !bytesEqualFold(te, "chunked") {
-			return nil, fmt.Errorf("unsupported transfer encoding %q", te)
-		}
-		chunked = true
-		resp.TransferEncoding = []string{"chunked"}
-		resp.Header.Del("Transfer-Encoding")
-	}
-	if cl := resp.Header.Get("Content-Length"); cl != "" && !chunked {
-		n, err := strconv.ParseInt(cl, 10, 64)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("malformed Content-Length %q", cl)
-		}
-		resp.ContentLength = n
-	}
-	conn := resp.Header.Get("Connection")
-	resp.Close = bytesEqualFold(conn, "close") || (major == 1 && minor == 0 && !bytesEqualFold(conn, "keep-alive"))
-	switch {
-	case req.Method == http.MethodHead || code/100 == 1 || code == http.StatusNoContent || code == http.StatusNotModified:
-		resp.Body, resp.ContentLength = http.NoBody, 0
-	case chunked:
-		resp.Body = &drainer{r: &chunkedBody{r: httputil.NewChunkedReader(br), br: br}}
-	case resp.ContentLength >= 0:
-		resp.Body = &drainer{r: io.LimitReader(br, resp.ContentLength)}
-	default: // the body ends when the server closes the connection
-		resp.Close = true
-		resp.Body = &drainer{r: br}
-	}
-	return resp, nil
-}
-
-func bytesEqualFold(s, t string) bool { return bytes.EqualFold([]byte(s), []byte(t)) }
-
-// drainer is a body whose Close reads what is left, so that the
-// connection is positioned at the next answer.
-type drainer struct{ r io.Reader }
-
-func (d *drainer) Read(p []byte) (int, error) { return d.r.Read(p) }
-
-func (d *drainer) Close() error {
-	_, err := io.Copy(io.Discard, d.r)
-	return err
-}
 
 // chunked reads a chunked body and then its trailer (ignored), up to the
 // empty line that ends the answer.
@@ -127,4 +40,126 @@ func (c *chunkedBody) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// answer is what the engine needs of an answer beyond its result.
+type answer struct {
+	close    bool   // the connection cannot serve another request
+	location string // a redirect's target; empty unless the answer is a redirect
+}
+
+// readAnswer reads an HTTP/1.x answer to a method request from br, to its
+// end, into r as Vegeta records it: the status code; for a failure (a code
+// outside 200-399) the status as Error, the header and the body's first
+// maxErrorBody bytes; BytesIn, the body bytes kept by that bound. A
+// successful answer is checked and read without allocating: the results
+// file keeps neither its header nor its body.
+func readAnswer(br *bufio.Reader, method string, r *vegeta.Result) (answer, error) {
+	var a answer
+	line, err := br.ReadSlice('\n')
+	if err != nil {
+		return a, err
+	}
+	line = bytes.TrimRight(line, "\r\n")
+	proto, rest, ok := bytes.Cut(line, []byte{' '})
+	if !ok || len(rest) < 3 || len(proto) != 8 || !bytes.HasPrefix(proto, []byte("HTTP/1.")) || (proto[7] != '0' && proto[7] != '1') {
+		return a, fmt.Errorf("malformed status line %q", line)
+	}
+	code := 0
+	for _, c := range rest[:3] {
+		if c < '0' || c > '9' {
+			return a, fmt.Errorf("malformed status code in %q", line)
+		}
+		code = code*10 + int(c-'0')
+	}
+	if code < 100 || (len(rest) > 3 && rest[3] != ' ') {
+		return a, fmt.Errorf("malformed status code in %q", line)
+	}
+	failed := code < 200 || code >= 400
+	redirect := code == 301 || code == 302 || code == 303 || code == 307 || code == 308
+	if failed {
+		r.Error = string(rest)
+		r.Headers = make(http.Header, 4)
+	}
+	http10 := proto[7] == '0'
+	a.close = http10
+	length, chunked := int64(-1), false
+	for {
+		l, err := br.ReadSlice('\n')
+		if err != nil {
+			if errors.Is(err, bufio.ErrBufferFull) {
+				return a, errors.New("header line too long")
+			}
+			return a, err
+		}
+		l = bytes.TrimRight(l, "\r\n")
+		if len(l) == 0 {
+			break
+		}
+		k, v, ok := bytes.Cut(l, []byte{':'})
+		if !ok || len(k) == 0 {
+			return a, fmt.Errorf("malformed header line %q", l)
+		}
+		v = bytes.TrimSpace(v)
+		switch {
+		case bytes.EqualFold(k, []byte("Content-Length")):
+			n, err := strconv.ParseInt(string(v), 10, 64) // no allocation: the conversion does not escape
+			if err != nil || n < 0 {
+				return a, fmt.Errorf("malformed Content-Length %q", v)
+			}
+			length = n
+		case bytes.EqualFold(k, []byte("Transfer-Encoding")):
+			if !bytes.EqualFold(v, []byte("chunked")) {
+				return a, fmt.Errorf("unsupported transfer encoding %q", v)
+			}
+			chunked = true
+		case bytes.EqualFold(k, []byte("Connection")):
+			if bytes.EqualFold(v, []byte("close")) {
+				a.close = true
+			} else if http10 && bytes.EqualFold(v, []byte("keep-alive")) {
+				a.close = false
+			}
+		case redirect && bytes.EqualFold(k, []byte("Location")):
+			a.location = string(v)
+		}
+		if failed {
+			key := textproto.CanonicalMIMEHeaderKey(string(k))
+			r.Headers[key] = append(r.Headers[key], string(v))
+		}
+	}
+	r.Code = uint16(code)
+	var body io.Reader
+	switch {
+	case method == http.MethodHead || code/100 == 1 || code == http.StatusNoContent || code == http.StatusNotModified:
+		return a, nil
+	case chunked:
+		body = &chunkedBody{r: httputil.NewChunkedReader(br), br: br}
+	case length >= 0:
+		if !failed && a.location == "" {
+			n, err := br.Discard(int(min(length, maxErrorBody)))
+			if err == nil && length > maxErrorBody {
+				_, err = br.Discard(int(length - maxErrorBody))
+			}
+			r.BytesIn = uint64(n)
+			return a, err
+		}
+		body = io.LimitReader(br, length)
+	default: // the body ends when the server closes the connection
+		a.close = true
+		body = br
+	}
+	// A failure keeps the start of its body; the rest is read and dropped
+	// so that the connection is positioned at the next answer.
+	kept, err := io.ReadAll(io.LimitReader(body, maxErrorBody))
+	if err != nil {
+		return a, err
+	}
+	r.BytesIn = uint64(len(kept))
+	if failed {
+		r.Body = kept
+	}
+	if _, err := io.Copy(io.Discard, body); err != nil {
+		return a, err
+	}
+	return a, nil
 }

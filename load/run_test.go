@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -147,6 +148,31 @@ func TestExecuteVerdicts(t *testing.T) {
 	}
 }
 
+// At max rate, through either engine, every request is answered and
+// recorded, and the report's latency plot is complete (its points come
+// in sequence order with rising timestamps). Not parallel: a max-rate
+// run takes the machine.
+func TestExecuteMaxRate(t *testing.T) {
+	for _, std := range []bool{false, true} {
+		t.Run(fmt.Sprintf("net/http %v", std), func(t *testing.T) {
+			cfg := publicRun(t, okServer(t, 0), "max", 500*time.Millisecond)
+			cfg.StdClient = std
+			dir := t.TempDir()
+			a, err := Execute(context.Background(), dir, cfg, AnalyzeOptions{Thresholds: thresholds(t, "success>=1")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := a.Summary
+			if s.Verdict.Status != StatusPass || s.Requests < 100 || a.PlotNote != "" {
+				t.Errorf("verdict %s %v, %d requests, plot note %q", s.Verdict.Status, s.Verdict.Problems, s.Requests, a.PlotNote)
+			}
+			if n, _ := countResults(t, filepath.Join(dir, ResultsFile)); uint64(n) != s.Requests {
+				t.Errorf("results.bin holds %d results, summary %d", n, s.Requests)
+			}
+		})
+	}
+}
+
 func TestRunInterrupted(t *testing.T) {
 	srv := okServer(t, 0)
 	cfg := publicRun(t, srv, "100/s", 10*time.Second)
@@ -213,16 +239,19 @@ func TestRunRefusesOtherHostsAndRedirects(t *testing.T) {
 			t.Error("the run went on after the refusal")
 		}
 	})
-	t.Run("redirect not followed", func(t *testing.T) {
-		cfg := publicRun(t, redirect, "50/s", 200*time.Millisecond)
-		a, err := Execute(context.Background(), t.TempDir(), cfg, AnalyzeOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s := a.Summary; s.Success != 0 || s.NoResponse != s.Requests || s.Requests == 0 {
-			t.Errorf("success %g, %d of %d without an answer", s.Success, s.NoResponse, s.Requests)
-		}
-	})
+	for _, std := range []bool{false, true} {
+		t.Run(fmt.Sprintf("redirect not followed (net/http %v)", std), func(t *testing.T) {
+			cfg := publicRun(t, redirect, "50/s", 200*time.Millisecond)
+			cfg.StdClient = std
+			a, err := Execute(context.Background(), t.TempDir(), cfg, AnalyzeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := a.Summary; s.Success != 0 || s.NoResponse != s.Requests || s.Requests == 0 {
+				t.Errorf("success %g, %d of %d without an answer", s.Success, s.NoResponse, s.Requests)
+			}
+		})
+	}
 	if n := elsewhere.Load(); n != 0 {
 		t.Errorf("%d requests reached another host", n)
 	}
