@@ -8,7 +8,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) * 2 )); [ $$n -lt 4 ] && n=4; [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build conform test unit unit-race unit-pkgs unit-cli unit-timed suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut
+.PHONY: rules.yaml all build conform test unit unit-race unit-pkgs unit-cli unit-timed suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
 
 all: build
 
@@ -25,14 +25,15 @@ conform: build
 ## test: everything that proves the harness works; CI runs this. Four stages, each after the one before:
 ## 1. the steps that only compute (gofmt and vet, the package tests under -race, the build) side by side;
 ## 2. the package tests that offer load at a measured rate, alone (see unit);
-## 3. the conformance run and its coverage check beside the trust checks, which mostly wait, and fuzzing, which
-##    computes (the conformance run's limit specs tell a harness too slow for a window apart: inconclusive);
+## 3. the conformance run and its coverage check beside the trust checks and the benign wire check, which mostly
+##    wait, and fuzzing, which computes (the conformance run's limit specs tell a harness too slow for a window
+##    apart: inconclusive);
 ## 4. the mutation run, alone: its limit faults are killed only by a harness on time for 1-second windows.
 ## A failing step fails make test (a stage with a failure runs to its end; later stages do not start).
 test:
 	@$(MAKE) --no-print-directory -j 4 --output-sync=target vet unit-race build
 	@$(MAKE) --no-print-directory unit-timed
-	@$(MAKE) --no-print-directory -j 3 --output-sync=target -o build conform-check coverage trust fuzz
+	@$(MAKE) --no-print-directory -j 4 --output-sync=target -o build conform-check coverage trust wirebenign-fast fuzz
 	@$(MAKE) --no-print-directory -o build mutation-fast
 
 vet:
@@ -132,3 +133,14 @@ soak:
 wiremut: build
 	@mkdir -p $(REPORTS); WIREMUT=1 CONFORM_BIN=$(abspath $(BIN)) WIREMUT_OUT=$(abspath $(REPORTS)) $(GO) test -count=1 -timeout 60m -v -run '^TestWireMutations$$' ./internal/wiremut/ > $(REPORTS)/wiremut.log 2>&1; \
 	  s=$$?; cat $(REPORTS)/wiremut.md 2>/dev/null; [ $$s -eq 0 ] || tail -20 $(REPORTS)/wiremut.log; exit $$s
+
+## wirebenign: wire changes the documents allow (unknown fields, key order, whitespace, gzip, chunks, headers, closed
+## connections, latency, fragmented frames, pings) must each leave every area green; minutes, not in make test
+wirebenign: build
+	@mkdir -p $(REPORTS); WIREMUT_BENIGN=1 CONFORM_BIN=$(abspath $(BIN)) WIREMUT_OUT=$(abspath $(REPORTS)) $(GO) test -count=1 -timeout 60m -v -run '^TestWireBenign$$' ./internal/wiremut/ > $(REPORTS)/wirebenign.log 2>&1; \
+	  s=$$?; cat $(REPORTS)/wirebenign.md 2>/dev/null; [ $$s -eq 0 ] || grep -E 'FAIL|red|idle' $(REPORTS)/wirebenign.log | head -40; exit $$s
+
+## wirebenign-fast: one combined benign mutation (unknown fields, reversed keys, gzip, fragmented frames) over the
+## areas of wiremut.FastBenignAreas; the regression check of make test
+wirebenign-fast: build
+	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -run '^TestWireBenignFast$$' ./internal/wiremut/

@@ -65,7 +65,7 @@ var v2streamsRules = []Rule{
 	{ID: "V2-WS-BOOK-REBUILD", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
 		Statement: "A book rebuilt from the snapshot and the updates equals the full snapshot a new subscription gets at that moment."},
 	{ID: "V2-WS-TRADES-SNAPSHOT", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
-		Statement: "subscribeTrades is followed by snapshotTrades: data array of {id, price, quantity, side, timestamp} and symbol, at most limit trades."},
+		Statement: "subscribeTrades is followed by snapshotTrades: data array of {id, price, quantity, side, timestamp} and symbol; a full snapshot of at most limit trades (limit of them when the symbol has that many)."},
 	{ID: "V2-WS-TRADES-UPDATE", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
 		Statement: "A trade made after subscribing arrives in updateTrades with its price and quantity."},
 	{ID: "V2-WS-GETTRADES", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,

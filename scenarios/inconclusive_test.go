@@ -30,3 +30,19 @@ func TestTimingMissesAreInconclusiveNotProblems(t *testing.T) {
 		t.Errorf("a target that does not answer is a problem: %q / %q", broken.ExactProblems(), broken.Inconclusive())
 	}
 }
+
+// The row-shared observation needs the first path's budget spent: when the
+// harness could not offer it inside one window, that is no reading
+// (inconclusive), not a failure; a spent-nothing offer in time still is one.
+func TestRowSharedSlowOfferIsInconclusive(t *testing.T) {
+	slow := &Results{Shared: &SharedOutcome{Spent: Outcome{Who: "GET /margin/order/x from 127.0.1.9", Attempts: 1,
+		Exact:  Burst{Offered: 825, Accepted: 825},
+		Timing: []string{"the offer of 825 took 1.4s, more than the window"}}}}
+	if v := slow.Judge(ruleRowShared); len(v.Problems) != 0 || len(v.Inconclusive) != 1 {
+		t.Errorf("slow offer: problems %q, inconclusive %q", v.Problems, v.Inconclusive)
+	}
+	unspent := &Results{Shared: &SharedOutcome{Spent: Outcome{Who: "x", Exact: Burst{Offered: 825, Accepted: 825}}}}
+	if v := unspent.Judge(ruleRowShared); len(v.Problems) != 1 {
+		t.Errorf("unspent budget in time: problems %q", v.Problems)
+	}
+}

@@ -49,12 +49,17 @@ const (
 	// TruncateArrays drops the last element of every array of two or more
 	// elements (the one named Field when set).
 	TruncateArrays Kind = "truncate-arrays"
+	// ShiftID adds 1000 to the numeric id of a top-level object: a
+	// JSON-RPC response echoing another request's id.
+	ShiftID Kind = "shift-id"
 )
 
 // Mutation is one corruption and the answers it applies to.
 type Mutation struct {
 	Name string // short identifier for tables
 	Kind Kind
+	// Also are further kinds applied with Kind (benign combinations).
+	Also []Kind
 	// Selector: Method ("" any) and a path prefix for HTTP; for WebSocket,
 	// WS is set, Path prefixes the stream's path and Match, when set, must
 	// occur in the frame's text.
@@ -84,7 +89,11 @@ func (m Mutation) String() string {
 	if m.From != "" || m.To != "" {
 		arg += " " + m.From + "->" + m.To
 	}
-	return fmt.Sprintf("%s %s [%s]", m.Kind, strings.TrimSpace(arg), strings.TrimSpace(sel))
+	kind := string(m.Kind)
+	for _, k := range m.Also {
+		kind += "+" + string(k)
+	}
+	return fmt.Sprintf("%s %s [%s]", kind, strings.TrimSpace(arg), strings.TrimSpace(sel))
 }
 
 // decimalRe is a decimal string with a fraction (any field), numericRe any
@@ -97,11 +106,17 @@ var (
 // Apply returns body with the mutation applied and whether anything changed.
 // A body that is not JSON comes back unchanged.
 func (m Mutation) Apply(body []byte) ([]byte, bool) {
+	if m.Benign() {
+		return m.applyBenign(body)
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var doc any
 	if err := dec.Decode(&doc); err != nil {
 		return body, false
+	}
+	if m.Kind == ShiftID {
+		return shiftID(doc, body)
 	}
 	w := walker{m: m}
 	doc = w.walk(doc, "")
@@ -213,4 +228,26 @@ func (w *walker) leafString(s, key string) any {
 		}
 	}
 	return s
+}
+
+// shiftID moves a top-level numeric id by 1000.
+func shiftID(doc any, body []byte) ([]byte, bool) {
+	o, ok := doc.(map[string]any)
+	if !ok {
+		return body, false
+	}
+	n, ok := o["id"].(json.Number)
+	if !ok {
+		return body, false
+	}
+	i, err := n.Int64()
+	if err != nil {
+		return body, false
+	}
+	o["id"] = i + 1000
+	out, err := json.Marshal(o)
+	if err != nil {
+		return body, false
+	}
+	return out, true
 }

@@ -2,13 +2,16 @@ package wiremut
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gorilla/websocket"
@@ -25,7 +28,24 @@ type Proxy struct {
 	upstream *url.URL
 	rp       *httputil.ReverseProxy
 	hits     atomic.Int64
+	answers  atomic.Int64 // HTTP answers and frames seen, for Delay
+	mu       sync.Mutex
+	perConn  map[string]int // answers per client connection, for CloseSometimes
+	// transparent: upstream is on loopback, and the proxy connects to it
+	// from each client's own address (source.go).
+	transparent bool
 }
+
+// reqInfo is what the benign kinds need to know of the client's request,
+// carried to the answer in its context: the proxy asks upstream for plain
+// bodies (so the mutation sees JSON) over its own connections.
+type reqInfo struct {
+	gzip   bool   // the client accepted gzip
+	http11 bool   // the client spoke HTTP/1.1 or later (chunked is possible)
+	conn   string // the client connection (its remote address)
+}
+
+type reqInfoKey struct{}
 
 // New returns a proxy to upstream (http://host:port) applying m.
 func New(upstream string, m Mutation) (*Proxy, error) {
@@ -36,6 +56,9 @@ func New(upstream string, m Mutation) (*Proxy, error) {
 	p := &Proxy{m: m, upstream: u}
 	p.rp = httputil.NewSingleHostReverseProxy(u)
 	p.rp.ModifyResponse = p.modify
+	if h := u.Hostname(); h == "localhost" || sourceIP(net.JoinHostPort(h, "0")) != nil {
+		p.rp.Transport, p.transparent = &bySource{}, true
+	}
 	return p, nil
 }
 
@@ -50,12 +73,18 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Plain bodies only, so the mutation sees JSON.
+	r = withSource(r)
+	r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, reqInfo{
+		gzip: strings.Contains(r.Header.Get("Accept-Encoding"), "gzip"), http11: r.ProtoAtLeast(1, 1), conn: r.RemoteAddr}))
 	r.Header.Del("Accept-Encoding")
+	if p.m.has(ExtraHeader) && p.selectsHTTP(r) {
+		w = &lowerHeaders{ResponseWriter: w}
+	}
 	p.rp.ServeHTTP(w, r)
 }
 
 func (p *Proxy) selectsHTTP(r *http.Request) bool {
-	if p.m.WS || strings.HasPrefix(r.URL.Path, ControlPrefix) {
+	if (p.m.WS && !p.m.Benign()) || strings.HasPrefix(r.URL.Path, ControlPrefix) {
 		return false
 	}
 	if p.m.Method != "" && p.m.Method != r.Method {
@@ -67,6 +96,9 @@ func (p *Proxy) selectsHTTP(r *http.Request) bool {
 func (p *Proxy) modify(resp *http.Response) error {
 	if !p.selectsHTTP(resp.Request) {
 		return nil
+	}
+	if p.m.Benign() {
+		return p.modifyBenign(resp)
 	}
 	if p.m.Kind == Status {
 		if strconv.Itoa(resp.StatusCode) == p.m.From {
@@ -97,6 +129,12 @@ func (p *Proxy) modify(resp *http.Response) error {
 
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 
+// fragmentUpgrader's small write buffer cuts every message written in
+// pieces into frames of fragmentSize bytes.
+var fragmentUpgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }, WriteBufferSize: fragmentSize}
+
+const fragmentSize = 64
+
 // serveWS dials the same path upstream and pumps frames both ways,
 // mutating the server's text frames the selector names.
 func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
@@ -118,7 +156,11 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 		}
 		hdr[k] = vs
 	}
-	server, resp, err := websocket.DefaultDialer.Dial(up.String(), hdr)
+	d := websocket.DefaultDialer
+	if p.transparent {
+		d = wsDialer(r)
+	}
+	server, resp, err := d.Dial(up.String(), hdr)
 	if err != nil {
 		status := http.StatusBadGateway
 		if resp != nil {
@@ -128,15 +170,23 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer server.Close()
-	client, err := upgrader.Upgrade(w, r, nil)
+	up2 := &upgrader
+	if p.m.Benign() && p.m.has(Fragment) {
+		up2 = &fragmentUpgrader
+	}
+	client, err := up2.Upgrade(w, r, nil)
 	if err != nil {
 		return
 	}
 	defer client.Close()
-	mutate := p.m.WS && strings.HasPrefix(r.URL.Path, p.m.Path)
+	mutate := (p.m.WS || p.m.Benign()) && strings.HasPrefix(r.URL.Path, p.m.Path)
 	done := make(chan struct{}, 2)
-	go pump(client, server, nil, done)
-	go pump(server, client, func(b []byte) []byte {
+	go pump(client, server, nil, nil, done)
+	var wr writer
+	if mutate && p.m.Benign() {
+		wr = p.benignWriter()
+	}
+	go pump(server, client, wr, func(b []byte) []byte {
 		if !mutate || (p.m.Match != "" && !bytes.Contains(b, []byte(p.m.Match))) {
 			return b
 		}
@@ -149,9 +199,13 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 	<-done
 }
 
+// writer sends one message to a WebSocket connection.
+type writer func(dst *websocket.Conn, mt int, b []byte) error
+
 // pump copies frames from src to dst until either side closes, passing
-// text frames through f when set, and forwards the close.
-func pump(src, dst *websocket.Conn, f func([]byte) []byte, done chan<- struct{}) {
+// text frames through f when set, writing with w when set, and forwards
+// the close.
+func pump(src, dst *websocket.Conn, w writer, f func([]byte) []byte, done chan<- struct{}) {
 	defer func() { done <- struct{}{} }()
 	for {
 		mt, b, err := src.ReadMessage()
@@ -169,7 +223,10 @@ func pump(src, dst *websocket.Conn, f func([]byte) []byte, done chan<- struct{})
 		if mt == websocket.TextMessage && f != nil {
 			b = f(b)
 		}
-		if err := dst.WriteMessage(mt, b); err != nil {
+		if w == nil {
+			w = func(dst *websocket.Conn, mt int, b []byte) error { return dst.WriteMessage(mt, b) }
+		}
+		if err := w(dst, mt, b); err != nil {
 			return
 		}
 	}

@@ -1,7 +1,7 @@
 package wiremut
 
 // Table returns the mutations the runner applies, one run each, across the
-// v3 areas (and their streams). Each names the suite areas to run
+// v3 areas (and their streams), then the v2 ones (v2Table). Each names the suite areas to run
 // (--label-filter) so a run takes seconds, not the whole suite.
 func Table() []Mutation {
 	const (
@@ -16,7 +16,7 @@ func Table() []Mutation {
 		trade  = "area:streamtrading"
 		wallet = "area:streamwallet"
 	)
-	return []Mutation{
+	return append([]Mutation{
 		{Name: "md-drop-tick", Kind: DropField, Method: "GET", Path: "/api/3/public/symbol", Field: "tick_size", Areas: md},
 		{Name: "md-tick-number", Kind: DecimalToNumber, Method: "GET", Path: "/api/3/public/symbol", Field: "tick_size", Areas: md},
 		{Name: "md-symbol-status", Kind: SetValue, Method: "GET", Path: "/api/3/public/symbol", Field: "status", To: "halted", Areas: md},
@@ -137,14 +137,38 @@ func Table() []Mutation {
 		{Name: "buy-order-id-string", Kind: NumberToString, Path: "/api/3/buy-crypto", Field: "id", Areas: buy},
 		{Name: "spot-balance-drop-currency", Kind: DropField, Method: "GET", Path: "/api/3/spot/balance", Field: "currency", Areas: spot},
 		{Name: "spot-fee-symbol-drop", Kind: DropField, Method: "GET", Path: "/api/3/spot/fee", Field: "symbol", Areas: spot},
-		// v2 (reported, not tightened here).
-		{Name: "v2-drop-tick", Kind: DropField, Method: "GET", Path: "/api/2/public/symbol", Field: "tickSize", Areas: "area:v2marketdata || area:v2conventions"},
-		{Name: "v2-order-status", Kind: SetValue, Path: "/api/2/order", Field: "status", To: "pending", Areas: "area:v2account || area:v2history || area:v2conventions"},
-		{Name: "v2-created-unix", Kind: TimeToUnix, Path: "/api/2/", Field: "createdAt", Areas: "area:v2account || area:v2history || area:v2conventions"},
-		{Name: "v2-err-20001-20002", Kind: ErrorCode, Path: "/api/2/", From: "20001", To: "20002", Areas: "area:v2errors || area:v2account"},
-		{Name: "v2-400-422", Kind: Status, Path: "/api/2/", From: "400", To: "422", Areas: "area:v2errors || area:v2auth"},
-		{Name: "v2-ws-drop-jsonrpc", Kind: DropField, WS: true, Path: "/api/2/ws", Field: "jsonrpc", Areas: "area:v2streams"},
-		{Name: "v2-ws-report-type", Kind: SetValue, WS: true, Path: "/api/2/ws", Field: "reportType", To: "bogus", Areas: "area:v2streams"},
-		{Name: "v2-ws-price-number", Kind: DecimalToNumber, WS: true, Path: "/api/2/ws", Field: "price", Areas: "area:v2streams"},
+	}, v2Table()...)
+}
+
+// Benign returns the benign mutations: wire differences the documents
+// allow, each of which must leave a run of every area green. They apply to
+// every answer and server frame but the control plane's, and run every
+// area (no Areas filter).
+func Benign() []Mutation {
+	return []Mutation{
+		{Name: "benign-add-field", Kind: AddField, Path: "/api/"},
+		{Name: "benign-reorder-keys", Kind: ReorderKeys, Path: "/api/"},
+		{Name: "benign-pretty", Kind: Pretty, Path: "/api/"},
+		{Name: "benign-gzip", Kind: Gzip, Path: "/api/"},
+		{Name: "benign-chunked", Kind: Chunked, Path: "/api/"},
+		{Name: "benign-extra-header", Kind: ExtraHeader, Path: "/api/"},
+		{Name: "benign-close-sometimes", Kind: CloseSometimes, Path: "/api/"},
+		{Name: "benign-delay", Kind: Delay, Path: "/api/"},
+		{Name: "benign-fragment", Kind: Fragment, Path: "/api/"},
+		{Name: "benign-ping-interleave", Kind: PingInterleave, Path: "/api/"},
+		// Every kind at once.
+		{Name: "benign-all", Kind: AddField, Also: []Kind{ReorderKeys, Pretty, Gzip, Chunked, ExtraHeader,
+			CloseSometimes, Fragment, PingInterleave}, Path: "/api/"},
 	}
+}
+
+// FastBenignAreas are the areas of the quick regression check: v3 and v2,
+// REST and streams, chosen to run in well under 30 s.
+const FastBenignAreas = "area:conventions || area:marketdata || area:errors || area:auth || area:orderlists || " +
+	"area:streampublic || area:streamwallet || area:v2conventions || area:v2marketdata || area:v2errors || area:v2streams"
+
+// FastBenign is the combined benign mutation of the quick regression check
+// (make test): unknown fields, reversed keys, gzip and fragmented frames.
+func FastBenign() Mutation {
+	return Mutation{Name: "benign-fast", Kind: AddField, Also: []Kind{ReorderKeys, Fragment, Gzip}, Path: "/api/", Areas: FastBenignAreas}
 }

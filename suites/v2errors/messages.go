@@ -48,6 +48,13 @@ var _ = Describe("v2 error messages", func() {
 			ex, _ := e.V2Public().Get(ctx, "/account/balance", nil)
 			return ex
 		}),
+		// Which of 1001 and 1002 is open (V2-AUTH-BASIC-FAIL), but an answer
+		// with 1001 carries 1001's message, as with no credentials.
+		Entry("1001 or 1002: a wrong secret", func(ctx SpecContext) *client.Exchange {
+			a := e.Account(target.RoleFull)
+			ex, _ := e.V2Public().With(client.WithAuth(client.Basic{Key: a.APIKey, Secret: a.Secret + "x"})).Get(ctx, "/account/balance", nil)
+			return ex
+		}),
 		Entry("1003: a key without the right", func(ctx SpecContext) *client.Exchange {
 			ex, _ := e.V2Signed(target.RoleReadOnly).Get(ctx, "/account/balance", nil)
 			return ex

@@ -135,12 +135,15 @@ var _ = Describe("v2 streams: trades and candles", func() {
 			f := newFillScene(ctx)
 			p1, _ := f.trade(ctx, 1)
 			p2, _ := f.trade(ctx, 2)
+			p3, _ := f.trade(ctx, 3)
 			s := open(ctx, pathPublic)
-			f.awaitTrades(ctx, s, p2, p1)
-			Expect(s.ok(ctx, "subscribeTrades", frame{"symbol": f.m.Sym.Code, "limit": 1})).To(Equal(true), "subscribeTrades")
+			f.awaitTrades(ctx, s, p3, p2, p1)
+			Expect(s.ok(ctx, "subscribeTrades", frame{"symbol": f.m.Sym.Code, "limit": 2})).To(Equal(true), "subscribeTrades")
 			snap := object(s.notification(ctx, "snapshotTrades", nil), "snapshotTrades")
 			Expect(snap).To(HaveKeyWithValue("symbol", f.m.Sym.Code), "snapshotTrades names the symbol")
-			Expect(data(snap, tradeSchema, "snapshotTrades")).To(HaveLen(1), "with limit 1, of the two trades just made the snapshot holds one")
+			// "A full snapshot", at most limit: of the three trades just
+			// made, limit 2 gives two, neither more nor fewer.
+			Expect(data(snap, tradeSchema, "snapshotTrades")).To(HaveLen(2), "with limit 2, of the three trades just made the full snapshot holds two")
 		})
 
 		framework.ConformanceIt("V2-WS-GETTRADES-PAGING", func(ctx SpecContext) {
