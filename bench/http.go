@@ -32,9 +32,30 @@ func benchAccounts() []fixtures.Account {
 }
 
 // placeSymbols are the fixture symbols quoted in USDT that the HTTP pair
-// rests orders in: eight books, so that each client's 2,000 orders per
-// symbol (the documented limit) last a round without cancels.
+// rests orders in: eight books, each holding up to a client's 2,000 orders
+// per symbol (the documented limit) before the client cancels them all.
 var placeSymbols = []string{"BTCUSDT", "ETHUSDT", "XRPUSDT", "SOLUSDT", "LTCUSDT", "BNBUSDT", "TRXUSDT", "USDCUSDT"}
+
+// perSymbolLimit is the documented cap on a user's active orders in one
+// symbol (spec: Limits, Other limits).
+const perSymbolLimit = 2000
+
+// cancelAll cancels every active spot order of the account (DELETE
+// /spot/order).
+func cancelAll(c *http.Client, base, authz string) error {
+	req, _ := http.NewRequest("DELETE", base+"/api/3/spot/order", nil)
+	req.Header.Set("Authorization", authz)
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("canceling orders: %d %s", resp.StatusCode, body)
+	}
+	return nil
+}
 
 func auth(id string) string {
 	return client.Basic{Key: id + "-key", Secret: id + "-secret"}.Authorization("", "", "", nil)
@@ -59,6 +80,14 @@ func placeClients(base string, clients int, d time.Duration) (float64, error) {
 			defer wg.Done()
 			authz := auth(fmt.Sprintf("BENCH%d", g+1))
 			for i := 0; time.Now().Before(stop); i++ {
+				if i > 0 && i%(perSymbolLimit*len(placeSymbols)) == 0 {
+					// Every book holds this client's 2,000 orders: cancel them
+					// all (both sides of the pair do, and it is not counted).
+					if err := cancelAll(c, base, authz); err != nil {
+						failed.Store(err.Error())
+						return
+					}
+				}
 				n.Add(1)
 				form := url.Values{"symbol": {placeSymbols[i%len(placeSymbols)]}, "side": {"buy"}, "quantity": {"1"},
 					"price": {fmt.Sprintf("%d.%02d", 1+i%10, i%100)}}
