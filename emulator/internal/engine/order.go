@@ -40,21 +40,15 @@ type order struct {
 	qty, filled int64 // increments
 	price       int64 // ticks; limit kinds only
 	// qtyDec and priceDec are qty and price as decimals, made once and
-	// shared (decimals are immutable) to spare allocations per trade.
+	// shared (decimals are immutable) to spare allocations per trade. The
+	// price is set before the order is registered and never after (a
+	// replace makes a new order), so snapshots point at priceDec itself.
 	qtyDec, priceDec decimal.Decimal
-	// pricePub is the Price of snapshots, made at the first snapshot after
-	// the price was set (nil: not made yet) and shared by the later ones;
-	// priceBox holds the first one, so that an order's first snapshot costs
-	// no allocation. A price set after boxUsed goes to a fresh allocation,
-	// since earlier snapshots may still point at priceBox.
-	pricePub *decimal.Decimal
-	priceBox decimal.Decimal
-	boxUsed  bool
-	stop     int64 // ticks; stop and take-profit kinds only
-	expire   int64 // GTD expire_time, 0 when none
-	created  int64
-	updated  int64
-	deadline int64 // expiry by time in force, 0 when none
+	stop             int64 // ticks; stop and take-profit kinds only
+	expire           int64 // GTD expire_time, 0 when none
+	created          int64
+	updated          int64
+	deadline         int64 // expiry by time in force, 0 when none
 
 	fees *rates       // shared with the book unless the order has markups
 	resv fixed.Amount // still reserved in spendCurrency
@@ -133,7 +127,7 @@ func (o *order) setQty(n int64) {
 }
 
 func (o *order) setPrice(n int64) {
-	o.price, o.priceDec, o.pricePub = n, o.bk.tick.decimal(n), nil
+	o.price, o.priceDec = n, o.bk.tick.decimal(n)
 }
 
 // setQtyFrom and setPriceFrom set n units that the request sent as v: a
@@ -149,7 +143,7 @@ func (o *order) setQtyFrom(n int64, v *decimal.Decimal) {
 
 func (o *order) setPriceFrom(n int64, v *decimal.Decimal) {
 	if exact(o.bk.tick, v) {
-		o.price, o.priceDec, o.pricePub = n, *v, nil
+		o.price, o.priceDec = n, *v
 		return
 	}
 	o.setPrice(n)
@@ -308,7 +302,7 @@ func (o *order) snapshot() Order {
 		out.QuantityCumulative = bk.step.decimal(o.filled)
 	}
 	if isLimitKind(o.typ) {
-		out.Price = o.publicPrice()
+		out.Price = &o.priceDec
 	}
 	if isStop(o.typ) {
 		p := bk.tick.decimal(o.stop)
@@ -333,21 +327,6 @@ func (o *order) snapshot() Order {
 		out.PositionID = o.mg.posID
 	}
 	return out
-}
-
-// publicPrice is the order's price for snapshots: shared between them and
-// never written after it is handed out (callers only read it).
-func (o *order) publicPrice() *decimal.Decimal {
-	if o.pricePub == nil {
-		if !o.boxUsed {
-			o.priceBox, o.boxUsed = o.priceDec, true
-			o.pricePub = &o.priceBox
-		} else {
-			p := o.priceDec
-			o.pricePub = &p
-		}
-	}
-	return o.pricePub
 }
 
 // account is one user's orders and trades: their spot orders, or (under
