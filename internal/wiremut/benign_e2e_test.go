@@ -13,25 +13,12 @@ package wiremut
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestWireBenign(t *testing.T) {
-	if os.Getenv("WIREMUT_BENIGN") == "" {
-		t.Skip("set WIREMUT_BENIGN=1 and CONFORM_BIN (make wirebenign does)")
-	}
-	bin := os.Getenv("CONFORM_BIN")
-	if bin == "" {
-		t.Fatal("CONFORM_BIN: the directory of conform, suites.test and ginkgo")
-	}
-	only := map[string]bool{}
-	for _, n := range strings.Split(os.Getenv("WIREMUT_ONLY"), ",") {
-		if n != "" {
-			only[n] = true
-		}
-	}
+	bin, only := runnerEnv(t, "WIREMUT_BENIGN", "make wirebenign")
 	var rows []string
 	green := 0
 	for _, m := range Benign() {
@@ -50,12 +37,7 @@ func TestWireBenign(t *testing.T) {
 	}
 	table := "| benign mutation | kinds | answers and frames changed | verdict |\n|---|---|---|---|\n" +
 		strings.Join(rows, "\n") + fmt.Sprintf("\n\ngreen %d of %d\n", green, len(rows))
-	t.Log("\n" + table)
-	if dir := os.Getenv("WIREMUT_OUT"); dir != "" {
-		if err := os.WriteFile(filepath.Join(dir, "wirebenign.md"), []byte(table), 0o644); err != nil {
-			t.Error(err)
-		}
-	}
+	writeTable(t, "wirebenign.md", table)
 }
 
 func TestWireBenignFast(t *testing.T) {

@@ -23,19 +23,7 @@ import (
 )
 
 func TestWireMutations(t *testing.T) {
-	if os.Getenv("WIREMUT") == "" {
-		t.Skip("set WIREMUT=1 and CONFORM_BIN (make wiremut does)")
-	}
-	bin := os.Getenv("CONFORM_BIN")
-	if bin == "" {
-		t.Fatal("CONFORM_BIN: the directory of conform, suites.test and ginkgo")
-	}
-	only := map[string]bool{}
-	for _, n := range strings.Split(os.Getenv("WIREMUT_ONLY"), ",") {
-		if n != "" {
-			only[n] = true
-		}
-	}
+	bin, only := runnerEnv(t, "WIREMUT", "make wiremut")
 	// A mutation that changes nothing must leave every area green through
 	// the proxy, or no verdict below means anything.
 	base := Mutation{Name: "baseline", Kind: DropField, Path: "/", Field: "\x00none"} // every area
@@ -68,9 +56,37 @@ func TestWireMutations(t *testing.T) {
 	}
 	table := "| mutation | kind | target | areas run | answers changed | verdict |\n|---|---|---|---|---|---|\n" +
 		strings.Join(rows, "\n") + fmt.Sprintf("\n\ndetected %d, escaped %d, not exercised %d\n", detected, escaped, idle)
+	writeTable(t, "wiremut.md", table)
+}
+
+// runnerEnv is what an opt-in runner needs: it skips unless gate is set,
+// and answers CONFORM_BIN (the directory of make build's binaries) and the
+// mutations WIREMUT_ONLY selects (none: all).
+func runnerEnv(t *testing.T, gate, target string) (bin string, only map[string]bool) {
+	t.Helper()
+	if os.Getenv(gate) == "" {
+		t.Skipf("set %s=1 and CONFORM_BIN (%s does)", gate, target)
+	}
+	bin = os.Getenv("CONFORM_BIN")
+	if bin == "" {
+		t.Fatal("CONFORM_BIN: the directory of conform, suites.test and ginkgo")
+	}
+	only = map[string]bool{}
+	for _, n := range strings.Split(os.Getenv("WIREMUT_ONLY"), ",") {
+		if n != "" {
+			only[n] = true
+		}
+	}
+	return bin, only
+}
+
+// writeTable logs a runner's table and writes it to $WIREMUT_OUT/name when
+// set.
+func writeTable(t *testing.T, name, table string) {
+	t.Helper()
 	t.Log("\n" + table)
 	if dir := os.Getenv("WIREMUT_OUT"); dir != "" {
-		if err := os.WriteFile(filepath.Join(dir, "wiremut.md"), []byte(table), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(table), 0o644); err != nil {
 			t.Error(err)
 		}
 	}
