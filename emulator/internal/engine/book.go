@@ -20,6 +20,7 @@ type book struct {
 	// factors: amounts of lots and of ticks × lots in fixed point.
 	stepF, notionalF fixed.Factor
 	feeInQuote       bool
+	feeInBase        bool  // (a symbol may charge fees in a third currency)
 	fees             rates // the symbol's own rates
 	// lastFee and lastFeeDec are the last taker fee made a decimal for an
 	// answer: trades of one size at one price repeat their fee, and the
@@ -68,7 +69,7 @@ func newBook(s Symbol, idx int) (*book, error) {
 	if s.TakeRate.Cmp(one) >= 0 || s.MakeRate.Cmp(one) >= 0 || s.MakeRate.Add(one).Sign() <= 0 {
 		return nil, fmt.Errorf("symbol %s: fee rates %s and %s out of range", s.Code, s.TakeRate, s.MakeRate)
 	}
-	b := &book{sym: s, idx: idx, tick: tick, step: step, feeInQuote: s.FeeCurrency == s.Quote,
+	b := &book{sym: s, idx: idx, tick: tick, step: step, feeInQuote: s.FeeCurrency == s.Quote, feeInBase: s.FeeCurrency == s.Base,
 		stepF: fixed.NewFactor(step.dec), notionalF: fixed.NewFactor(tick.dec.Mul(step.dec)),
 		fees: newRates(s.TakeRate, s.MakeRate)}
 	b.reset()

@@ -153,15 +153,17 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 
 	t.filled += lots
 	m.filled += lots
-	n := e.legs(e.moves[:0], t, q, notional, takerFee)
-	n = e.legs(n, m, q, notional, makerFee)
-	n = e.trim(n, m) // the taker is trimmed once, if it comes to rest
-	if err := e.led.ApplyMoves(n...); err != nil {
-		// Reservations always cover a trade; failing here means the ledger
-		// was changed behind the engine's back (e.g. reset on its own).
-		panic(fmt.Sprintf("engine: settling trade of %s %s at %s: %v", q, bk.sym.Code, lv.price, err))
+	if !e.settleSpot(t, m, q, notional, takerFee, makerFee) {
+		n := e.legs(e.moves[:0], t, q, notional, takerFee)
+		n = e.legs(n, m, q, notional, makerFee)
+		n = e.trim(n, m) // the taker is trimmed once, if it comes to rest
+		if err := e.led.ApplyMoves(n...); err != nil {
+			// Reservations always cover a trade; failing here means the ledger
+			// was changed behind the engine's back (e.g. reset on its own).
+			panic(fmt.Sprintf("engine: settling trade of %s %s at %s: %v", q, bk.sym.Code, lv.price, err))
+		}
+		e.moves = n[:0]
 	}
-	e.moves = n[:0]
 
 	e.lastTradeID++
 	id := e.lastTradeID
@@ -213,6 +215,66 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 	if t.list != nil {
 		e.noteExecution(t)
 	}
+}
+
+// settleSpot is settle's ledger step in the common case: two spot orders,
+// fees not negative, each side paying within its reservation. Five
+// balances change (each side's spend and proceeds, the fee account) in one
+// ledger.Settle, with the maker's surplus released (trim) in the same
+// step. It changes nothing and reports false otherwise, and settle takes
+// the general path, which covers rebates, margin and the fault paths.
+func (e *Engine) settleSpot(t, m *order, q, notional, takerFee, makerFee fixed.Amount) bool {
+	if t.mg != nil || m.mg != nil || takerFee.IsNegative() || makerFee.IsNegative() {
+		return false
+	}
+	tResv, mResv := t.resv, m.resv
+	g, ok := spotLeg(e.spotLegs[:0], t, q, notional, takerFee)
+	if ok {
+		g, ok = spotLeg(g, m, q, notional, makerFee)
+	}
+	if !ok {
+		t.resv, m.resv = tResv, mResv
+		return false
+	}
+	if m.remaining() > 0 && isLimitKind(m.typ) {
+		// trim: g[2] is the maker's spend balance, which holds its reservation.
+		if surplus := m.resv.Sub(e.reservation(m)); surplus.IsPositive() {
+			m.resv = m.resv.Sub(surplus)
+			g[2].Reserved, g[2].Available = g[2].Reserved.Sub(surplus), surplus
+		}
+	}
+	g = append(g, ledger.Leg{Ref: t.bk.feeRef, Available: takerFee.Add(makerFee)})
+	e.spotLegs = g[:0]
+	if !e.led.Settle(g) {
+		t.resv, m.resv = tResv, mResv
+		return false
+	}
+	return true
+}
+
+// spotLeg appends a spot order's two balances in a trade (see legs):
+// its spend currency leaves its reservation, fee included when the fee is
+// in that currency, and its proceeds arrive less the fee otherwise. ok is
+// false when the reservation does not cover it or the fee exceeds the
+// proceeds (only fault paths get there).
+func spotLeg(g []ledger.Leg, o *order, q, notional, fee fixed.Amount) ([]ledger.Leg, bool) {
+	bk := o.bk
+	spendRef, getRef := o.acct.ref(bk, false), o.acct.ref(bk, true)
+	spend, get, feeInSpend := notional, q, bk.feeInQuote
+	if o.side == Sell {
+		spendRef, getRef = getRef, spendRef
+		spend, get, feeInSpend = q, notional, bk.feeInBase
+	}
+	if feeInSpend {
+		spend = spend.Add(fee)
+	} else {
+		get = get.Sub(fee)
+	}
+	if spend.Cmp(o.resv) > 0 || get.IsNegative() {
+		return g, false
+	}
+	o.resv = o.resv.Sub(spend)
+	return append(g, ledger.Leg{Ref: spendRef, Reserved: spend.Neg()}, ledger.Leg{Ref: getRef, Available: get}), true
 }
 
 // legs appends one order's side of a trade: what it pays out of its

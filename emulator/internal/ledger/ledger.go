@@ -170,6 +170,51 @@ func (l *Ledger) ApplyMoves(ms ...Move) error {
 	return l.apply(ms)
 }
 
+// Leg is one balance's part in a Settle: amounts added to it (negative:
+// taken) through a Ref.
+type Leg struct {
+	Ref                 *Ref
+	Available, Reserved fixed.Amount
+}
+
+// Settle is ApplyMoves for a trade's common case, without its bookkeeping
+// by name: every leg is on a balance that exists and the Ref knows (not
+// made or reset since), no available amount is taken, and no reserved
+// amount goes below zero. When any of that does not hold it changes
+// nothing and returns false, and the caller takes ApplyMoves, which says
+// why. (A trade settled on every one of its six balances through the
+// general path spent a quarter of the engine's time there.)
+func (l *Ledger) Settle(legs []Leg) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := range legs {
+		g := &legs[i]
+		if g.Ref.b == nil || g.Ref.gen != l.gen || g.Available.IsNegative() || g.Reserved.IsPositive() {
+			return false
+		}
+	}
+	for i := range legs {
+		g := &legs[i]
+		b := g.Ref.b
+		if !g.Reserved.IsZero() {
+			r := b.resv.Add(g.Reserved)
+			if r.IsNegative() {
+				for j := i - 1; j >= 0; j-- { // undo: a Ref may come twice
+					u := &legs[j]
+					u.Ref.b.resv = u.Ref.b.resv.Sub(u.Reserved)
+					u.Ref.b.avail = u.Ref.b.avail.Sub(u.Available)
+				}
+				return false
+			}
+			b.resv = r
+		}
+		if !g.Available.IsZero() {
+			b.avail = b.avail.Add(g.Available)
+		}
+	}
+	return true
+}
+
 // Trades settle with a handful of deltas; sized so the common case does not
 // allocate.
 const smallApply = 8

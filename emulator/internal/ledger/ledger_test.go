@@ -178,3 +178,62 @@ func TestRef(t *testing.T) {
 		t.Fatalf("after reset: %s / %s", b.Available, b.Reserved)
 	}
 }
+
+// TestSettle: the fast path applies a trade's legs or changes nothing and
+// says so, leaving the general path to explain.
+func TestSettle(t *testing.T) {
+	f := func(s string) fixed.Amount { return fixed.FromDecimal(d(s)) }
+	cases := []struct {
+		name       string
+		legs       func(a, b, stale *Ref) []Leg
+		ok         bool
+		aAv, aResv string // A/BTC afterwards
+		bAv        string // B/USD afterwards
+	}{
+		{"trade", func(a, b, _ *Ref) []Leg {
+			return []Leg{{Ref: a, Reserved: f("-2")}, {Ref: b, Available: f("3")}}
+		}, true, "10", "3", "8"},
+		{"same balance twice", func(a, b, _ *Ref) []Leg {
+			return []Leg{{Ref: a, Reserved: f("-2")}, {Ref: a, Reserved: f("-1"), Available: f("1")}}
+		}, true, "11", "2", "5"},
+		{"reserved below zero, undone", func(a, b, _ *Ref) []Leg {
+			return []Leg{{Ref: b, Available: f("1")}, {Ref: a, Reserved: f("-4"), Available: f("1")}, {Ref: a, Reserved: f("-2")}}
+		}, false, "10", "5", "5"},
+		{"available taken", func(a, b, _ *Ref) []Leg {
+			return []Leg{{Ref: b, Available: f("-1")}}
+		}, false, "10", "5", "5"},
+		{"reserved added", func(a, b, _ *Ref) []Leg {
+			return []Leg{{Ref: a, Reserved: f("1")}}
+		}, false, "10", "5", "5"},
+		{"balance not known to the handle", func(a, b, stale *Ref) []Leg {
+			return []Leg{{Ref: a, Reserved: f("-1")}, {Ref: stale, Available: f("1")}}
+		}, false, "10", "5", "5"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := New(nil)
+			a, b, stale := NewRef("A", "BTC"), NewRef("B", "USD"), NewRef("C", "USD")
+			if err := l.ApplyMoves(Move{Ref: a, Available: f("10"), Reserved: f("5")}, Move{Ref: b, Available: f("5")}); err != nil {
+				t.Fatal(err)
+			}
+			if got := l.Settle(c.legs(a, b, stale)); got != c.ok {
+				t.Fatalf("Settle = %v, want %v", got, c.ok)
+			}
+			ab, bb := l.Balance("A", "BTC"), l.Balance("B", "USD")
+			if !ab.Available.Equal(d(c.aAv)) || !ab.Reserved.Equal(d(c.aResv)) || !bb.Available.Equal(d(c.bAv)) {
+				t.Fatalf("A %s / %s, B %s; want %s / %s, %s", ab.Available, ab.Reserved, bb.Available, c.aAv, c.aResv, c.bAv)
+			}
+		})
+	}
+	t.Run("after reset", func(t *testing.T) {
+		l := New(nil)
+		a := NewRef("A", "BTC")
+		if err := l.ApplyMoves(Move{Ref: a, Available: f("1"), Reserved: f("1")}); err != nil {
+			t.Fatal(err)
+		}
+		l.Reset()
+		if l.Settle([]Leg{{Ref: a, Reserved: f("-1")}}) {
+			t.Fatal("settled through a handle on a balance that a reset dropped")
+		}
+	})
+}
