@@ -21,6 +21,15 @@ const (
 	hexdigits = "0123456789abcdef"
 )
 
+// hexPairs holds the two lowercase hex digits of each byte value, in order.
+var hexPairs = func() string {
+	b := make([]byte, 0, 512)
+	for i := 0; i < 256; i++ {
+		b = append(b, hexdigits[i>>4], hexdigits[i&15])
+	}
+	return string(b)
+}()
+
 // looksGenerated reports whether a client order ID has the generator's
 // shape: 32 lowercase hex digits.
 func looksGenerated(s string) bool {
@@ -46,11 +55,11 @@ func (e *Engine) genClientOrderID(a *account) (string, uint64) {
 		x := splitmix64(e.cloidSeq)
 		y := splitmix64(x ^ genKey)
 		var b [32]byte
-		for i := 0; i < 16; i++ {
-			b[15-i] = hexdigits[x&15]
-			b[31-i] = hexdigits[y&15]
-			x >>= 4
-			y >>= 4
+		for i := 0; i < 8; i++ { // a byte (two digits) of each half at a time
+			copy(b[14-2*i:], hexPairs[2*(x&0xff):2*(x&0xff)+2])
+			copy(b[30-2*i:], hexPairs[2*(y&0xff):2*(y&0xff)+2])
+			x >>= 8
+			y >>= 8
 		}
 		if s := string(b[:]); !a.foreignHex || a.byCloid[s] == nil {
 			return s, e.cloidSeq

@@ -130,32 +130,23 @@ func (o *order) setPrice(n int64) {
 	o.price, o.priceDec = n, o.bk.tick.decimal(n)
 }
 
-// setQtyFrom and setPriceFrom set n units that the request sent as v: a
-// value already on the step is shared (decimals are immutable), sparing
-// the allocations of making it again.
-func (o *order) setQtyFrom(n int64, v *decimal.Decimal) {
-	if exact(o.bk.step, v) {
+// setQtyFrom and setPriceFrom set n units that the request sent as v,
+// exact when v is a whole number of them: such a value is shared
+// (decimals are immutable), sparing the allocations of making it again.
+func (o *order) setQtyFrom(n int64, v *decimal.Decimal, exact bool) {
+	if exact {
 		o.qty, o.qtyDec = n, *v
 		return
 	}
 	o.setQty(n)
 }
 
-func (o *order) setPriceFrom(n int64, v *decimal.Decimal) {
-	if exact(o.bk.tick, v) {
+func (o *order) setPriceFrom(n int64, v *decimal.Decimal, exact bool) {
+	if exact {
 		o.price, o.priceDec = n, *v
 		return
 	}
 	o.setPrice(n)
-}
-
-// exact reports whether v is a whole number of units u.
-func exact(u unit, v *decimal.Decimal) bool {
-	if v == nil {
-		return false
-	}
-	_, r := u.count(*v, true, false)
-	return r == roundOK
 }
 
 // remainingDec is the remaining quantity as a decimal.

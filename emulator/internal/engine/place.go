@@ -200,23 +200,23 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 		if qty == nil && e.faults.On("V3-SPOT-REQUIRED") {
 			qty = &bk.step.dec
 		}
-		n, err := e.units(bk.step, "quantity", qty, req.StrictValidate)
+		n, exact, err := e.unitsExact(bk.step, "quantity", qty, req.StrictValidate)
 		if err != nil {
 			return nil, err
 		}
-		o.setQtyFrom(n, qty)
+		o.setQtyFrom(n, qty, exact)
 	} else {
 		o.setQty(0)
 	}
-	var n int64
 	if isLimitKind(o.typ) {
 		if req.Price == nil {
 			return nil, errorf(ErrValidation, "price is required for %s orders", o.typ)
 		}
-		if n, err = e.units(bk.tick, "price", req.Price, req.StrictValidate); err != nil {
+		n, exact, err := e.unitsExact(bk.tick, "price", req.Price, req.StrictValidate)
+		if err != nil {
 			return nil, err
 		}
-		o.setPriceFrom(n, req.Price)
+		o.setPriceFrom(n, req.Price, exact)
 	}
 	if isStop(o.typ) {
 		if req.StopPrice == nil {
@@ -291,23 +291,30 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 // units validates a positive price or quantity and converts it to whole
 // steps: rounded half down, or refused when strict and not a multiple.
 func (e *Engine) units(u unit, name string, v *decimal.Decimal, strict bool) (int64, *Error) {
+	n, _, err := e.unitsExact(u, name, v, strict)
+	return n, err
+}
+
+// unitsExact is units, also reporting whether v was a whole number of
+// steps (not rounded).
+func (e *Engine) unitsExact(u unit, name string, v *decimal.Decimal, strict bool) (int64, bool, *Error) {
 	if v == nil {
-		return 0, errorf(ErrValidation, "%s is required", name)
+		return 0, false, errorf(ErrValidation, "%s is required", name)
 	}
 	if !v.IsPositive() {
-		return 0, errorf(ErrValidation, "%s %s must be positive", name, v)
+		return 0, false, errorf(ErrValidation, "%s %s must be positive", name, v)
 	}
 	strict = strict && !e.faults.On("V3-SPOT-STRICT-VALIDATE")
 	n, res := u.count(*v, strict, e.faults.On("V3-SPOT-ROUNDING"))
 	switch {
 	case res == roundInexact:
-		return 0, errorf(ErrValidation, "%s %s is not a multiple of %s", name, v, u.dec)
+		return 0, false, errorf(ErrValidation, "%s %s is not a multiple of %s", name, v, u.dec)
 	case res == roundOverflow:
-		return 0, errorf(ErrValidation, "%s %s is too large", name, v)
+		return 0, false, errorf(ErrValidation, "%s %s is too large", name, v)
 	case n == 0:
-		return 0, errorf(ErrValidation, "%s %s rounds to zero at step %s", name, v, u.dec)
+		return 0, false, errorf(ErrValidation, "%s %s rounds to zero at step %s", name, v, u.dec)
 	}
-	return n, nil
+	return n, res == roundOK, nil
 }
 
 // rate is the effective fee rate: the symbol's plus the markup, which can
@@ -366,19 +373,19 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		}
 		n.cloid = *req.NewClientOrderID
 	}
-	units, err := e.units(bk.step, "quantity", req.Quantity, req.StrictValidate)
+	units, exact, err := e.unitsExact(bk.step, "quantity", req.Quantity, req.StrictValidate)
 	if err != nil {
 		return Order{}, err
 	}
-	n.setQtyFrom(units, req.Quantity)
+	n.setQtyFrom(units, req.Quantity, exact)
 	if isLimitKind(n.typ) {
 		if req.Price == nil {
 			return Order{}, errorf(ErrValidation, "price is required to replace a %s order", n.typ)
 		}
-		if units, err = e.units(bk.tick, "price", req.Price, req.StrictValidate); err != nil {
+		if units, exact, err = e.unitsExact(bk.tick, "price", req.Price, req.StrictValidate); err != nil {
 			return Order{}, err
 		}
-		n.setPriceFrom(units, req.Price)
+		n.setPriceFrom(units, req.Price, exact)
 	}
 	if isStop(n.typ) && req.StopPrice != nil && !e.faults.On("V3-SPOT-REPLACE-STOP-PRICE") {
 		if n.stop, err = e.units(bk.tick, "stop_price", req.StopPrice, req.StrictValidate); err != nil {

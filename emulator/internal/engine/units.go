@@ -58,6 +58,7 @@ const (
 	roundOK       roundResult = iota
 	roundInexact              // not a multiple of the unit, and strict
 	roundOverflow             // too many units to keep
+	roundRounded              // not a multiple of the unit, rounded to the nearer one
 )
 
 // count returns x / u as a whole number of units (x > 0). A value between two
@@ -103,6 +104,9 @@ func finishCount(q uint64, inexact, up, strict bool) (int64, roundResult) {
 	}
 	if q >= maxUnits {
 		return 0, roundOverflow
+	}
+	if inexact {
+		return int64(q), roundRounded
 	}
 	return int64(q), roundOK
 }
