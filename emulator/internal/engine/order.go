@@ -214,6 +214,16 @@ type bookRefs struct{ base, quote *ledger.Ref }
 
 // ref is the handle on the account's balance of the book's base (or quote).
 func (a *account) ref(bk *book, base bool) *ledger.Ref {
+	r := a.bookRefs(bk)
+	if base {
+		return r.base
+	}
+	return r.quote
+}
+
+// bookRefs are the handles on the account's balances of the book's base
+// and quote.
+func (a *account) bookRefs(bk *book) *bookRefs {
 	if a.refs == nil {
 		a.refs = make([]bookRefs, bk.count)
 	}
@@ -221,10 +231,7 @@ func (a *account) ref(bk *book, base bool) *ledger.Ref {
 	if r.base == nil {
 		r.base, r.quote = ledger.NewRef(a.id, bk.sym.Base), ledger.NewRef(a.id, bk.sym.Quote)
 	}
-	if base {
-		return r.base
-	}
-	return r.quote
+	return r
 }
 
 // resvRef is the handle on the balance that holds a spot order's
@@ -385,7 +392,9 @@ func (a *account) addTrade(t tradeRec) {
 		return
 	}
 	a.trades[a.tradeNext] = t
-	a.tradeNext = (a.tradeNext + 1) % a.maxTrades
+	if a.tradeNext++; a.tradeNext == a.maxTrades { // (not %: a division per trade showed)
+		a.tradeNext = 0
+	}
 }
 
 // deadline is a heap entry: order o is due at at (Unix nanoseconds).
