@@ -335,6 +335,10 @@ func (e *Engine) finalize(o *order, status statusCode, at int64, release bool) {
 	a := o.acct
 	if a.removeActive(o) {
 		a.perSym[o.bk.idx]--
+		if a.trimAt > 0 && a.trimAt <= len(a.history) && o.id <= a.history[a.trimAt-1].id {
+			// The cursor passed it while it was active.
+			a.behind = append(a.behind, o.id)
+		}
 	}
 	if o.list != nil && !o.replaced {
 		e.listEnded(o)
@@ -386,10 +390,28 @@ func (e *Engine) purge(a *account, i int) {
 // Entries of the purge schedule whose order left early are dropped once
 // they are the larger part, so that the schedule stays bounded too.
 func (e *Engine) retain(a *account) {
-	for final := len(a.history) - a.deleted - len(a.active); final > e.opts.Retention.Orders && a.trimAt < len(a.history); {
+	for final := len(a.history) - a.deleted - len(a.active); final > e.opts.Retention.Orders && (len(a.behind) > 0 || a.trimAt < len(a.history)); {
+		if len(a.behind) > 0 {
+			// Orders that ended behind the cursor are older than any
+			// record ahead of it: they go first, oldest first.
+			j := 0
+			for k, id := range a.behind {
+				if id < a.behind[j] {
+					j = k
+				}
+			}
+			id := a.behind[j]
+			a.behind[j] = a.behind[len(a.behind)-1]
+			a.behind = a.behind[:len(a.behind)-1]
+			if i := a.find(id); i < len(a.history) && !a.history[i].deleted && !a.isActive(&a.history[i]) {
+				e.purge(a, i)
+				final--
+			}
+			continue
+		}
 		i := a.trimAt
 		a.trimAt++
-		if h := &a.history[i]; h.deleted || h.o.activeAt != 0 { // (purge writes that line anyway)
+		if h := &a.history[i]; h.deleted || a.isActive(h) {
 			continue
 		}
 		e.purge(a, i) // may compact history and reset the cursor

@@ -120,3 +120,35 @@ func TestRetention(t *testing.T) {
 	}
 	v.check()
 }
+
+// TestRetentionBehindCursor: retention skips active orders however old, and
+// one that ends after its cursor passed it is still the first to go.
+func TestRetentionBehindCursor(t *testing.T) {
+	v := newEnv(t, Options{Retention: Retention{Orders: 5, Trades: 3}})
+	v.fund("A", "BTC", "100")
+	churn := func(prefix string, n int) {
+		for i := 0; i < n; i++ {
+			id := fmt.Sprintf("%s-churn-%04d", prefix, i)
+			v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID(id)))
+			if _, err := v.e.Cancel("A", id); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("resting-first")))
+	churn("a", 50)
+	v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("resting-second")))
+	churn("b", 50)
+	if _, err := v.e.Cancel("A", "resting-first"); err != nil {
+		t.Fatal(err)
+	}
+	churn("c", 200)
+	if _, err := v.e.Get("A", "resting-second"); err != nil {
+		t.Fatalf("the active order left: %v", err)
+	}
+	h, _ := v.e.History(HistoryQuery{Account: "A", Limit: 1000})
+	if got := ids(h); !slices.Equal(got, []string{"c-churn-0199", "c-churn-0198", "c-churn-0197", "c-churn-0196", "c-churn-0195", "resting-second"}) {
+		t.Fatalf("history: %v", got)
+	}
+	v.check()
+}

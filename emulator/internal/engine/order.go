@@ -397,7 +397,10 @@ type account struct {
 	perSym  []int             // active and suspended orders per book index
 	history []histEntry       // by ID; deleted records linger until compaction
 	deleted int
-	trimAt  int // history before it holds no final record Retention may delete
+	trimAt  int // history before it holds no final record Retention may delete, but those in behind
+	// behind holds the IDs of orders that ended after the cursor had
+	// passed them (it skips active orders).
+	behind []int64
 	// foreignHex: the account chose a client_order_id of the generator's
 	// shape, so generated ones must be checked against byCloid.
 	foreignHex bool
@@ -452,6 +455,11 @@ func (a *account) addActive(o *order) {
 	a.active = append(a.active, o)
 	o.activeAt = int32(len(a.active))
 }
+
+// isActive reports whether history entry h is an active order. (It reads
+// the order: a floor of active IDs that spared the read on old records
+// only moved the cache miss to purge, which marks the record deleted.)
+func (a *account) isActive(h *histEntry) bool { return h.o.activeAt != 0 }
 
 // removeActive takes o out of the active set (the last one takes its
 // place); it reports whether o was in it.
