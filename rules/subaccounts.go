@@ -48,6 +48,8 @@ var subaccountsRules = []Rule{
 		Statement: "Freezing an already frozen sub-account yields error 21003."},
 	{ID: "V3-SUBACC-ERR-21003-DISABLED", Area: "subaccounts", Section: secSubErrors, Status: Testable,
 		Statement: "Freezing a disabled sub-account yields error 21003."},
+	{ID: "V3-SUBACC-ERR-MESSAGES", Area: "subaccounts", Section: secSubErrors, Status: Testable,
+		Statement: "The sub-account codes come with the messages of the Errors table: 21001 Subaccount not found, 21003 and 21004 Sub account is already frozen or disabled."},
 	{ID: "V3-SUBACC-TRANSFER-FROZEN", Area: "subaccounts", Section: secSubErrors, Status: Testable,
 		Statement: "A transfer to or from a frozen or disabled sub-account (super-sub and sub-to-sub) yields error 21004 and moves nothing."},
 	{ID: "V3-SUBACC-ACL-FROZEN", Area: "subaccounts", Section: secSubErrors, Status: Testable,

@@ -30,6 +30,8 @@ var v2subaccountsRules = []Rule{
 		Statement: "A sub-account that cannot be found yields HTTP 500 with code 500 and the error body."},
 	{ID: "V2-SUBACC-ERR-10021", Area: "v2subaccounts", Section: secV2SubErrors, Status: Testable,
 		Statement: "Freezing a frozen sub-account or changing its ACL yields 10021 (user disabled) with HTTP 400."},
+	{ID: "V2-SUBACC-ERR-MESSAGES", Area: "v2subaccounts", Section: secV2SubErrors, Status: Testable,
+		Statement: "The sub-account codes come with the messages of the v2 Errors table: 10021 user disabled (a frozen sub-account) and 500 Internal Server Error (a sub-account that cannot be found)."},
 	{ID: "V2-SUBACC-ACL-GET", Area: "v2subaccounts", Section: secV2SubRecords, Status: Testable,
 		Statement: "GET /sub-acc/acl with subAccountIds answers result, an array of withdrawal settings: subAccountId Number, isPayoutEnabled Boolean, description String."},
 	{ID: "V2-SUBACC-ACL-FROZEN", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Testable,

@@ -21,6 +21,7 @@ var subaccountsFaults = []Fault{
 	{"V3-SUBACC-ERR-21001", "answers result true when activating an unknown sub-account"},
 	{"V3-SUBACC-ERR-21003", "freezes an already frozen sub-account again with result true"},
 	{"V3-SUBACC-ERR-21003-DISABLED", "answers result true to freezing a disabled sub-account"},
+	{"V3-SUBACC-ERR-MESSAGES", "(api) answers 21001, 21003 and 21004 with the message Sub-account error"},
 	{"V3-SUBACC-TRANSFER-FROZEN", "moves funds to and from frozen and disabled sub-accounts"},
 	{"V3-SUBACC-ACL-FROZEN", "reads and changes the ACL of frozen and disabled sub-accounts"},
 	{"V3-SUBACC-TRANSFER-TO", "credits the sub-account the amount truncated to 4 decimals"},

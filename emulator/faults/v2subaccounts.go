@@ -12,6 +12,7 @@ var v2subaccountsFaults = []Fault{
 	{"V2-SUBACC-TRANSFER-FROZEN", "(api v2) answers a transfer with a frozen sub-account with 10021 instead of 500"},
 	{"V2-SUBACC-ERR-500", "(api v2) answers an unknown sub-account with 400 and code 10001"},
 	{"V2-SUBACC-ERR-10021", "(api v2) freezes a frozen sub-account again with result true"},
+	{"V2-SUBACC-ERR-MESSAGES", "(api v2) answers 10021 with the message Sub-account is disabled and an unknown sub-account's 500 with Sub-account not found"},
 	{"V2-SUBACC-ACL-GET", "(api v2) writes subAccountId as the hex String"},
 	{"V2-SUBACC-ACL-FROZEN", "(api v2) lists frozen and disabled sub-accounts in the ACL read"},
 	{"V2-SUBACC-ACL-PUT", "(api v2) answers PUT /sub-acc/acl with isPayoutEnabled inverted"},

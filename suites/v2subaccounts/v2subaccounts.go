@@ -193,6 +193,22 @@ var _ = Describe("v2 sub-accounts: states", func() {
 		Expect(do(ctx, c, http.MethodPut, "/sub-acc/acl/"+id, url.Values{"isPayoutEnabled": {"true"}, "description": {""}})).To(framework.BeAPIError(http.StatusBadRequest, 10021), "changing the frozen sub-account's settings")
 	})
 
+	framework.ConformanceIt("V2-SUBACC-ERR-MESSAGES", func(ctx SpecContext) {
+		c := v2(target.RoleFull)
+		message := func(ex *client.Exchange, status, code int, want, why string) {
+			GinkgoHelper()
+			Expect(ex).To(framework.BeAPIError(status, code), why)
+			e, _ := ex.APIError()
+			Expect(e.Message).To(Equal(want), "%s: the v2 Errors table gives code %d the message %q\nexchange: %s", why, code, want, ex)
+		}
+		message(do(ctx, c, http.MethodPost, "/sub-acc/activate", url.Values{"ids": {unknownUserID}}), http.StatusInternalServerError, 500,
+			"Internal Server Error", "activating a sub-account that cannot be found")
+		id := userID(target.RoleSub)
+		freezeForSpec(ctx, id)
+		message(do(ctx, c, http.MethodPost, "/sub-acc/freeze", url.Values{"ids": {id}}), http.StatusBadRequest, 10021,
+			"user disabled", "freezing the frozen sub-account")
+	})
+
 	framework.ConformanceContext("V2-SUBACC-ERR-500", func() {
 		DescribeTable("an unknown sub-account yields HTTP 500 with code 500", func(ctx SpecContext, method, path string, p url.Values) {
 			Expect(do(ctx, v2(target.RoleFull), method, path, p)).To(framework.BeAPIError(http.StatusInternalServerError, 500), "%s %s of an unknown sub-account", method, path)
