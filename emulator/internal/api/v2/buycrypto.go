@@ -167,7 +167,7 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			return out, nil
 		}},
 		{Method: "POST", Path: "/buy-crypto/provider/{providerID}/order", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := names.Order(r)
+			req, perr := names.Order(r, false)
 			if perr != nil {
 				return nil, perr
 			}
