@@ -10,6 +10,8 @@ const (
 var v2buycryptoRules = []Rule{
 	{ID: "V2-BUY-PROVIDERS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
 		Statement: "GET /buy-crypto/provider answers providers with providerID Number, providerName String and methods (id Number; name, description, logoURL, status, type Strings; supportedSource and supportedTarget of {code, displayName, networkCode optional}; transactionLimits)."},
+	{ID: "V2-BUY-PROVIDER-FILTER", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
+		Statement: "providerId selects one provider in the v2 provider listing, and source and target the providers with a method taking that source and delivering that target."},
 	{ID: "V2-BUY-LIMIT-FIELDS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
 		Statement: "A v2 transaction limit carries currencyCode, targetCode, sourceMin and sourceMax Strings and networkCode when present."},
 	{ID: "V2-BUY-RATE-FIELDS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
@@ -18,6 +20,8 @@ var v2buycryptoRules = []Rule{
 		Statement: "source and target are required on a v2 rate request: without them it is refused with 10001."},
 	{ID: "V2-BUY-ORDER-FIELDS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
 		Statement: "A v2 buy order carries id, providerId, orderType buy, sourceCode, targetCode, walletAddress, checkoutURL, status (initial, in_progress, completed, failed, expired) and createdAt."},
+	{ID: "V2-BUY-ORDER-REQUIRED", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
+		Statement: "target, source, sourceAmount and paymentMethodId are required to create a v2 buy order (the further fields are optional): without one it is refused with 10001 and no order is created."},
 	{ID: "V2-BUY-ORDERS-FROM-TILL", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
 		Statement: "from and till are required on the v2 order listing: without them it is refused with 10001."},
 	{ID: "V2-BUY-ORDERS-FILTERS", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,

@@ -65,6 +65,25 @@ func providers(ctx context.Context) []map[string]any {
 	return ps
 }
 
+// sells reports whether a v2 provider has a method taking source and
+// delivering target.
+func sells(p map[string]any, source, target string) bool {
+	has := func(cs any, code string) bool {
+		for _, c := range objects(cs) {
+			if strings.EqualFold(str(c, "code"), code) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range objects(p["methods"]) {
+		if has(m["supportedSource"], source) && has(m["supportedTarget"], target) {
+			return true
+		}
+	}
+	return false
+}
+
 // offer is a method's limit for a pair, read from the v2 listing.
 type offer struct {
 	provider, method int64
@@ -144,6 +163,30 @@ var _ = Describe("v2 buy crypto", func() {
 		}
 	})
 
+	framework.ConformanceIt("V2-BUY-PROVIDER-FILTER", func(ctx SpecContext) {
+		all := providers(ctx)
+		c := v2(target.RoleFull)
+		for _, p := range all {
+			id := num(p, "providerID")
+			ex := get(ctx, c, "/buy-crypto/provider", url.Values{"providerId": {fmt.Sprint(id)}})
+			Expect(ex).To(framework.BeOK(), "the provider listing with providerId %d", id)
+			var got []int64
+			for _, q := range objects(framework.JSONOf(ex)) {
+				got = append(got, num(q, "providerID"))
+			}
+			Expect(got).To(ConsistOf(id), "providerId=%d selects that provider only", id)
+		}
+		o := offers(ctx)[0]
+		ex := get(ctx, c, "/buy-crypto/provider", url.Values{"source": {o.source}, "target": {o.target}})
+		Expect(ex).To(framework.BeOK(), "the provider listing with source %s and target %s", o.source, o.target)
+		var got []int64
+		for _, p := range objects(framework.JSONOf(ex)) {
+			got = append(got, num(p, "providerID"))
+			Expect(sells(p, o.source, o.target)).To(BeTrue(), "source=%s and target=%s list providers with a method for the pair, yet %v", o.source, o.target, p)
+		}
+		Expect(got).To(ContainElement(o.provider), "provider %d, whose method takes %s for %s, is listed", o.provider, o.source, o.target)
+	})
+
 	framework.ConformanceIt("V2-BUY-LIMIT-FIELDS", func(ctx SpecContext) {
 		for _, p := range providers(ctx) {
 			for _, m := range objects(p["methods"]) {
@@ -208,6 +251,37 @@ var _ = Describe("v2 buy crypto", func() {
 			Expect(ord["orderType"]).To(Equal("buy"))
 			Expect(ord["checkoutURL"]).NotTo(BeEmpty(), "checkoutURL leads to the provider widget page")
 			Expect(ord["status"]).To(BeElementOf("initial", "in_progress", "completed", "failed", "expired"))
+		})
+
+		framework.ConformanceContext("V2-BUY-ORDER-REQUIRED", func() {
+			DescribeTable("a v2 buy order without a required field is refused with 10001 and creates nothing",
+				func(ctx SpecContext, field string) {
+					o := offers(ctx)[0]
+					c := v2(target.RoleFull)
+					path := fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider)
+					listed := func() []int64 {
+						q := window(trading.TargetNow(ctx))
+						q.Set("limit", "1000")
+						ex := get(ctx, c, path, q)
+						Expect(ex).To(framework.BeOK(), "the v2 order listing")
+						var out []int64
+						for _, l := range objects(framework.JSONOf(ex)) {
+							out = append(out, num(l, "id"))
+						}
+						return out
+					}
+					before := listed()
+					body := map[string]any{"source": o.source, "target": o.target, "sourceAmount": o.mid.String(), "paymentMethodId": o.method}
+					delete(body, field)
+					ex, _ := c.Do(ctx, client.Request{Method: http.MethodPost, Path: path, JSON: body})
+					Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a v2 buy order without %s", field)
+					Expect(listed()).To(ConsistOf(before), "the refused order without %s is not listed", field)
+				},
+				Entry("without target", "target"),
+				Entry("without source", "source"),
+				Entry("without sourceAmount", "sourceAmount"),
+				Entry("without paymentMethodId", "paymentMethodId"),
+			)
 		})
 
 		framework.ConformanceIt("V2-BUY-ORDERS-FILTERS", func(ctx SpecContext) {

@@ -113,7 +113,7 @@ func (n Names) Order(r *api.Request, anyMethod bool) (OrderRequest, *api.Error) 
 	if perr != nil {
 		return req, perr
 	}
-	if n.OrderMissing != "" && (req.Source == "" || req.Target == "" || amt == nil || !r.Params.Has(n.MethodID)) {
+	if n.OrderMissing != "" && (req.Source == "" || req.Target == "" || amt == nil || (!r.Params.Has(n.MethodID) && !anyMethod)) {
 		return req, api.Validation("%s", n.OrderMissing)
 	}
 	if amt == nil {

@@ -118,6 +118,9 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
+			if f.On("V2-BUY-PROVIDER-FILTER") {
+				id = 0
+			}
 			out := []any{}
 			for _, p := range svc.Providers(id, source, target) {
 				out = append(out, a.providerV2(p))
@@ -167,7 +170,7 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			return out, nil
 		}},
 		{Method: "POST", Path: "/buy-crypto/provider/{providerID}/order", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := names.Order(r, false)
+			req, perr := names.Order(r, f.On("V2-BUY-ORDER-REQUIRED"))
 			if perr != nil {
 				return nil, perr
 			}
