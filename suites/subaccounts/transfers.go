@@ -67,6 +67,25 @@ var _ = Describe("Sub-account transfers", func() {
 		Expect(s.spot(ctx, cur)).To(trading.DecEqual(before), "the refused transfer moved nothing")
 	})
 
+	framework.ConformanceContext("V3-SUBACC-TRANSFER-REQUIRED", func() {
+		DescribeTable("a transfer without a required parameter is refused with 10001 and moves nothing",
+			func(ctx SpecContext, missing string) {
+				s, id := newSuper(), subID(target.RoleSub)
+				cur, amt := s.amountIn(ctx)
+				superBefore, subBefore := s.spot(ctx, cur), s.subSpot(ctx, id, cur)
+				p := url.Values{"sub_account_id": {id}, "amount": {amt.String()}, "currency": {cur}, "type": {"to_sub_account"}}
+				p.Del(missing)
+				Expect(do(ctx, s.c, http.MethodPost, "/sub-account/transfer", p)).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a transfer without %s", missing)
+				Expect(s.spot(ctx, cur)).To(trading.DecEqual(superBefore), "the transfer without %s moved nothing from the super account", missing)
+				Expect(s.subSpot(ctx, id, cur)).To(trading.DecEqual(subBefore), "the transfer without %s moved nothing to the sub-account", missing)
+			},
+			Entry("without sub_account_id", "sub_account_id"),
+			Entry("without amount", "amount"),
+			Entry("without currency", "currency"),
+			Entry("without type", "type"),
+		)
+	})
+
 	framework.ConformanceIt("V3-SUBACC-SUB-TO-SUPER", func(ctx SpecContext) {
 		s, id := newSuper(), subID(target.RoleSub)
 		cur, amt := s.amountIn(ctx)

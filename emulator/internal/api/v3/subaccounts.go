@@ -162,6 +162,9 @@ func subAccountRoutes(d Deps) []api.Route {
 				return nil, api.Validation("sub_account_id is required")
 			}
 			typ, _ := r.Params.String("type")
+			if typ == "" && d.Faults.On("V3-SUBACC-TRANSFER-REQUIRED") {
+				typ = subaccount.ToSub
+			}
 			if typ != subaccount.ToSub && typ != subaccount.FromSub {
 				if !d.Faults.On("V3-SUBACC-TRANSFER-VALIDATION") {
 					return nil, api.Validation("type must be to_sub_account or from_sub_account, got %q", typ)
