@@ -303,7 +303,7 @@ func MarginKey(account string) string { return account + marginSuffix }
 func (e *Engine) account(id string) *account {
 	a := e.accounts[id]
 	if a == nil {
-		a = &account{id: id, user: userOf(id), byCloid: map[string]*order{}, active: map[int64]*order{},
+		a = &account{id: id, user: userOf(id), byCloid: map[string]*order{},
 			perSym: make([]int, len(e.bookList)), maxTrades: e.opts.Retention.Trades}
 		e.accounts[id] = a
 	}
@@ -333,8 +333,7 @@ func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
 		o.resv = fixed.Amount{}
 	}
 	a := o.acct
-	if a.active[o.id] == o {
-		delete(a.active, o.id)
+	if a.removeActive(o) {
 		a.perSym[o.bk.idx]--
 	}
 	if o.list != nil && !o.replaced {
@@ -390,7 +389,7 @@ func (e *Engine) retain(a *account) {
 	for final := len(a.history) - a.deleted - len(a.active); final > e.opts.Retention.Orders && a.trimAt < len(a.history); {
 		i := a.trimAt
 		a.trimAt++
-		if h := &a.history[i]; h.deleted || a.active[h.id] != nil {
+		if h := &a.history[i]; h.deleted || h.o.activeAt != 0 { // (purge writes that line anyway)
 			continue
 		}
 		e.purge(a, i) // may compact history and reset the cursor
@@ -429,7 +428,7 @@ func (e *Engine) register(o *order) {
 	a := o.acct
 	e.index(a, o)
 	a.history = append(a.history, histEntry{o: o, id: o.id, genID: o.genID})
-	a.active[o.id] = o
+	a.addActive(o)
 	a.perSym[o.bk.idx]++
 }
 

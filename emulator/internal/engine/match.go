@@ -259,7 +259,8 @@ func (e *Engine) settleSpot(t, m *order, q, notional, takerFee, makerFee fixed.A
 // proceeds (only fault paths get there).
 func spotLeg(g []ledger.Leg, o *order, q, notional, fee fixed.Amount) ([]ledger.Leg, bool) {
 	bk := o.bk
-	spendRef, getRef := o.acct.ref(bk, false), o.acct.ref(bk, true)
+	refs := o.acct.bookRefs(bk)
+	spendRef, getRef := refs.quote, refs.base
 	spend, get, feeInSpend := notional, q, bk.feeInQuote
 	if o.side == Sell {
 		spendRef, getRef = getRef, spendRef
