@@ -88,6 +88,7 @@ func sells(p map[string]any, source, target string) bool {
 type offer struct {
 	provider, method int64
 	source, target   string
+	network          string // the target's networkCode, when given
 	mid              decimal.Decimal
 }
 
@@ -96,12 +97,16 @@ func offers(ctx context.Context) []offer {
 	var out []offer
 	for _, p := range providers(ctx) {
 		for _, m := range objects(p["methods"]) {
+			nets := map[string]string{}
+			for _, c := range objects(m["supportedTarget"]) {
+				nets[str(c, "code")] = str(c, "networkCode")
+			}
 			for _, l := range objects(m["transactionLimits"]) {
 				lo, err1 := decimal.NewFromString(str(l, "sourceMin"))
 				hi, err2 := decimal.NewFromString(str(l, "sourceMax"))
 				if err1 == nil && err2 == nil && lo.IsPositive() && !hi.LessThan(lo) {
 					out = append(out, offer{provider: num(p, "providerID"), method: num(m, "id"), source: str(l, "currencyCode"),
-						target: str(l, "targetCode"), mid: lo.Add(hi).Div(decimal.NewFromInt(2)).Truncate(2)})
+						target: str(l, "targetCode"), network: nets[str(l, "targetCode")], mid: lo.Add(hi).Div(decimal.NewFromInt(2)).Truncate(2)})
 				}
 			}
 		}
@@ -317,6 +322,54 @@ var _ = Describe("v2 buy crypto", func() {
 					Expect(got).NotTo(ContainElement(num(oy, "id")))
 				}
 			}
+		})
+
+		// listing reads the v2 order listing of a provider around at (from
+		// and till are required) with further parameters.
+		listing := func(ctx SpecContext, provider int64, at time.Time, extra url.Values) []int64 {
+			GinkgoHelper()
+			q := window(at)
+			for k, v := range extra {
+				q[k] = v
+			}
+			ex := get(ctx, v2(target.RoleFull), fmt.Sprintf("/buy-crypto/provider/%d/order", provider), q)
+			Expect(ex).To(framework.BeOK(), "the v2 order listing with %s", q.Encode())
+			var out []int64
+			for _, l := range objects(framework.JSONOf(ex)) {
+				out = append(out, num(l, "id"))
+			}
+			return out
+		}
+
+		framework.ConformanceIt("V2-BUY-ORDERS-LIMIT-OFFSET", func(ctx SpecContext) {
+			o := offers(ctx)[0]
+			var last map[string]any
+			for range 3 {
+				last = place(ctx, o)
+			}
+			all := listing(ctx, o.provider, createdAt(last), url.Values{"limit": {"1000"}})
+			Expect(len(all)).To(BeNumerically(">=", 3), "the three orders just created are listed")
+			page := listing(ctx, o.provider, createdAt(last), url.Values{"limit": {"2"}, "offset": {"1"}})
+			Expect(page).To(Equal(all[1:3]), "limit=2&offset=1 is the second and third of the listing %v", all)
+		})
+
+		framework.ConformanceIt("V2-BUY-ORDERS-NETWORK", func(ctx SpecContext) {
+			os := offers(ctx)
+			var x, y *offer
+			for i := range os {
+				for j := range os {
+					if x == nil && os[i].provider == os[j].provider && os[i].network != "" && os[j].network != "" && !strings.EqualFold(os[i].network, os[j].network) {
+						x, y = &os[i], &os[j]
+					}
+				}
+			}
+			if x == nil {
+				Skip("no v2 provider delivers on two networks")
+			}
+			ox, oy := place(ctx, *x), place(ctx, *y)
+			listed := listing(ctx, x.provider, createdAt(ox), url.Values{"targetNetworkCode": {x.network}, "limit": {"1000"}})
+			Expect(listed).To(ContainElement(num(ox, "id")), "targetNetworkCode=%s lists the order delivering on it", x.network)
+			Expect(listed).NotTo(ContainElement(num(oy, "id")), "targetNetworkCode=%s leaves the order delivering on %s out", x.network, y.network)
 		})
 
 		framework.ConformanceIt("V2-BUY-V3-SAME", func(ctx SpecContext) {

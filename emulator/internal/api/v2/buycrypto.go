@@ -163,6 +163,12 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			if f.On("V2-BUY-ORDERS-FILTERS") {
 				q.TargetCode = ""
 			}
+			if f.On("V2-BUY-ORDERS-LIMIT-OFFSET") {
+				q.Offset = 0
+			}
+			if f.On("V2-BUY-ORDERS-NETWORK") {
+				q.Network = ""
+			}
 			out := []orderV2{}
 			for _, o := range svc.Orders(q) {
 				out = append(out, a.orderV2(o))
