@@ -18,6 +18,8 @@ var v2buycryptoRules = []Rule{
 		Statement: "A v2 rate carries spotPrice and prices of {paymentMethodId Number, type, targetCode, sourceCode, targetAmount, sourceAmount}."},
 	{ID: "V2-BUY-RATE-REQUIRED", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
 		Statement: "source and target are required on a v2 rate request: without them it is refused with 10001."},
+	{ID: "V2-BUY-RATE-PARAMS", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
+		Statement: "The optional rate parameters act as in version 3: sourceAmount quotes that source amount, targetAmount that target amount, and paymentMethodId restricts the prices to that method."},
 	{ID: "V2-BUY-ORDER-FIELDS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
 		Statement: "A v2 buy order carries id, providerId, orderType buy, sourceCode, targetCode, walletAddress, checkoutURL, status (initial, in_progress, completed, failed, expired) and createdAt."},
 	{ID: "V2-BUY-ORDER-REQUIRED", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,

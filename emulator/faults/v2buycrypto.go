@@ -7,6 +7,7 @@ var v2buycryptoFaults = []Fault{
 	{"V2-BUY-LIMIT-FIELDS", "(api v2) writes sourceMin as source_min"},
 	{"V2-BUY-RATE-FIELDS", "(api v2) writes spotPrice as spot_price"},
 	{"V2-BUY-RATE-REQUIRED", "(api v2) quotes a rate without source and target"},
+	{"V2-BUY-RATE-PARAMS", "(api v2) ignores paymentMethodId on rates"},
 	{"V2-BUY-ORDER-FIELDS", "(api v2) leaves checkoutURL empty"},
 	{"V2-BUY-ORDER-REQUIRED", "(api v2) creates a buy order without paymentMethodId through the provider's first method for the pair"},
 	{"V2-BUY-ORDERS-FROM-TILL", "(api v2) lists orders without from and till"},

@@ -227,6 +227,33 @@ var _ = Describe("v2 buy crypto", func() {
 		Expect(get(ctx, c, path, url.Values{"source": {o.source}})).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a rate without target")
 	})
 
+	framework.ConformanceIt("V2-BUY-RATE-PARAMS", func(ctx SpecContext) {
+		o := offers(ctx)[0]
+		c := v2(target.RoleFull)
+		prices := func(q url.Values) []map[string]any {
+			GinkgoHelper()
+			q.Set("source", o.source)
+			q.Set("target", o.target)
+			ex := get(ctx, c, fmt.Sprintf("/buy-crypto/provider/%d/rate", o.provider), q)
+			Expect(ex).To(framework.BeOK(), "a v2 rate with %s", q.Encode())
+			ps := objects(framework.ObjectOf(ex)["prices"])
+			Expect(ps).NotTo(BeEmpty(), "a v2 rate with %s within the method's limits has prices", q.Encode())
+			return ps
+		}
+		bySource := prices(url.Values{"sourceAmount": {o.mid.String()}})
+		for _, p := range bySource {
+			Expect(p["sourceAmount"]).To(trading.DecEqual(o.mid), "sourceAmount=%s quotes that source amount (method %v)", o.mid, p["paymentMethodId"])
+		}
+		want, err := decimal.NewFromString(str(bySource[0], "targetAmount"))
+		Expect(err).NotTo(HaveOccurred(), "targetAmount is a decimal string")
+		for _, p := range prices(url.Values{"targetAmount": {want.String()}}) {
+			Expect(p["targetAmount"]).To(trading.DecEqual(want), "targetAmount=%s quotes that target amount (method %v)", want, p["paymentMethodId"])
+		}
+		for _, p := range prices(url.Values{"sourceAmount": {o.mid.String()}, "paymentMethodId": {fmt.Sprint(o.method)}}) {
+			Expect(num(p, "paymentMethodId")).To(Equal(o.method), "paymentMethodId=%d restricts the prices to that method", o.method)
+		}
+	})
+
 	framework.ConformanceIt("V2-BUY-ORDERS-FROM-TILL", func(ctx SpecContext) {
 		o := offers(ctx)[0]
 		path := fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider)

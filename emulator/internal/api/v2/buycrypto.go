@@ -132,6 +132,9 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
+			if f.On("V2-BUY-RATE-PARAMS") {
+				q.MethodID = 0
+			}
 			rate, err := svc.Rate(q)
 			if err != nil {
 				return nil, buycrypto.APIError(err)
