@@ -65,7 +65,7 @@ var subaccountsRules = []Rule{
 	{ID: "V3-SUBACC-TRANSFER-VALIDATION", Area: "subaccounts", Section: secSubAccounts, Status: Testable,
 		Statement: "type of a sub-account transfer is to_sub_account or from_sub_account; anything else is refused with 10001."},
 	{ID: "V3-SUBACC-TRANSFER-REQUIRED", Area: "subaccounts", Section: secSubAccounts, Status: Testable,
-		Statement: "sub_account_id, amount, currency and type of POST /sub-account/transfer are required (none is marked optional): a transfer without one is refused with 10001 and moves nothing."},
+		Statement: "The parameters of the sub-account transfers are required (none is marked optional): POST /sub-account/transfer without sub_account_id, amount, currency or type, sub-to-super without amount or currency, and sub-to-sub without sub_account_id, amount or currency are refused with 10001 and move nothing."},
 	{ID: "V3-SUBACC-SUB-TO-SUPER", Area: "subaccounts", Section: secSubAccounts, Status: Testable,
 		Statement: "POST /sub-account/transfer/sub-to-super, called with a sub-account's key, moves exactly amount from it to its super account."},
 	{ID: "V3-SUBACC-SUB-TO-SUB", Area: "subaccounts", Section: secSubAccounts, Status: Testable,

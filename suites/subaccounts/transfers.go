@@ -68,21 +68,35 @@ var _ = Describe("Sub-account transfers", func() {
 	})
 
 	framework.ConformanceContext("V3-SUBACC-TRANSFER-REQUIRED", func() {
+		// path is the transfer; bySub, whether the sub-account's key calls it.
 		DescribeTable("a transfer without a required parameter is refused with 10001 and moves nothing",
-			func(ctx SpecContext, missing string) {
-				s, id := newSuper(), subID(target.RoleSub)
+			func(ctx SpecContext, path string, bySub bool, missing string) {
+				s, id, other := newSuper(), subID(target.RoleSub), subID(target.RoleSub2)
 				cur, amt := s.amountIn(ctx)
-				superBefore, subBefore := s.spot(ctx, cur), s.subSpot(ctx, id, cur)
-				p := url.Values{"sub_account_id": {id}, "amount": {amt.String()}, "currency": {cur}, "type": {"to_sub_account"}}
+				c, p := s.c, url.Values{"sub_account_id": {id}, "amount": {amt.String()}, "currency": {cur}, "type": {"to_sub_account"}}
+				if bySub {
+					s.transferOK(ctx, id, amt, cur, "to_sub_account") // funds a sub-to-super or sub-to-sub that went through
+					c, p = subClient(target.RoleSub), url.Values{"amount": {amt.String()}, "currency": {cur}}
+					if path == "/sub-account/transfer/sub-to-sub" {
+						p.Set("sub_account_id", other)
+					}
+				}
+				superBefore, subBefore, otherBefore := s.spot(ctx, cur), s.subSpot(ctx, id, cur), s.subSpot(ctx, other, cur)
 				p.Del(missing)
-				Expect(do(ctx, s.c, http.MethodPost, "/sub-account/transfer", p)).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a transfer without %s", missing)
-				Expect(s.spot(ctx, cur)).To(trading.DecEqual(superBefore), "the transfer without %s moved nothing from the super account", missing)
-				Expect(s.subSpot(ctx, id, cur)).To(trading.DecEqual(subBefore), "the transfer without %s moved nothing to the sub-account", missing)
+				Expect(do(ctx, c, http.MethodPost, path, p)).To(framework.BeAPIError(http.StatusBadRequest, 10001), "%s without %s", path, missing)
+				Expect(s.spot(ctx, cur)).To(trading.DecEqual(superBefore), "%s without %s moved nothing to or from the super account", path, missing)
+				Expect(s.subSpot(ctx, id, cur)).To(trading.DecEqual(subBefore), "%s without %s moved nothing to or from the sub-account", path, missing)
+				Expect(s.subSpot(ctx, other, cur)).To(trading.DecEqual(otherBefore), "%s without %s moved nothing to the other sub-account", path, missing)
 			},
-			Entry("without sub_account_id", "sub_account_id"),
-			Entry("without amount", "amount"),
-			Entry("without currency", "currency"),
-			Entry("without type", "type"),
+			Entry("transfer without sub_account_id", "/sub-account/transfer", false, "sub_account_id"),
+			Entry("transfer without amount", "/sub-account/transfer", false, "amount"),
+			Entry("transfer without currency", "/sub-account/transfer", false, "currency"),
+			Entry("transfer without type", "/sub-account/transfer", false, "type"),
+			Entry("sub-to-super without amount", "/sub-account/transfer/sub-to-super", true, "amount"),
+			Entry("sub-to-super without currency", "/sub-account/transfer/sub-to-super", true, "currency"),
+			Entry("sub-to-sub without sub_account_id", "/sub-account/transfer/sub-to-sub", true, "sub_account_id"),
+			Entry("sub-to-sub without amount", "/sub-account/transfer/sub-to-sub", true, "amount"),
+			Entry("sub-to-sub without currency", "/sub-account/transfer/sub-to-sub", true, "currency"),
 		)
 	})
 
