@@ -55,6 +55,12 @@ var listMarginFaultCases = []struct {
 	{"V3-LIST-RESPONSE", func(v *tradingEnv) string {
 		return str(objs(v.ok(v.send("POST", "/spot/order/list", full1, list("oneCancelOther", takeProfit, stopLoss))))[1], "contingency_type")
 	}, "oneCancelOther", ""},
+	{"V3-LIST-MARGIN-FIELDS", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		a := v.ok(v.send("POST", "/margin/order/list", full1, list("oneCancelOther",
+			lim("BTCUSDT", "buy", "0.01", "50000", "display_quantity", "0"), lim("BTCUSDT", "buy", "0.01", "49000", "display_quantity", "0"))))
+		return fmt.Sprint(objs(a)[0]["display_quantity"])
+	}, "0", "<nil>"},
 	{"V3-LIST-ATOMIC", func(v *tradingEnv) string {
 		a := v.send("POST", "/spot/order/list", full1, list("oneCancelOther", takeProfit, with(stopLoss, "symbol", "DOGEBTC")))
 		return fmt.Sprint(code(a), " ", len(v.ok(v.send("GET", "/spot/order", full1, nil)).arr()))
