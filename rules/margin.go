@@ -31,6 +31,8 @@ var marginRules = []Rule{
 		Statement: "A position carries id, symbol, a signed quantity (negative when short), margin_mode, pnl, price_entry, price_margin_call, price_liquidation, created_at and updated_at."},
 	{ID: "V3-MARGIN-POSITION-CLOSE", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "DELETE /margin/position/{margin_mode}/{symbol} closes the position (by a limit order when price is given, by a market order otherwise) and DELETE /margin/position closes all, answering the closed positions."},
+	{ID: "V3-MARGIN-POSITION-CLOSE-STRICT", Area: "margin", Section: secMargin, Status: Testable,
+		Statement: "strict_validate (optional, default false) of DELETE /margin/position/{margin_mode}/{symbol} checks the close price as on order creation: with strict_validate true a price not divisible by tick_size is refused with 10001 and the position stays open."},
 	{ID: "V3-MARGIN-CONFIG", Area: "margin", Section: secMarginConfig, Status: Testable,
 		Statement: "GET /margin/config answers {config: [records]} with symbol, margin_call_leverage_mul, liquidation_leverage_mul, max_initial_leverage, margin_mode, force_close_fee, enabled and active, and limit_base, limit_power and unlimited_threshold only when a risk limit exists."},
 	{ID: "V3-MARGIN-HISTORY-ORDER", Area: "margin", Section: secMargin, Status: Testable,

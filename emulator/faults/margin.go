@@ -14,6 +14,7 @@ var marginFaults = []Fault{
 	{"V3-MARGIN-CLOSE-POSITION", "accepts close_position with a quantity (ignoring the quantity)"},
 	{"V3-MARGIN-POSITION-FIELDS", "(api) leaves price_liquidation out of positions"},
 	{"V3-MARGIN-POSITION-CLOSE", "answers DELETE /margin/position without closing anything"},
+	{"V3-MARGIN-POSITION-CLOSE-STRICT", "(api) ignores strict_validate when closing a position, rounding the price"},
 	{"V3-MARGIN-CONFIG", "(api) leaves active out of the margin configuration records"},
 	{"V3-MARGIN-HISTORY-ORDER", "(api) accepts limit above 1000 and offset above 100000 on /margin/history/order"},
 	{"V3-MARGIN-HISTORY-TRADE", "(api) writes the id and order_id of margin trades as numbers"},

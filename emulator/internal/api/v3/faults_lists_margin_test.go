@@ -139,6 +139,10 @@ var listMarginFaultCases = []struct {
 		v.ok(v.send("DELETE", "/margin/position/isolated/BTCUSDT", full1, nil))
 		return fmt.Sprint(len(positions(v.ok(v.send("GET", "/margin/account/isolated/BTCUSDT", full1, nil)).obj())))
 	}, "0", "1"},
+	{"V3-MARGIN-POSITION-CLOSE-STRICT", func(v *tradingEnv) string {
+		openLong(v)
+		return code(v.send("DELETE", "/margin/position/isolated/BTCUSDT", full1, params{"price": "70000.005", "strict_validate": true}))
+	}, "10001", "200"},
 	{"V3-MARGIN-CONFIG", func(v *tradingEnv) string {
 		recs := v.ok(v.send("GET", "/margin/config", full1, nil)).obj()["config"].([]any)
 		_, has := recs[0].(map[string]any)["active"]
