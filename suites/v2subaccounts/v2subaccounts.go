@@ -176,6 +176,25 @@ var _ = Describe("v2 sub-accounts: states", func() {
 		Expect(acl(ctx, id)).To(HaveLen(1), "the activated sub-account's settings are read again")
 	})
 
+	framework.ConformanceIt("V2-SUBACC-IDS-LIST", func(ctx SpecContext) {
+		a, b := userID(target.RoleSub), userID(target.RoleSub2)
+		both := a + "," + b
+		Expect(acl(ctx, a, b)).To(HaveLen(2), "subAccountIds=%s reads the settings of both active sub-accounts", both)
+		c := v2(target.RoleFull)
+		DeferCleanup(func(ctx SpecContext) {
+			for _, id := range []string{a, b} {
+				do(ctx, c, http.MethodPost, "/sub-acc/activate", url.Values{"ids": {id}})
+			}
+		})
+		ex := do(ctx, c, http.MethodPost, "/sub-acc/freeze", url.Values{"ids": {both}})
+		Expect(ex).To(framework.BeOK(), "freezing ids=%s", both)
+		for _, id := range []string{a, b} {
+			Expect(acl(ctx, id)).To(BeEmpty(), "sub-account %s, listed in ids=%s, is frozen: its settings read as an empty array", id, both)
+		}
+		Expect(do(ctx, c, http.MethodPost, "/sub-acc/activate", url.Values{"ids": {both}})).To(framework.BeOK(), "activating ids=%s", both)
+		Expect(acl(ctx, a, b)).To(HaveLen(2), "both sub-accounts, listed in ids=%s, are active again", both)
+	})
+
 	framework.ConformanceIt("V2-SUBACC-RIGHT-NONE", func(ctx SpecContext) {
 		id := userID(target.RoleSub)
 		none := v2(target.RoleNoRights)

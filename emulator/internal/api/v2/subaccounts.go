@@ -107,6 +107,9 @@ func SubAccountRoutes(a Accounts) []api.Route {
 	return []api.Route{
 		{Method: "POST", Path: "/sub-acc/freeze", Handle: func(r *api.Request) (any, *api.Error) {
 			ids := r.Params.List("ids")
+			if len(ids) > 1 && f.On("V2-SUBACC-IDS-LIST") {
+				ids = ids[:1]
+			}
 			if f.On("V2-SUBACC-V3-STATE") || f.On("V2-SUBACC-FREEZE") {
 				for _, id := range ids {
 					s, err := reg.Lookup(r.Principal.Account, id)
