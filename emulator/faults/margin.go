@@ -11,6 +11,7 @@ var marginFaults = []Fault{
 	{"V3-MARGIN-ORDER-NEEDS-ACCOUNT", "places a margin order without a margin account, opening an empty one"},
 	{"V3-MARGIN-ORDER-MODE", "defaults margin_mode to cross"},
 	{"V3-MARGIN-ORDERS", "(api) leaves reduce_only and margin_mode out of margin orders"},
+	{"V3-MARGIN-REPLACE-STRICT", "(api) ignores strict_validate on PATCH /margin/order/{client_order_id}, rounding the price"},
 	{"V3-MARGIN-CLOSE-POSITION", "accepts close_position with a quantity (ignoring the quantity)"},
 	{"V3-MARGIN-POSITION-FIELDS", "(api) leaves price_liquidation out of positions"},
 	{"V3-MARGIN-POSITION-CLOSE", "answers DELETE /margin/position without closing anything"},

@@ -124,6 +124,11 @@ var listMarginFaultCases = []struct {
 		o := v.ok(v.send("POST", "/margin/order", full1, lim("BTCUSDT", "buy", "0.01", "50000"))).obj()
 		return fmt.Sprint(o["reduce_only"], " ", o["margin_mode"])
 	}, "false isolated", "<nil> <nil>"},
+	{"V3-MARGIN-REPLACE-STRICT", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		v.ok(v.send("POST", "/margin/order", full1, lim("BTCUSDT", "buy", "0.01", "50000", "client_order_id", "margin-strict-01")))
+		return code(v.send("PATCH", "/margin/order/margin-strict-01", full1, params{"quantity": "0.01", "price": "50000.005", "strict_validate": true}))
+	}, "10001", "200"},
 	{"V3-MARGIN-CLOSE-POSITION", func(v *tradingEnv) string {
 		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
 		return code(v.send("POST", "/margin/order", full1, params{"symbol": "BTCUSDT", "side": "sell", "type": "market", "quantity": "0.1", "close_position": true}))

@@ -400,6 +400,9 @@ func marginRoutes(d Deps) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
+			if f.On("V3-MARGIN-REPLACE-STRICT") {
+				req.StrictValidate = false
+			}
 			req.Account = key(r)
 			return one(eng.Replace(req))
 		}},
