@@ -80,6 +80,8 @@ var subaccountsRules = []Rule{
 		Statement: "GET /sub-account/acl with sub_account_ids answers the ACL of the listed sub-accounts only."},
 	{ID: "V3-SUBACC-ACL-SET", Area: "subaccounts", Section: secSubAccounts, Status: Testable,
 		Statement: "POST /sub-account/acl sets deposit_address_generation_enabled, withdraw_enabled and description, answers the changed ACL records, and a later read shows them."},
+	{ID: "V3-SUBACC-ACL-REQUIRED", Area: "subaccounts", Section: secSubAccounts, Status: Testable,
+		Statement: "sub_account_ids, deposit_address_generation_enabled, withdraw_enabled and description of POST /sub-account/acl are required (none is marked optional, unlike the GET's sub_account_ids): without one the change is refused with 10001 and the ACL stays as it was."},
 	{ID: "V3-SUBACC-BALANCE", Area: "subaccounts", Section: secSubAccount, Status: Testable,
 		Statement: "GET /sub-account/balance/{sub_acc_id} answers result, an object with optional wallet and spot arrays of {currency, available, reserved} carrying non-zero balances only."},
 	{ID: "V3-SUBACC-BALANCE-ANY-STATE", Area: "subaccounts", Section: secSubAccounts, Status: Testable,

@@ -37,6 +37,7 @@ var subaccountsFaults = []Fault{
 	{"V3-SUBACC-ACL-GET", "(api) writes withdraw_enabled as a String"},
 	{"V3-SUBACC-ACL-FILTER", "ignores sub_account_ids on GET /sub-account/acl"},
 	{"V3-SUBACC-ACL-SET", "answers POST /sub-account/acl with the new values without storing them"},
+	{"V3-SUBACC-ACL-REQUIRED", "(api) takes POST /sub-account/acl without description, keeping the old one"},
 	{"V3-SUBACC-BALANCE", "lists zero balances in the sub-account balance"},
 	{"V3-SUBACC-BALANCE-ANY-STATE", "refuses the balance of a sub-account that is not active with 21004"},
 	{"V3-SUBACC-ADDRESS", "(api) answers the deposit address as wallet_address instead of address"},

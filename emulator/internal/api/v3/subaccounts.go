@@ -204,7 +204,7 @@ func subAccountRoutes(d Deps) []api.Route {
 		}},
 		{Method: "POST", Path: "/sub-account/acl", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
 			for _, name := range []string{"sub_account_ids", "deposit_address_generation_enabled", "withdraw_enabled", "description"} {
-				if !r.Params.Has(name) {
+				if !r.Params.Has(name) && (name != "description" || !d.Faults.On("V3-SUBACC-ACL-REQUIRED")) {
 					return nil, api.Validation("%s is required", name)
 				}
 			}
@@ -216,8 +216,12 @@ func subAccountRoutes(d Deps) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
-			desc, _ := r.Params.String("description")
-			acls, err := reg.SetACL(r.Principal.Account, r.Params.List("sub_account_ids"), dep, wd, &desc)
+			desc, given := r.Params.String("description")
+			descp := &desc
+			if !given {
+				descp = nil // only the V3-SUBACC-ACL-REQUIRED fault gets here: the old description stays
+			}
+			acls, err := reg.SetACL(r.Principal.Account, r.Params.List("sub_account_ids"), dep, wd, descp)
 			if err != nil {
 				return nil, d.subAccountError(err)
 			}
