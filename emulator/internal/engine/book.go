@@ -96,15 +96,15 @@ func (b *book) reset() {
 	b.last, b.hasLast = 0, false
 }
 
-func (b *book) sideOf(s Side) *side {
-	if s == Buy {
+func (b *book) sideOf(s sideCode) *side {
+	if s == cBuy {
 		return &b.bids
 	}
 	return &b.asks
 }
 
-func (b *book) opposite(s Side) *side {
-	if s == Buy {
+func (b *book) opposite(s sideCode) *side {
+	if s == cBuy {
 		return &b.asks
 	}
 	return &b.bids

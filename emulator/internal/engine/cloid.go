@@ -153,7 +153,9 @@ func (e *Engine) index(a *account, o *order) {
 	if o.genID && !a.foreignHex {
 		return
 	}
-	o.sameCloidPrev = a.lookup(o.cloid)
+	if prev := a.lookup(o.cloid); prev != nil {
+		o.extra().sameCloidPrev = prev
+	}
 	a.byCloid[o.cloid] = o
 }
 
@@ -166,9 +168,9 @@ func (a *account) unindex(o *order) {
 	if a.byCloid[o.cloid] != o {
 		return
 	}
-	prev := o.sameCloidPrev
+	prev := o.sameCloidPrev()
 	for prev != nil && prev.deleted {
-		prev = prev.sameCloidPrev
+		prev = prev.sameCloidPrev()
 	}
 	if prev != nil && !prev.genID {
 		a.byCloid[o.cloid] = prev

@@ -276,7 +276,7 @@ func (e *Engine) sweep(now int64) {
 			continue // filled or canceled before its deadline
 		}
 		e.unlink(o)
-		e.finalize(o, Expired, d.at, true)
+		e.finalize(o, cExpired, d.at, true)
 	}
 	for len(e.purges) > 0 && e.purges[0].at <= now {
 		d := e.purges.pop()
@@ -314,10 +314,10 @@ func (e *Engine) account(id string) *account {
 // reservation goes back to available (unless release is false), it leaves
 // the active set, and, when it never executed, it is scheduled to leave
 // history. The caller has already taken it off the book.
-func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
+func (e *Engine) finalize(o *order, status statusCode, at int64, release bool) {
 	o.status = status
 	o.updated = at
-	if status != Filled && !o.superseded {
+	if status != cFilled && !o.superseded {
 		// A fill was reported with its trade; a replaced order by its
 		// replacement.
 		e.emitOrder(o, reportOf(status), nil)
@@ -349,8 +349,8 @@ func (e *Engine) finalize(o *order, status Status, at int64, release bool) {
 	e.retain(a)
 }
 
-func reportOf(s Status) ReportType {
-	if s == Expired {
+func reportOf(s statusCode) ReportType {
+	if s == cExpired {
 		return ReportExpired
 	}
 	return ReportCanceled
@@ -415,7 +415,7 @@ func (e *Engine) unlink(o *order) {
 	case o.lvl != nil:
 		o.bk.sideOf(o.side).remove(o)
 		e.emitLevel(o.bk, o.side, o.price)
-	case o.status == Suspended:
+	case o.status == cSuspended:
 		o.bk.unpark(o)
 	}
 }
@@ -469,17 +469,17 @@ func dayDeadline(now time.Time) time.Time {
 // (0: never).
 func (e *Engine) deadlineOf(o *order, now int64) int64 {
 	switch o.tif {
-	case Day:
+	case cDay:
 		if e.faults.On("V3-SPOT-DAY") {
 			return 0
 		}
 		return dayDeadline(time.Unix(0, now).UTC()).UnixNano()
-	case GTD:
+	case cGTD:
 		if e.faults.On("V3-SPOT-GTD") {
 			return 0
 		}
-		return o.expire
-	case GTC:
+		return o.expire()
+	case cGTC:
 		if e.faults.On("V3-SPOT-GTC") {
 			return now + int64(24*time.Hour)
 		}

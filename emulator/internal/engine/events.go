@@ -115,11 +115,11 @@ func (e *Engine) emitOrder(o *order, r ReportType, tr *Trade) {
 }
 
 // emitLevel reports the current total size of bk's level at ticks on side s.
-func (e *Engine) emitLevel(bk *book, s Side, ticks int64) {
+func (e *Engine) emitLevel(bk *book, s sideCode, ticks int64) {
 	if !e.wants(BookEvent) {
 		return
 	}
-	lvl := BookLevel{Symbol: bk.sym.Code, Side: s, Price: bk.tick.decimal(ticks)}
+	lvl := BookLevel{Symbol: bk.sym.Code, Side: s.public(), Price: bk.tick.decimal(ticks)}
 	if lv := bk.sideOf(s).byTicks[ticks]; lv != nil {
 		lvl.Size = bk.step.decimal(lv.lots)
 	}
@@ -127,11 +127,11 @@ func (e *Engine) emitLevel(bk *book, s Side, ticks int64) {
 }
 
 // emitPrint reports a public trade.
-func (e *Engine) emitPrint(bk *book, id int64, p, q decimal.Decimal, taker Side, now int64) {
+func (e *Engine) emitPrint(bk *book, id int64, p, q decimal.Decimal, taker sideCode, now int64) {
 	if !e.wants(TradeEvent) {
 		return
 	}
-	e.emit(Event{Kind: TradeEvent, Print: PublicTrade{Symbol: bk.sym.Code, ID: id, Price: p, Quantity: q, TakerSide: taker, Timestamp: nanoTime(now)}})
+	e.emit(Event{Kind: TradeEvent, Print: PublicTrade{Symbol: bk.sym.Code, ID: id, Price: p, Quantity: q, TakerSide: taker.public(), Timestamp: nanoTime(now)}})
 }
 
 // Level is one price level of a book snapshot.

@@ -182,10 +182,10 @@ func (v *env) invariants() error {
 			}
 			k := [2]string{o.resvAccount(), o.resvCurrency()}
 			held[k] = held[k].Add(o.resv.Decimal())
-			if o.list != nil && o.list.orders[o.listIdx] != o {
-				return fmt.Errorf("order %d is not in its list's place %d", o.id, o.listIdx)
+			if o.list != nil && o.list.orders[o.listIdx()] != o {
+				return fmt.Errorf("order %d is not in its list's place %d", o.id, o.listIdx())
 			}
-			if o.inactive && (o.lvl != nil || o.status != StatusNew) {
+			if o.inactive && (o.lvl != nil || o.status != cNew) {
 				return fmt.Errorf("inactive order %d is %s, resting %v", o.id, o.status, o.lvl != nil)
 			}
 			if o.mg != nil && e.margin[o.mg.acct.ledgerID] != o.mg.acct {

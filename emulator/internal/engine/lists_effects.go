@@ -21,7 +21,7 @@ func (e *Engine) allOrNone(os []*order, now int64) {
 	}
 	if !all && !e.faults.On("V3-LIST-AON") {
 		for _, o := range os {
-			e.finalize(o, Expired, now, true)
+			e.finalize(o, cExpired, now, true)
 		}
 		return
 	}
@@ -45,7 +45,7 @@ func (e *Engine) noteExecution(o *order) {
 		if e.faults.On("V3-LIST-OCO") {
 			return
 		}
-	case l.typ == OneTriggerOneCancelOther && o.listIdx > 0:
+	case l.typ == OneTriggerOneCancelOther && o.listIdx() > 0:
 	default:
 		return
 	}
@@ -53,7 +53,7 @@ func (e *Engine) noteExecution(o *order) {
 	for _, s := range l.orders {
 		switch {
 		case s == o || !s.active() || s.doomed:
-		case l.typ == OneTriggerOneCancelOther && s.listIdx == 0:
+		case l.typ == OneTriggerOneCancelOther && s.listIdx() == 0:
 			// The primary: filled already, or the pair would not be active.
 		default:
 			s.doomed = true
@@ -67,7 +67,7 @@ func (e *Engine) noteExecution(o *order) {
 // matching in progress, see drain); a primary ending otherwise cancels them.
 func (e *Engine) listEnded(o *order) {
 	l := o.list
-	if o.listIdx != 0 || (l.typ != OneTriggerOther && l.typ != OneTriggerOneCancelOther) {
+	if o.listIdx() != 0 || (l.typ != OneTriggerOther && l.typ != OneTriggerOneCancelOther) {
 		return
 	}
 	for _, s := range l.orders[1:] {
@@ -75,7 +75,7 @@ func (e *Engine) listEnded(o *order) {
 			continue
 		}
 		switch {
-		case o.status != Filled:
+		case o.status != cFilled:
 			if !s.doomed {
 				s.doomed = true
 				e.doomed = append(e.doomed, s)
@@ -98,7 +98,7 @@ func (e *Engine) activate(o *order, now int64) {
 				o.setQty(n) // sized now; resized again when it fires
 			}
 		}
-		o.status = Suspended
+		o.status = cSuspended
 		o.bk.park(o)
 		e.emitOrder(o, ReportActivated, nil)
 		return
@@ -121,7 +121,7 @@ func (e *Engine) drain(now int64) {
 			e.doomed = e.doomed[1:]
 			if o.active() {
 				e.unlink(o)
-				e.finalize(o, Canceled, now, true)
+				e.finalize(o, cCanceled, now, true)
 			}
 			continue
 		}

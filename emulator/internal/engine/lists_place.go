@@ -81,7 +81,7 @@ func (lp *listPlacement) checkRules(i int, o *order) *Error {
 		if e.faults.On("V3-LIST-AON-CONSTRAINTS") {
 			return nil
 		}
-		if o.typ != Limit && o.typ != Market {
+		if o.typ != cLimit && o.typ != cMarket {
 			return errorf(ErrValidation, "orders[%d]: an allOrNone order is limit or market, not %s", i, o.typ)
 		}
 		if r.TimeInForce == nil || *r.TimeInForce != FOK {
@@ -113,11 +113,11 @@ func (lp *listPlacement) checkSecondary(i int, o *order) *Error {
 		return nil
 	}
 	switch o.typ {
-	case Limit, StopLimit, StopMarket, TakeProfitLimit, TakeProfitMarket:
+	case cLimit, cStopLimit, cStopMarket, cTakeProfitLimit, cTakeProfitMarket:
 	default:
 		return errorf(ErrValidation, "orders[%d]: a %s order is limit, stopLimit, stopMarket, takeProfitLimit or takeProfitMarket, not %s", i, lp.ct, o.typ)
 	}
-	if o.typ == Limit && (o.tif == IOC || o.tif == FOK) {
+	if o.typ == cLimit && (o.tif == cIOC || o.tif == cFOK) {
 		return errorf(ErrValidation, "orders[%d]: a limit order of a %s list takes GTC, Day or GTD, not %s", i, lp.ct, o.tif)
 	}
 	return nil
@@ -146,7 +146,7 @@ func (e *Engine) need(o *order) (amt fixed.Amount, exceed bool) {
 	switch {
 	case o.mg != nil:
 		return fixed.FromDecimal(e.marginNeed(o)), false
-	case o.side == Buy && o.marketNow():
+	case o.side == cBuy && o.marketNow():
 		cost := o.bk.asks.cost(o.bk, o.qty)
 		return e.withFee(o, cost), cost.IsPositive()
 	}
@@ -222,8 +222,11 @@ func (lp *listPlacement) register(i int) {
 		lp.l = &orderList{id: id, typ: lp.ct}
 	}
 	lp.l.orders = append(lp.l.orders, o)
-	o.list, o.listIdx, o.inactive = lp.l, i, lp.inactive(i)
-	o.status = StatusNew // until started: an inactive order stays new
+	o.list, o.inactive = lp.l, lp.inactive(i)
+	if i != 0 {
+		o.extra().listIdx = i
+	}
+	o.status = cNew // until started: an inactive order stays new
 	o.created, o.updated = lp.now, lp.now
 	o.deadline = e.deadlineOf(o, lp.now)
 	e.register(o)
@@ -235,14 +238,14 @@ func (lp *listPlacement) start(i int) {
 	switch {
 	case !o.active():
 	case o.doomed:
-		e.finalize(o, Canceled, now, true) // a sibling executed before its turn
+		e.finalize(o, cCanceled, now, true) // a sibling executed before its turn
 	case o.inactive:
 		e.emitOrder(o, ReportNew, nil)
 		if o.deadline != 0 {
 			e.expiries.push(deadline{at: o.deadline, o: o})
 		}
 	case o.mg != nil && o.mg.closePos && o.qty == 0:
-		e.finalize(o, Canceled, now, true) // no position to close
+		e.finalize(o, cCanceled, now, true) // no position to close
 	default:
 		e.admit(o, now, nil, ReportNew)
 	}

@@ -328,7 +328,7 @@ func (e *Engine) setMarginBalance(account string, sp acctSpec, ma *marginAcct, a
 		}
 		for _, o := range e.ordersOf(ma) {
 			e.unlink(o)
-			e.finalize(o, Canceled, now, true)
+			e.finalize(o, cCanceled, now, true)
 		}
 		// Every order released its hold, so the cash is all available.
 		cash = e.led.Balance(ma.ledgerID, cur)

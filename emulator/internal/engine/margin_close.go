@@ -104,14 +104,14 @@ func (e *Engine) closeWith(ma *marginAcct, p *position, limit bool, ticks int64,
 		key = FuturesKey(ma.user)
 	}
 	a := e.account(key)
-	o := &order{acct: a, bk: bk, side: Sell, typ: Market, tif: IOC, fees: &bk.fees,
+	o := &order{acct: a, bk: bk, side: cSell, typ: cMarket, tif: cIOC, fees: &bk.fees,
 		mg: &marginOrder{mode: ma.mode, acct: ma, reduceOnly: true, fut: ma.fut}}
 	if p.lots < 0 {
-		o.side = Buy
+		o.side = cBuy
 	}
 	o.setQty(max(p.lots, -p.lots))
 	if limit {
-		o.typ, o.tif = Limit, GTC
+		o.typ, o.tif = cLimit, cGTC
 		o.setPrice(ticks)
 	}
 	e.genID(o)
@@ -224,7 +224,7 @@ func (e *Engine) shapeTrades(q MarginTradeQuery, sel []tradeRec) []MarginTrade {
 	}
 	for _, t := range sel {
 		bk := t.o.bk
-		out = append(out, MarginTrade{ID: t.id, OrderID: t.o.id, ClientOrderID: t.o.cloid, Symbol: bk.sym.Code, Side: t.o.side,
+		out = append(out, MarginTrade{ID: t.id, OrderID: t.o.id, ClientOrderID: t.o.cloid, Symbol: bk.sym.Code, Side: t.o.side.public(),
 			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee.Decimal(), Timestamp: nanoTime(t.at),
 			Taker: t.taker, PositionID: t.posID, PnL: t.pnl, Margin: t.o.mg != nil})
 	}

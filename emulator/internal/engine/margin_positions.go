@@ -20,9 +20,9 @@ func (e *Engine) closeSize(o *order) int64 {
 	switch {
 	case p == nil:
 		return 0
-	case o.side == Sell && p.lots > 0:
+	case o.side == cSell && p.lots > 0:
 		return p.lots
-	case o.side == Buy && p.lots < 0:
+	case o.side == cBuy && p.lots < 0:
 		return -p.lots
 	}
 	return 0
@@ -119,7 +119,7 @@ func (e *Engine) holdMargin(o *order, amt decimal.Decimal) *Error {
 func (e *Engine) marginLegs(ds []ledger.Move, o *order, q, notional, fee fixed.Amount) []ledger.Move {
 	ma, bk := o.mg.acct, o.bk
 	cash, base := notional.Neg(), q
-	if o.side == Sell {
+	if o.side == cSell {
 		cash, base = notional, q.Neg()
 	}
 	return append(ds,
@@ -135,7 +135,7 @@ func (e *Engine) marginLegs(ds []ledger.Move, o *order, q, notional, fee fixed.A
 func (e *Engine) movePosition(o *order, lots int64, q, price, fee decimal.Decimal, now int64) (int64, *decimal.Decimal) {
 	ma, bk := o.mg.acct, o.bk
 	dl, dq := lots, q
-	if o.side == Sell {
+	if o.side == cSell {
 		dl, dq = -lots, q.Neg()
 	}
 	p := ma.pos[bk.idx]

@@ -14,7 +14,7 @@ import (
 // the order's own executions (nil: not wanted).
 func (e *Engine) admit(o *order, now int64, trades *[]Trade, r ReportType) {
 	if isStop(o.typ) && !o.triggered {
-		o.status = Suspended
+		o.status = cSuspended
 		o.bk.park(o)
 		if r == ReportNew {
 			r = ReportSuspended
@@ -31,49 +31,49 @@ func (e *Engine) admit(o *order, now int64, trades *[]Trade, r ReportType) {
 // execute runs an order as taker, then rests what is left or expires it as
 // its type and time in force say.
 func (e *Engine) execute(o *order, now int64, trades *[]Trade, r ReportType) {
-	o.status = StatusNew
+	o.status = cNew
 	e.emitOrder(o, r, nil)
 	market := o.marketNow()
 	opp := o.bk.opposite(o.side)
 	if o.reducing() && e.fillCap(o) == 0 {
 		// A reduce-only order that would open or increase a position
 		// expires (the emulator's reading: the spec does not say).
-		e.finalize(o, Expired, now, true)
+		e.finalize(o, cExpired, now, true)
 		return
 	}
 	if o.postOnly && opp.crossable(o.price, market) && !e.faults.On("V3-SPOT-POST-ONLY") {
-		e.finalize(o, Expired, now, true)
+		e.finalize(o, cExpired, now, true)
 		return
 	}
-	if o.tif == FOK && (!opp.fillable(o.price, market, o.remaining()) || e.fillCap(o) < o.remaining()) && !e.faults.On("V3-SPOT-FOK") {
-		e.finalize(o, Expired, now, true)
+	if o.tif == cFOK && (!opp.fillable(o.price, market, o.remaining()) || e.fillCap(o) < o.remaining()) && !e.faults.On("V3-SPOT-FOK") {
+		e.finalize(o, cExpired, now, true)
 		return
 	}
 	e.match(o, now, trades)
 	if o.doomed {
 		// Its order list canceled it when it (or a sibling) executed.
-		e.finalize(o, Canceled, now, true)
+		e.finalize(o, cCanceled, now, true)
 		return
 	}
 	if o.remaining() == 0 {
-		e.finalize(o, Filled, now, true)
+		e.finalize(o, cFilled, now, true)
 		return
 	}
 	// A market order has no price to rest at; IOC and FOK never rest; a
 	// reduce-only order whose position is gone has nothing left to reduce.
-	rest := !market && o.tif != IOC && o.tif != FOK
-	if !market && o.tif == IOC && e.faults.On("V3-SPOT-IOC") {
+	rest := !market && o.tif != cIOC && o.tif != cFOK
+	if !market && o.tif == cIOC && e.faults.On("V3-SPOT-IOC") {
 		rest = true
 	}
 	if rest && o.reducing() && e.fillCap(o) == 0 {
 		rest = false
 	}
 	if !rest {
-		e.finalize(o, Expired, now, true)
+		e.finalize(o, cExpired, now, true)
 		return
 	}
 	if o.filled > 0 {
-		o.status = PartiallyFilled
+		o.status = cPartiallyFilled
 		if ds := e.trim(nil, o); len(ds) > 0 {
 			if err := e.led.ApplyMoves(ds...); err != nil {
 				panic(fmt.Sprintf("engine: releasing the surplus of order %d: %v", o.id, err))
@@ -107,9 +107,9 @@ func (e *Engine) match(t *order, now int64, trades *[]Trade) {
 				opp.remove(m)
 				e.emitLevel(t.bk, m.side, ticks)
 				if m.doomed {
-					e.finalize(m, Canceled, now, true)
+					e.finalize(m, cCanceled, now, true)
 				} else {
-					e.finalize(m, Expired, now, true) // reduce-only with nothing left to reduce
+					e.finalize(m, cExpired, now, true) // reduce-only with nothing left to reduce
 				}
 				m = next
 				continue
@@ -119,9 +119,9 @@ func (e *Engine) match(t *order, now int64, trades *[]Trade) {
 			lv.lots -= fill
 			if m.remaining() == 0 {
 				opp.remove(m)
-				e.finalize(m, Filled, now, true)
+				e.finalize(m, cFilled, now, true)
 			} else {
-				m.status = PartiallyFilled
+				m.status = cPartiallyFilled
 			}
 			e.emitLevel(t.bk, m.side, ticks)
 			capT = e.fillCap(t)
@@ -262,7 +262,7 @@ func spotLeg(g []ledger.Leg, o *order, q, notional, fee fixed.Amount) ([]ledger.
 	refs := o.acct.bookRefs(bk)
 	spendRef, getRef := refs.quote, refs.base
 	spend, get, feeInSpend := notional, q, bk.feeInQuote
-	if o.side == Sell {
+	if o.side == cSell {
 		spendRef, getRef = getRef, spendRef
 		spend, get, feeInSpend = q, notional, bk.feeInBase
 	}
@@ -289,7 +289,7 @@ func (e *Engine) legs(ds []ledger.Move, o *order, q, notional, fee fixed.Amount)
 	spendCur := bk.sym.Quote
 	spendRef, getRef := o.acct.ref(bk, false), o.acct.ref(bk, true)
 	spend, get := notional, q
-	if o.side == Sell {
+	if o.side == cSell {
 		spendCur = bk.sym.Base
 		spendRef, getRef = getRef, spendRef
 		spend, get = q, notional
@@ -360,7 +360,7 @@ func (e *Engine) trigger(o *order, now int64) {
 	if o.doomed {
 		// Its order list canceled it earlier in this round; it has already
 		// left the stop list.
-		e.finalize(o, Canceled, now, true)
+		e.finalize(o, cCanceled, now, true)
 		return
 	}
 	if e.ready(o, now) {
@@ -378,7 +378,7 @@ func (e *Engine) ready(o *order, now int64) bool {
 	if o.mg != nil && o.mg.closePos {
 		n := e.closeSize(o)
 		if n == 0 {
-			e.finalize(o, Canceled, now, true)
+			e.finalize(o, cCanceled, now, true)
 			return false
 		}
 		o.setQty(n)
@@ -387,15 +387,15 @@ func (e *Engine) ready(o *order, now int64) bool {
 	case o.mg != nil:
 		if more := e.marginNeed(o).Sub(o.resv.Decimal()); more.IsPositive() {
 			if err := e.holdMargin(o, more); err != nil {
-				e.finalize(o, Expired, now, true)
+				e.finalize(o, cExpired, now, true)
 				return false
 			}
 		}
-	case o.side == Buy && o.marketNow():
+	case o.side == cBuy && o.marketNow():
 		need := e.withFee(o, o.bk.asks.cost(o.bk, o.remaining()))
 		if more := need.Sub(o.resv); more.IsPositive() {
 			if err := e.reserve(o, o.spendCurrency(), more, false, false); err != nil {
-				e.finalize(o, Expired, now, true)
+				e.finalize(o, cExpired, now, true)
 				return false
 			}
 		}

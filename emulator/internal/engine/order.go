@@ -19,26 +19,24 @@ type order struct {
 	// The fields history retention reads of an old record come first, in
 	// one cache line: evicting a record then costs one miss, not several.
 	id      int64
-	status  Status
+	status  statusCode
 	deleted bool
 	genID   bool // its client_order_id was generated
 	// activeAt is its place in the account's active set plus one, 0
 	// when it is not in it (retention reads it with deleted).
 	activeAt int32
 	purgeAt  int64 // when it leaves history, 0 when not scheduled
-	acct    *account
-	cloid   string
+	acct     *account
+	cloid    string
 
-	origCloid string
-	bk        *book
-	side      Side
-	typ       Type
-	tif       TimeInForce
-	postOnly  bool
+	bk       *book
+	side     sideCode
+	typ      typeCode
+	tif      tifCode
+	postOnly bool
 	// triggered is set when a stop or take-profit order leaves suspension.
 	triggered bool
 	genSeq    uint64 // the generator's sequence number then (see index)
-	display   *string
 
 	qty, filled int64 // increments
 	price       int64 // ticks; limit kinds only
@@ -48,7 +46,6 @@ type order struct {
 	// replace makes a new order), so snapshots point at priceDec itself.
 	qtyDec, priceDec decimal.Decimal
 	stop             int64 // ticks; stop and take-profit kinds only
-	expire           int64 // GTD expire_time, 0 when none
 	created          int64
 	updated          int64
 	deadline         int64 // expiry by time in force, 0 when none
@@ -56,21 +53,16 @@ type order struct {
 	fees *rates       // shared with the book unless the order has markups
 	resv fixed.Amount // still reserved in spendCurrency
 	// cum is Σ ticks × increments of the executions (the executed notional
-	// in units of tick × step); cumBig takes over should it overflow.
-	cum    int64
-	cumBig *big.Int
+	// in units of tick × step); x.cumBig takes over should it overflow.
+	cum int64
 
 	// Book queue links (lvl is nil when not resting).
 	lvl        *level
 	prev, next *order
-	// sameCloidPrev is an older history record with the same
-	// client_order_id (only after a reuse).
-	sameCloidPrev *order
 
-	// list is the order list the order belongs to (nil for single orders),
-	// listIdx its place in the request (0: the primary of OTO and OTOCO).
-	list    *orderList
-	listIdx int
+	// list is the order list the order belongs to (nil for single orders);
+	// x.listIdx is its place in the request.
+	list *orderList
 	// inactive: a list secondary waiting for its primary; it is active
 	// (it counts, holds funds, can be canceled) but neither rests nor parks.
 	inactive bool
@@ -83,6 +75,71 @@ type order struct {
 	superseded bool
 
 	mg *marginOrder // nil for spot orders
+	x  *orderExtra  // nil for most orders
+}
+
+// orderExtra is what few orders have. Kept apart, it leaves the record
+// that every placement allocates in a smaller size class.
+type orderExtra struct {
+	origCloid string  // a replacement's predecessor's client_order_id
+	display   *string // display_quantity as sent
+	expire    int64   // GTD expire_time, 0 when none
+	// sameCloidPrev is an older history record with the same
+	// client_order_id (only after a reuse).
+	sameCloidPrev *order
+	listIdx       int      // its place in its list's request (0: the primary of OTO and OTOCO)
+	cumBig        *big.Int // the executed notional once it outgrows cum
+}
+
+// extra is o's orderExtra, made on first use.
+func (o *order) extra() *orderExtra {
+	if o.x == nil {
+		o.x = &orderExtra{}
+	}
+	return o.x
+}
+
+// The readers of orderExtra's fields, for orders without one too.
+func (o *order) origCloid() string {
+	if o.x == nil {
+		return ""
+	}
+	return o.x.origCloid
+}
+
+func (o *order) display() *string {
+	if o.x == nil {
+		return nil
+	}
+	return o.x.display
+}
+
+func (o *order) expire() int64 {
+	if o.x == nil {
+		return 0
+	}
+	return o.x.expire
+}
+
+func (o *order) sameCloidPrev() *order {
+	if o.x == nil {
+		return nil
+	}
+	return o.x.sameCloidPrev
+}
+
+func (o *order) listIdx() int {
+	if o.x == nil {
+		return 0
+	}
+	return o.x.listIdx
+}
+
+func (o *order) cumBig() *big.Int {
+	if o.x == nil {
+		return nil
+	}
+	return o.x.cumBig
 }
 
 // marginOrder is what a margin order adds to an order.
@@ -120,7 +177,7 @@ func newRates(take, mk decimal.Decimal) rates {
 }
 
 func (o *order) active() bool {
-	return o.status == StatusNew || o.status == Suspended || o.status == PartiallyFilled
+	return o.status == cNew || o.status == cSuspended || o.status == cPartiallyFilled
 }
 
 func (o *order) remaining() int64 { return o.qty - o.filled }
@@ -162,15 +219,15 @@ func (o *order) remainingDec() decimal.Decimal {
 
 // addExecution counts lots executed at ticks into the cumulative notional.
 func (o *order) addExecution(ticks, lots int64) {
-	if o.cumBig == nil {
+	if o.cumBig() == nil {
 		hi, lo := bits.Mul64(uint64(ticks), uint64(lots))
 		if sum := o.cum + int64(lo); hi == 0 && lo < 1<<63 && sum >= o.cum {
 			o.cum = sum
 			return
 		}
-		o.cumBig = big.NewInt(o.cum)
+		o.extra().cumBig = big.NewInt(o.cum)
 	}
-	o.cumBig.Add(o.cumBig, new(big.Int).Mul(big.NewInt(ticks), big.NewInt(lots)))
+	o.x.cumBig.Add(o.x.cumBig, new(big.Int).Mul(big.NewInt(ticks), big.NewInt(lots)))
 }
 
 // priceAverage is Σ price × quantity / Σ quantity of the executions.
@@ -179,14 +236,14 @@ func (o *order) priceAverage() decimal.Decimal {
 	if o.filled == 0 {
 		return decimal.Decimal{}
 	}
-	if o.cumBig == nil && o.cum%o.filled == 0 {
+	if o.cumBig() == nil && o.cum%o.filled == 0 {
 		// One price, or prices that average to a whole tick.
 		if t := o.cum / o.filled; t != o.price {
 			return bk.tick.decimal(t)
 		}
 		return o.priceDec
 	}
-	num := o.cumBig
+	num := o.cumBig()
 	if num == nil {
 		num = big.NewInt(o.cum)
 	}
@@ -196,7 +253,7 @@ func (o *order) priceAverage() decimal.Decimal {
 
 // spendCurrency is what the order gives up: quote for a buy, base for a sell.
 func (o *order) spendCurrency() string {
-	if o.side == Buy {
+	if o.side == cBuy {
 		return o.bk.sym.Quote
 	}
 	return o.bk.sym.Base
@@ -243,7 +300,7 @@ func (o *order) resvRef() *ledger.Ref {
 	if o.mg != nil {
 		return nil
 	}
-	return o.acct.ref(o.bk, o.side == Sell)
+	return o.acct.ref(o.bk, o.side == cSell)
 }
 
 func (o *order) resvCurrency() string {
@@ -256,22 +313,22 @@ func (o *order) resvCurrency() string {
 // marketNow reports whether the order executes as a market order: a market
 // order, or a stopMarket or takeProfitMarket order once triggered.
 func (o *order) marketNow() bool {
-	return o.typ == Market || (o.triggered && (o.typ == StopMarket || o.typ == TakeProfitMarket))
+	return o.typ == cMarket || (o.triggered && (o.typ == cStopMarket || o.typ == cTakeProfitMarket))
 }
 
-func isStop(t Type) bool {
-	return t == StopLimit || t == StopMarket || t == TakeProfitLimit || t == TakeProfitMarket
+func isStop(t typeCode) bool {
+	return t == cStopLimit || t == cStopMarket || t == cTakeProfitLimit || t == cTakeProfitMarket
 }
 
-func isLimitKind(t Type) bool { return t == Limit || t == StopLimit || t == TakeProfitLimit }
+func isLimitKind(t typeCode) bool { return t == cLimit || t == cStopLimit || t == cTakeProfitLimit }
 
-func isMarketKind(t Type) bool { return t == Market || t == StopMarket || t == TakeProfitMarket }
+func isMarketKind(t typeCode) bool { return t == cMarket || t == cStopMarket || t == cTakeProfitMarket }
 
 // triggersUp reports whether a suspended order fires when the last price
 // rises to its stop price (stop buy, take-profit sell) rather than falls.
 func (o *order) triggersUp() bool {
-	stopKind := o.typ == StopLimit || o.typ == StopMarket
-	return stopKind == (o.side == Buy)
+	stopKind := o.typ == cStopLimit || o.typ == cStopMarket
+	return stopKind == (o.side == cBuy)
 }
 
 func nanoTime(n int64) time.Time { return time.Unix(0, n).UTC() }
@@ -284,14 +341,14 @@ func (o *order) snapshot() Order {
 		ClientOrderID:         o.cloid,
 		Account:               o.acct.id,
 		Symbol:                bk.sym.Code,
-		Side:                  o.side,
-		Status:                o.status,
-		Type:                  o.typ,
-		TimeInForce:           o.tif,
+		Side:                  o.side.public(),
+		Status:                o.status.public(),
+		Type:                  o.typ.public(),
+		TimeInForce:           o.tif.public(),
 		Quantity:              o.qtyDec,
 		PriceAverage:          o.priceAverage(),
 		PostOnly:              o.postOnly,
-		OriginalClientOrderID: o.origCloid,
+		OriginalClientOrderID: o.origCloid(),
 		CreatedAt:             nanoTime(o.created),
 		UpdatedAt:             nanoTime(o.updated),
 	}
@@ -309,12 +366,12 @@ func (o *order) snapshot() Order {
 		p := bk.tick.decimal(o.stop)
 		out.StopPrice = &p
 	}
-	if o.tif == GTD && o.expire != 0 {
-		t := nanoTime(o.expire)
+	if o.tif == cGTD && o.expire() != 0 {
+		t := nanoTime(o.expire())
 		out.ExpireTime = &t
 	}
-	if o.display != nil {
-		d := *o.display
+	if o.display() != nil {
+		d := *o.display()
 		out.DisplayQuantity = &d
 	}
 	if o.list != nil {
@@ -336,9 +393,9 @@ type account struct {
 	id      string
 	user    string            // the trader: id without the margin suffix
 	byCloid map[string]*order // newest record per client_order_id, active or final
-	active  []*order // in no order; each one's activeAt is its place (see addActive)
-	perSym  []int       // active and suspended orders per book index
-	history []histEntry // by ID; deleted records linger until compaction
+	active  []*order          // in no order; each one's activeAt is its place (see addActive)
+	perSym  []int             // active and suspended orders per book index
+	history []histEntry       // by ID; deleted records linger until compaction
 	deleted int
 	trimAt  int // history before it holds no final record Retention may delete
 	// foreignHex: the account chose a client_order_id of the generator's

@@ -39,7 +39,7 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 		}
 		if old.active() {
 			e.unlink(old)
-			e.finalize(old, Canceled, now, true)
+			e.finalize(old, cCanceled, now, true)
 		}
 	}
 	if o.mg != nil {
@@ -59,18 +59,18 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	trades := e.answerTrades()
 	if o.mg != nil && o.mg.closePos && o.qty == 0 {
 		// Nothing to close: "closes the position or is canceled".
-		e.finalize(o, Canceled, now, true)
+		e.finalize(o, cCanceled, now, true)
 	} else {
 		e.admit(o, now, &trades, ReportNew)
 	}
 	out := o.snapshot()
 	out.Trades = e.keepTrades(trades)
 	switch {
-	case out.Status == Expired && o.tif == IOC && o.filled == 0 && e.faults.On("V3-SPOT-IOC-FOK-FINAL"):
+	case out.Status == Expired && o.tif == cIOC && o.filled == 0 && e.faults.On("V3-SPOT-IOC-FOK-FINAL"):
 		out.Status = StatusNew
 	case out.Status == Filled && e.faults.On("V3-SPOT-INSTANT-FILL"):
 		out.Status = StatusNew
-	case out.Status == StatusNew && o.typ == Limit && e.faults.On("V3-SPOT-NEW"):
+	case out.Status == StatusNew && o.typ == cLimit && e.faults.On("V3-SPOT-NEW"):
 		out.Status = PartiallyFilled
 	}
 	e.drain(now)
@@ -158,9 +158,9 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 	case req.Side == nil:
 		return nil, errorf(ErrValidation, "side is required")
 	case *req.Side == Buy || *req.Side == Sell:
-		o.side = *req.Side
+		o.side = sideCodeOf(*req.Side)
 	case e.faults.On("V3-SPOT-SIDE"):
-		o.side = Sell
+		o.side = cSell
 	default:
 		return nil, errorf(ErrValidation, "side %q must be buy or sell", *req.Side)
 	}
@@ -169,20 +169,20 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 	case req.Type != nil:
 		switch t := *req.Type; t {
 		case Limit, Market, StopLimit, StopMarket, TakeProfitLimit, TakeProfitMarket:
-			o.typ = t
+			o.typ = typeCodeOf(t)
 		default:
 			return nil, errorf(ErrValidation, "type %q is not one of limit, market, stopLimit, stopMarket, takeProfitLimit, takeProfitMarket", t)
 		}
 	case req.Price != nil && e.faults.On("V3-SPOT-TYPE-DEFAULT"):
-		o.typ = Market
+		o.typ = cMarket
 	default:
-		o.typ = Limit
+		o.typ = cLimit
 	}
-	if req.Price == nil && o.typ == Limit && e.faults.On("V3-SPOT-PRICE-REQUIRED") {
-		o.typ = Market
+	if req.Price == nil && o.typ == cLimit && e.faults.On("V3-SPOT-PRICE-REQUIRED") {
+		o.typ = cMarket
 	}
-	if req.StopPrice == nil && o.typ == StopLimit && e.faults.On("V3-SPOT-STOP-PRICE-REQUIRED") {
-		o.typ = Limit
+	if req.StopPrice == nil && o.typ == cStopLimit && e.faults.On("V3-SPOT-STOP-PRICE-REQUIRED") {
+		o.typ = cLimit
 	}
 
 	closePos := false
@@ -232,29 +232,29 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 	case req.TimeInForce != nil:
 		switch t := *req.TimeInForce; t {
 		case GTC, IOC, FOK, Day, GTD:
-			o.tif = t
+			o.tif = tifCodeOf(t)
 		default:
 			return nil, errorf(ErrValidation, "time_in_force %q is not one of GTC, IOC, FOK, Day, GTD", t)
 		}
-		if o.typ == Market && o.tif != IOC && o.tif != FOK {
+		if o.typ == cMarket && o.tif != cIOC && o.tif != cFOK {
 			return nil, errorf(ErrValidation, "a market order takes time_in_force IOC or FOK, not %s", o.tif)
 		}
-	case o.typ == Market && e.faults.On("V3-SPOT-TIF-DEFAULT"):
-		o.tif = GTC
+	case o.typ == cMarket && e.faults.On("V3-SPOT-TIF-DEFAULT"):
+		o.tif = cGTC
 	case isMarketKind(o.typ):
-		o.tif = FOK
+		o.tif = cFOK
 	default:
-		o.tif = GTC
+		o.tif = cGTC
 	}
-	if o.tif == GTD {
+	if o.tif == cGTD {
 		switch {
 		case req.ExpireTime != nil:
 			if !req.ExpireTime.After(time.Unix(0, now)) {
 				return nil, errorf(ErrValidation, "expire_time %s is not in the future", req.ExpireTime.UTC().Format(time.RFC3339))
 			}
-			o.expire = req.ExpireTime.UnixNano()
+			o.extra().expire = req.ExpireTime.UnixNano()
 		case e.faults.On("V3-SPOT-EXPIRE-REQUIRED"):
-			o.tif = GTC
+			o.tif = cGTC
 		default:
 			return nil, errorf(ErrValidation, "expire_time is required when time_in_force is GTD")
 		}
@@ -265,7 +265,7 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 			return nil, errorf(ErrValidation, "display_quantity %q: the only valid value is \"0\"", *req.DisplayQuantity)
 		}
 		d := *req.DisplayQuantity
-		o.display = &d
+		o.extra().display = &d
 	}
 	o.postOnly = req.PostOnly
 
@@ -354,15 +354,15 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		return Order{}, errorf(ErrValidation, "order %q closes a position: its quantity is the position's, so it cannot be replaced", old.cloid)
 	}
 	n := &order{acct: a, bk: bk, side: old.side, typ: old.typ, tif: old.tif, postOnly: old.postOnly,
-		triggered: old.triggered, display: old.display, expire: old.expire, stop: old.stop,
-		fees: old.fees, origCloid: old.cloid}
+		triggered: old.triggered, stop: old.stop, fees: old.fees,
+		x: &orderExtra{origCloid: old.cloid, display: old.display(), expire: old.expire(), listIdx: old.listIdx()}}
 	if old.mg != nil {
 		mg := *old.mg
 		mg.posID = 0
 		n.mg = &mg
 	}
 	if e.faults.On("V3-SPOT-REPLACE") {
-		n.origCloid = ""
+		n.x.origCloid = ""
 	}
 	if req.NewClientOrderID != nil {
 		if !e.validClientOrderID(*req.NewClientOrderID) && !e.faults.On("V3-SPOT-CLOID-LEN-OTHER") {
@@ -399,7 +399,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 	// refusal leaves both untouched.
 	cur := n.resvCurrency()
 	amt := e.reservation(n)
-	force := n.side == Buy && e.faults.On("V3-SPOT-FUNDS")
+	force := n.side == cBuy && e.faults.On("V3-SPOT-FUNDS")
 	if n.mg != nil {
 		// Margin accounts may go below zero (the borrowed part); what
 		// bounds an order is the free margin, checked here.
@@ -416,19 +416,19 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 	n.resv, old.resv = amt, fixed.Amount{}
 	if old.list != nil {
 		// The replacement takes the old order's place in its list.
-		n.list, n.listIdx, n.inactive = old.list, old.listIdx, old.inactive
-		n.list.orders[n.listIdx] = n
+		n.list, n.inactive = old.list, old.inactive
+		n.list.orders[n.listIdx()] = n
 		old.replaced = true
 	}
 	old.superseded = true
 	e.unlink(old)
-	e.finalize(old, Canceled, now, false)
+	e.finalize(old, cCanceled, now, false)
 	n.created, n.updated = now, now
 	n.deadline = e.deadlineOf(n, now)
 	e.register(n)
 	trades := e.answerTrades()
 	if n.inactive {
-		n.status = StatusNew
+		n.status = cNew
 		e.emitOrder(n, ReportReplaced, nil)
 		if n.deadline != 0 {
 			e.expiries.push(deadline{at: n.deadline, o: n})

@@ -72,7 +72,7 @@ func (s *stream) request() PlaceRequest {
 		req.StopPrice = num(mid * (0.99 + 0.02*s.r.Float64()))
 	}
 	req.Type = &typ
-	if isLimitKind(typ) {
+	if isLimitKind(typeCodeOf(typ)) {
 		req.Price = price
 	}
 	tifs := []TimeInForce{GTC, GTC, GTC, IOC, FOK, Day, GTD}
@@ -252,7 +252,7 @@ func (s *stream) list(acct, ct string, margin bool) ListRequest {
 			r.Symbol = syms[i%len(syms)]
 			fok := FOK
 			r.TimeInForce = &fok
-			if r.Type != nil && isStop(*r.Type) {
+			if r.Type != nil && isStop(typeCodeOf(*r.Type)) {
 				t := Limit
 				r.Type, r.StopPrice = &t, nil
 			}
@@ -282,13 +282,13 @@ func (s *stream) list(acct, ct string, margin bool) ListRequest {
 			r.Margin = &MarginParams{ReduceOnly: s.r.IntN(8) == 0}
 		}
 		s.fit(&r)
-		if r.Type != nil && isLimitKind(*r.Type) && r.Price == nil {
+		if r.Type != nil && isLimitKind(typeCodeOf(*r.Type)) && r.Price == nil {
 			r.Price = num(s.mids[r.Symbol])
 		}
-		if r.Type != nil && isStop(*r.Type) && r.StopPrice == nil {
+		if r.Type != nil && isStop(typeCodeOf(*r.Type)) && r.StopPrice == nil {
 			r.StopPrice = num(s.mids[r.Symbol])
 		}
-		if r.Type != nil && !isLimitKind(*r.Type) {
+		if r.Type != nil && !isLimitKind(typeCodeOf(*r.Type)) {
 			r.Price = nil
 		}
 		req.Orders = append(req.Orders, r)

@@ -19,7 +19,7 @@ func (e *Engine) Cancel(account, clientOrderID string) (Order, error) {
 	e.cancel(o, now)
 	out := o.snapshot()
 	if e.faults.On("V3-SPOT-CANCEL") {
-		out.Status = prev
+		out.Status = prev.public()
 	}
 	return out, nil
 }
@@ -27,7 +27,7 @@ func (e *Engine) Cancel(account, clientOrderID string) (Order, error) {
 // cancel ends an active order as canceled and releases its funds.
 func (e *Engine) cancel(o *order, now int64) {
 	e.unlink(o)
-	e.finalize(o, Canceled, now, !e.faults.On("V3-SPOT-RESERVE"))
+	e.finalize(o, cCanceled, now, !e.faults.On("V3-SPOT-RESERVE"))
 }
 
 // CancelAll cancels every active order of the account, of one symbol when
@@ -77,7 +77,7 @@ func (e *Engine) activeOf(account, symbol string, skipSuspended bool) []*order {
 	}
 	os := make([]*order, 0, len(a.active))
 	for _, o := range a.active {
-		if (symbol == "" || o.bk.sym.Code == symbol) && !(skipSuspended && o.status == Suspended) {
+		if (symbol == "" || o.bk.sym.Code == symbol) && !(skipSuspended && o.status == cSuspended) {
 			os = append(os, o)
 		}
 	}
@@ -124,7 +124,7 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 	if q.ClientOrderID != "" {
 		// Every other parameter is ignored: all records with the ID, newest first.
 		var os []*order
-		for o := a.lookup(q.ClientOrderID); o != nil; o = o.sameCloidPrev {
+		for o := a.lookup(q.ClientOrderID); o != nil; o = o.sameCloidPrev() {
 			if !o.deleted {
 				os = append(os, o)
 			}
@@ -142,7 +142,7 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 		if len(q.Symbols) > 0 && !slices.Contains(q.Symbols, o.bk.sym.Code) {
 			return false
 		}
-		if len(q.Statuses) > 0 && !slices.Contains(q.Statuses, o.status) && !e.faults.On("V3-SPOT-HISTORY-FILTERS") {
+		if len(q.Statuses) > 0 && !slices.Contains(q.Statuses, o.status.public()) && !e.faults.On("V3-SPOT-HISTORY-FILTERS") {
 			return false
 		}
 		if q.From != nil && o.created < q.From.UnixNano() {
@@ -233,7 +233,7 @@ func (e *Engine) Trades(account, symbol string, limit int) []TradeRecord {
 			continue
 		}
 		out = append(out, TradeRecord{
-			ID: t.id, OrderID: t.o.id, ClientOrderID: t.o.cloid, Symbol: bk.sym.Code, Side: t.o.side,
+			ID: t.id, OrderID: t.o.id, ClientOrderID: t.o.cloid, Symbol: bk.sym.Code, Side: t.o.side.public(),
 			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee.Decimal(),
 			Taker: t.taker, Timestamp: nanoTime(t.at),
 		})

@@ -18,9 +18,9 @@ func (e *Engine) reserveNew(o *order) *Error {
 	if o.mg != nil {
 		return e.reserveMargin(o)
 	}
-	force := o.side == Buy && e.faults.On("V3-SPOT-FUNDS")
+	force := o.side == cBuy && e.faults.On("V3-SPOT-FUNDS")
 	cur := o.spendCurrency()
-	if o.side == Buy && o.marketNow() {
+	if o.side == cBuy && o.marketNow() {
 		cost := o.bk.asks.cost(o.bk, o.qty)
 		if cost.IsZero() {
 			return nil // nothing to match: the order expires with nothing reserved
@@ -46,7 +46,7 @@ func (e *Engine) reservation(o *order) fixed.Amount {
 		return fixed.FromDecimal(e.marginNeed(o))
 	}
 	bk := o.bk
-	if o.side == Sell {
+	if o.side == cSell {
 		q := bk.stepF.Times(o.remaining())
 		if !bk.feeInQuote {
 			q = q.Mul(o.fees.onePlusF)
