@@ -20,6 +20,8 @@ var orderlistsRules = []Rule{
 		Statement: "List orders default to type limit, and price, stop_price and expire_time are required under the same conditions as for a single order."},
 	{ID: "V3-LIST-RESPONSE", Area: "orderlists", Section: secLists, Status: Testable,
 		Statement: "A list answer is an array of orders carrying order_list_id and contingency_type, and never carries trades."},
+	{ID: "V3-LIST-MARGIN-FIELDS", Area: "orderlists", Section: secLists, Status: Testable,
+		Statement: "Margin list orders add reduce_only and display_quantity (and close_position) to the list order fields: a margin list whose orders carry display_quantity \"0\" and reduce_only false is accepted, and its orders carry those values."},
 	{ID: "V3-LIST-ATOMIC", Area: "orderlists", Section: secLists, Status: Testable,
 		Statement: "A refused list creates nothing: no order of it rests and no funds stay reserved."},
 	{ID: "V3-LIST-AON", Area: "orderlists", Section: secTransitions, Status: Testable,

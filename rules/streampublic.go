@@ -46,6 +46,8 @@ var streampublicRules = []Rule{
 		Statement: "With limit greater than 0 the first notification after the response is the snapshot: the latest trades of the symbol, at most limit of them."},
 	{ID: "V3-WS-PUB-LIMIT-DEFAULT", Area: "streampublic", Section: secMarketStream, Status: Testable,
 		Statement: "limit defaults to 0, no history: a subscription without limit gets no snapshot of past trades."},
+	{ID: "V3-WS-PUB-CANDLE-LIMIT", Area: "streampublic", Section: secMarketStream, Status: Testable,
+		Statement: "limit works on candles/{period} as on trades (\"limit as above\"): with limit greater than 0 the snapshot holds the latest candles, at most limit of them, and without limit (default 0, no history) no past candle is sent."},
 	{ID: "V3-WS-PUB-UPDATE", Area: "streampublic", Section: secMarketStream, Status: Testable,
 		Statement: "An update carries recent changes: after the snapshot, a new trade comes as an update holding that trade, not the history again."},
 	// Channels and entries.

@@ -11,6 +11,7 @@ var orderlistsFaults = []Fault{
 	{"V3-LIST-OTOCO-CONSTRAINTS", "accepts a oneTriggerOneCancelOther list mixing symbols"},
 	{"V3-LIST-ORDER-RULES", "defaults the type of list orders to market instead of limit"},
 	{"V3-LIST-RESPONSE", "(api) leaves contingency_type out of the list answer"},
+	{"V3-LIST-MARGIN-FIELDS", "(api) ignores display_quantity in margin list orders"},
 	{"V3-LIST-ATOMIC", "places list orders one by one, so a refused list leaves the orders before the refused one"},
 	{"V3-LIST-AON", "executes the allOrNone orders that can fill and expires the others"},
 	{"V3-LIST-OCO", "leaves the other orders of a oneCancelOther list active when one executes"},

@@ -21,6 +21,7 @@ var streampublicFaults = []Fault{
 	{"V3-WS-PUB-ONE-SYMBOL", "sends the snapshots of all symbols of a subscription in one notification"},
 	{"V3-WS-PUB-LIMIT-SNAPSHOT", "sends limit+1 entries in a snapshot"},
 	{"V3-WS-PUB-LIMIT-DEFAULT", "sends a snapshot of the latest 10 entries when limit is absent"},
+	{"V3-WS-PUB-CANDLE-LIMIT", "ignores limit on candles/{period}: every subscription gets a snapshot of all the symbol's candles"},
 	{"V3-WS-PUB-UPDATE", "sends each trades update with the symbol's previous trade again"},
 	{"V3-WS-PUB-TRADES-FIELDS", "writes a trades entry's i as a string"},
 	{"V3-WS-PUB-TRADES-REST", "numbers the stream's trades apart from the orders' trades (i = trade id + 1000000)"},

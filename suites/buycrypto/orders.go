@@ -2,9 +2,11 @@ package buycrypto
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 
+	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -53,6 +55,28 @@ var _ = Describe("Buy crypto: purchase orders", func() {
 		Expect(num(ord, "provider_id")).To(Equal(o.provider), "provider_id of the path")
 		Expect(strings.ToUpper(str(ord, "source_code"))).To(Equal(strings.ToUpper(o.source)), "the requested source")
 		Expect(strings.ToUpper(str(ord, "target_code"))).To(Equal(strings.ToUpper(o.target)), "the requested target")
+	})
+
+	framework.ConformanceContext("V3-BUY-ORDER-REQUIRED", func() {
+		// The POST row marks target_amount, ip, user_agent and
+		// target_network_code optional and the other four not: those are
+		// required (Conventions: an optional request field is marked optional).
+		DescribeTable("a buy order without a required field is refused with 10001 and creates nothing",
+			func(ctx SpecContext, field string) {
+				b := newBuyer()
+				o := b.offers(ctx)[0]
+				before := ids(b.orders(ctx, o.provider, url.Values{"limit": {"1000"}}))
+				body := map[string]any{"source": o.source, "target": o.target, "source_amount": o.mid().String(), "payment_method_id": o.method}
+				delete(body, field)
+				ex, _ := b.c.Do(ctx, client.Request{Method: http.MethodPost, Path: fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider), JSON: body})
+				Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a buy order without %s", field)
+				Expect(ids(b.orders(ctx, o.provider, url.Values{"limit": {"1000"}}))).To(ConsistOf(before), "the refused order without %s is not listed", field)
+			},
+			Entry("without target", "target"),
+			Entry("without source", "source"),
+			Entry("without source_amount", "source_amount"),
+			Entry("without payment_method_id", "payment_method_id"),
+		)
 	})
 
 	framework.ConformanceIt("V3-BUY-ORDER-STATUS", func(ctx SpecContext) {

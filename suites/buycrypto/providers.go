@@ -235,6 +235,19 @@ var _ = Describe("Buy crypto: rates", func() {
 		}
 	})
 
+	framework.ConformanceIt("V3-BUY-RATE-REQUIRED", func(ctx SpecContext) {
+		b := newBuyer()
+		o := b.offers(ctx)[0]
+		path := fmt.Sprintf("/buy-crypto/provider/%d/rate", o.provider)
+		// The row marks source_amount, target_amount and payment_method_id
+		// optional and source and target not: those two are required
+		// (Conventions: an optional request field is marked optional).
+		Expect(b.get(ctx, path, url.Values{"target": {o.target}, "source_amount": {o.mid().String()}})).To(
+			framework.BeAPIError(http.StatusBadRequest, 10001), "a rate without source")
+		Expect(b.get(ctx, path, url.Values{"source": {o.source}, "source_amount": {o.mid().String()}})).To(
+			framework.BeAPIError(http.StatusBadRequest, 10001), "a rate without target")
+	})
+
 	framework.ConformanceIt("V3-BUY-RATE-METHOD", func(ctx SpecContext) {
 		b := newBuyer()
 		o := b.offers(ctx)[0]

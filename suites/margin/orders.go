@@ -8,6 +8,7 @@ import (
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/shopspring/decimal"
 )
 
 // Margin orders: they need a margin account, carry margin_mode and
@@ -102,6 +103,22 @@ var _ = Describe("Margin orders", func() {
 			Entry("client_order_id of 7 characters", func(p params) params { return p.With("client_order_id", cloids.OfLen(7)) }),
 			Entry("client_order_id with a dot", func(p params) params { return p.With("client_order_id", cloids.OfLen(10)+"."+cloids.OfLen(10)[3:]) }),
 		)
+	})
+
+	framework.ConformanceIt("V3-MARGIN-REPLACE-STRICT", func(ctx SpecContext) {
+		t.openIsolated(ctx, s)
+		p := restingBuy(s, 3)
+		before := t.PlaceOK(ctx, p)
+		off := s.Low(4).Add(s.Tick.Div(decimal.NewFromInt(2)))
+		next := cloids.New()
+		t.CancelAtEnd(next)
+		ex := t.Do(ctx, http.MethodPatch, "/margin/order/"+p["client_order_id"], params{
+			"new_client_order_id": next, "quantity": s.Qty(20).String(), "price": off.String(), "strict_validate": "true"})
+		Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a margin replace at %s, half a tick off, with strict_validate true", off)
+		after := t.GetOK(ctx, p["client_order_id"])
+		for _, k := range []string{"id", "status", "quantity", "price"} {
+			Expect(after[k]).To(Equal(before[k]), "field %s of the margin order is unchanged by the refused replace", k)
+		}
 	})
 
 	framework.ConformanceContext("V3-MARGIN-ORDERS", func() {

@@ -55,6 +55,20 @@ var _ = Describe("Margin positions", Serial, func() {
 		Expect(trading.FindBy(ps, "symbol", s.Code)).NotTo(BeNil(), "the answer names the closed position on %s\nanswer: %v", s, body)
 	}
 
+	framework.ConformanceIt("V3-MARGIN-POSITION-CLOSE-STRICT", func(ctx SpecContext) {
+		m := marginMarkets(ctx, t, cp, 1)[0]
+		m.open(ctx, t, cp, 1)
+		t.eventuallyPosition(ctx, m.Sym, m.Q, "a long position after buying")
+		off := m.At(1).Add(m.Sym.Tick.Div(decimal.NewFromInt(2)))
+		ex := t.Do(ctx, http.MethodDelete, "/margin/position/isolated/"+m.Sym.Code, params{"price": off.String(), "strict_validate": "true"})
+		Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a close at %s, not divisible by tick_size %s, with strict_validate true", off, m.Sym.Tick)
+		Expect(t.positionQty(ctx, m.Sym)).To(trading.DecEqual(m.Q), "the refused close leaves the position open")
+		// Close it at market, into the counterparty's bid, for the specs after.
+		cp.PlaceOK(ctx, m.Limit("buy", 1, -1))
+		Expect(t.Do(ctx, http.MethodDelete, "/margin/position/isolated/"+m.Sym.Code, nil)).To(framework.BeOK(), "closing the position at market")
+		t.eventuallyPosition(ctx, m.Sym, decimal.Zero, "after closing the position at market")
+	})
+
 	framework.ConformanceContext("V3-MARGIN-POSITION-CLOSE", func() {
 		It("closes a position at market without price", func(ctx SpecContext) {
 			m := marginMarkets(ctx, t, cp, 1)[0]

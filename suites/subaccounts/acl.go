@@ -107,6 +107,31 @@ var _ = Describe("Sub-account ACL, balance and deposit address", func() {
 		Expect(s.acls(ctx, id)[0]).To(want, "a later read shows the new values")
 	})
 
+	framework.ConformanceContext("V3-SUBACC-ACL-REQUIRED", func() {
+		DescribeTable("a change without a required parameter is refused with 10001 and changes nothing",
+			func(ctx SpecContext, missing string) {
+				mayChange()
+				s, id := newSuper(), subID(target.RoleSub)
+				before := s.acls(ctx, id)
+				Expect(before).To(HaveLen(1))
+				old := before[0]
+				dep, _ := old["deposit_address_generation_enabled"].(bool)
+				wd, _ := old["withdraw_enabled"].(bool)
+				desc, _ := old["description"].(string)
+				DeferCleanup(func(ctx SpecContext) { do(ctx, s.c, http.MethodPost, "/sub-account/acl", setACL(id, dep, wd, desc)) })
+				p := setACL(id, !dep, !wd, "conform "+cloids.New())
+				p.Del(missing)
+				Expect(do(ctx, s.c, http.MethodPost, "/sub-account/acl", p)).To(framework.BeAPIError(http.StatusBadRequest, 10001), "POST /sub-account/acl without %s", missing)
+				Expect(s.acls(ctx, id)[0]).To(And(HaveKeyWithValue("deposit_address_generation_enabled", dep), HaveKeyWithValue("withdraw_enabled", wd),
+					HaveKeyWithValue("description", desc)), "the ACL after the refused change without %s", missing)
+			},
+			Entry("without sub_account_ids", "sub_account_ids"),
+			Entry("without deposit_address_generation_enabled", "deposit_address_generation_enabled"),
+			Entry("without withdraw_enabled", "withdraw_enabled"),
+			Entry("without description", "description"),
+		)
+	})
+
 	framework.ConformanceContext("V3-SUBACC-ACL-FROZEN", func() {
 		DescribeTable("ACL read and change on a frozen or disabled sub-account yield 21004",
 			func(ctx SpecContext, state, method string) {

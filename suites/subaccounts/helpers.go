@@ -256,6 +256,15 @@ func expectCode(ex *client.Exchange, code int, why string) {
 	Expect(e.Code).To(Equal(code), "%s: error.code %d\nexchange: %s", why, code, ex)
 }
 
+// expectMessage asserts an error answer with code and the message the
+// Errors table gives it.
+func expectMessage(ex *client.Exchange, code int, message, why string) {
+	GinkgoHelper()
+	expectCode(ex, code, why)
+	e, _ := ex.APIError()
+	Expect(e.Message).To(Equal(message), "%s: the Errors table gives code %d the message %q\nexchange: %s", why, code, message, ex)
+}
+
 // jsonTransfer is a to_sub_account transfer with a JSON body, the
 // sub_account_id as given (a String or a json.Number).
 func jsonTransfer(id any, amount decimal.Decimal, cur string) client.Request {

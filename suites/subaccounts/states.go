@@ -106,6 +106,16 @@ var _ = Describe("Sub-account resource and states", func() {
 		expectCode(s.freeze(ctx, s.withStatus(ctx, "disable")), 21003, "freeze of a disabled sub-account")
 	})
 
+	framework.ConformanceIt("V3-SUBACC-ERR-MESSAGES", func(ctx SpecContext) {
+		mayChange()
+		s, id := newSuper(), subID(target.RoleSub)
+		cur, amt := s.amountIn(ctx)
+		expectMessage(s.activate(ctx, unknownID), 21001, "Subaccount not found", "activate of an unknown sub-account")
+		s.freezeForSpec(ctx, id)
+		expectMessage(s.freeze(ctx, id), 21003, "Sub account is already frozen or disabled", "freeze of a frozen sub-account")
+		expectMessage(s.transfer(ctx, id, amt.String(), cur, "to_sub_account"), 21004, "Sub account is already frozen or disabled", "a transfer to a frozen sub-account")
+	})
+
 	framework.ConformanceIt("V3-SUBACC-FROZEN-STATUS", func(ctx SpecContext) {
 		mayChange()
 		s, id := newSuper(), subID(target.RoleSub)

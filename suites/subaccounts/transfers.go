@@ -67,6 +67,39 @@ var _ = Describe("Sub-account transfers", func() {
 		Expect(s.spot(ctx, cur)).To(trading.DecEqual(before), "the refused transfer moved nothing")
 	})
 
+	framework.ConformanceContext("V3-SUBACC-TRANSFER-REQUIRED", func() {
+		// path is the transfer; bySub, whether the sub-account's key calls it.
+		DescribeTable("a transfer without a required parameter is refused with 10001 and moves nothing",
+			func(ctx SpecContext, path string, bySub bool, missing string) {
+				s, id, other := newSuper(), subID(target.RoleSub), subID(target.RoleSub2)
+				cur, amt := s.amountIn(ctx)
+				c, p := s.c, url.Values{"sub_account_id": {id}, "amount": {amt.String()}, "currency": {cur}, "type": {"to_sub_account"}}
+				if bySub {
+					s.transferOK(ctx, id, amt, cur, "to_sub_account") // funds a sub-to-super or sub-to-sub that went through
+					c, p = subClient(target.RoleSub), url.Values{"amount": {amt.String()}, "currency": {cur}}
+					if path == "/sub-account/transfer/sub-to-sub" {
+						p.Set("sub_account_id", other)
+					}
+				}
+				superBefore, subBefore, otherBefore := s.spot(ctx, cur), s.subSpot(ctx, id, cur), s.subSpot(ctx, other, cur)
+				p.Del(missing)
+				Expect(do(ctx, c, http.MethodPost, path, p)).To(framework.BeAPIError(http.StatusBadRequest, 10001), "%s without %s", path, missing)
+				Expect(s.spot(ctx, cur)).To(trading.DecEqual(superBefore), "%s without %s moved nothing to or from the super account", path, missing)
+				Expect(s.subSpot(ctx, id, cur)).To(trading.DecEqual(subBefore), "%s without %s moved nothing to or from the sub-account", path, missing)
+				Expect(s.subSpot(ctx, other, cur)).To(trading.DecEqual(otherBefore), "%s without %s moved nothing to the other sub-account", path, missing)
+			},
+			Entry("transfer without sub_account_id", "/sub-account/transfer", false, "sub_account_id"),
+			Entry("transfer without amount", "/sub-account/transfer", false, "amount"),
+			Entry("transfer without currency", "/sub-account/transfer", false, "currency"),
+			Entry("transfer without type", "/sub-account/transfer", false, "type"),
+			Entry("sub-to-super without amount", "/sub-account/transfer/sub-to-super", true, "amount"),
+			Entry("sub-to-super without currency", "/sub-account/transfer/sub-to-super", true, "currency"),
+			Entry("sub-to-sub without sub_account_id", "/sub-account/transfer/sub-to-sub", true, "sub_account_id"),
+			Entry("sub-to-sub without amount", "/sub-account/transfer/sub-to-sub", true, "amount"),
+			Entry("sub-to-sub without currency", "/sub-account/transfer/sub-to-sub", true, "currency"),
+		)
+	})
+
 	framework.ConformanceIt("V3-SUBACC-SUB-TO-SUPER", func(ctx SpecContext) {
 		s, id := newSuper(), subID(target.RoleSub)
 		cur, amt := s.amountIn(ctx)

@@ -65,10 +65,30 @@ func providers(ctx context.Context) []map[string]any {
 	return ps
 }
 
+// sells reports whether a v2 provider has a method taking source and
+// delivering target.
+func sells(p map[string]any, source, target string) bool {
+	has := func(cs any, code string) bool {
+		for _, c := range objects(cs) {
+			if strings.EqualFold(str(c, "code"), code) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range objects(p["methods"]) {
+		if has(m["supportedSource"], source) && has(m["supportedTarget"], target) {
+			return true
+		}
+	}
+	return false
+}
+
 // offer is a method's limit for a pair, read from the v2 listing.
 type offer struct {
 	provider, method int64
 	source, target   string
+	network          string // the target's networkCode, when given
 	mid              decimal.Decimal
 }
 
@@ -77,12 +97,16 @@ func offers(ctx context.Context) []offer {
 	var out []offer
 	for _, p := range providers(ctx) {
 		for _, m := range objects(p["methods"]) {
+			nets := map[string]string{}
+			for _, c := range objects(m["supportedTarget"]) {
+				nets[str(c, "code")] = str(c, "networkCode")
+			}
 			for _, l := range objects(m["transactionLimits"]) {
 				lo, err1 := decimal.NewFromString(str(l, "sourceMin"))
 				hi, err2 := decimal.NewFromString(str(l, "sourceMax"))
 				if err1 == nil && err2 == nil && lo.IsPositive() && !hi.LessThan(lo) {
 					out = append(out, offer{provider: num(p, "providerID"), method: num(m, "id"), source: str(l, "currencyCode"),
-						target: str(l, "targetCode"), mid: lo.Add(hi).Div(decimal.NewFromInt(2)).Truncate(2)})
+						target: str(l, "targetCode"), network: nets[str(l, "targetCode")], mid: lo.Add(hi).Div(decimal.NewFromInt(2)).Truncate(2)})
 				}
 			}
 		}
@@ -144,6 +168,30 @@ var _ = Describe("v2 buy crypto", func() {
 		}
 	})
 
+	framework.ConformanceIt("V2-BUY-PROVIDER-FILTER", func(ctx SpecContext) {
+		all := providers(ctx)
+		c := v2(target.RoleFull)
+		for _, p := range all {
+			id := num(p, "providerID")
+			ex := get(ctx, c, "/buy-crypto/provider", url.Values{"providerId": {fmt.Sprint(id)}})
+			Expect(ex).To(framework.BeOK(), "the provider listing with providerId %d", id)
+			var got []int64
+			for _, q := range objects(framework.JSONOf(ex)) {
+				got = append(got, num(q, "providerID"))
+			}
+			Expect(got).To(ConsistOf(id), "providerId=%d selects that provider only", id)
+		}
+		o := offers(ctx)[0]
+		ex := get(ctx, c, "/buy-crypto/provider", url.Values{"source": {o.source}, "target": {o.target}})
+		Expect(ex).To(framework.BeOK(), "the provider listing with source %s and target %s", o.source, o.target)
+		var got []int64
+		for _, p := range objects(framework.JSONOf(ex)) {
+			got = append(got, num(p, "providerID"))
+			Expect(sells(p, o.source, o.target)).To(BeTrue(), "source=%s and target=%s list providers with a method for the pair, yet %v", o.source, o.target, p)
+		}
+		Expect(got).To(ContainElement(o.provider), "provider %d, whose method takes %s for %s, is listed", o.provider, o.source, o.target)
+	})
+
 	framework.ConformanceIt("V2-BUY-LIMIT-FIELDS", func(ctx SpecContext) {
 		for _, p := range providers(ctx) {
 			for _, m := range objects(p["methods"]) {
@@ -179,6 +227,33 @@ var _ = Describe("v2 buy crypto", func() {
 		Expect(get(ctx, c, path, url.Values{"source": {o.source}})).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a rate without target")
 	})
 
+	framework.ConformanceIt("V2-BUY-RATE-PARAMS", func(ctx SpecContext) {
+		o := offers(ctx)[0]
+		c := v2(target.RoleFull)
+		prices := func(q url.Values) []map[string]any {
+			GinkgoHelper()
+			q.Set("source", o.source)
+			q.Set("target", o.target)
+			ex := get(ctx, c, fmt.Sprintf("/buy-crypto/provider/%d/rate", o.provider), q)
+			Expect(ex).To(framework.BeOK(), "a v2 rate with %s", q.Encode())
+			ps := objects(framework.ObjectOf(ex)["prices"])
+			Expect(ps).NotTo(BeEmpty(), "a v2 rate with %s within the method's limits has prices", q.Encode())
+			return ps
+		}
+		bySource := prices(url.Values{"sourceAmount": {o.mid.String()}})
+		for _, p := range bySource {
+			Expect(p["sourceAmount"]).To(trading.DecEqual(o.mid), "sourceAmount=%s quotes that source amount (method %v)", o.mid, p["paymentMethodId"])
+		}
+		want, err := decimal.NewFromString(str(bySource[0], "targetAmount"))
+		Expect(err).NotTo(HaveOccurred(), "targetAmount is a decimal string")
+		for _, p := range prices(url.Values{"targetAmount": {want.String()}}) {
+			Expect(p["targetAmount"]).To(trading.DecEqual(want), "targetAmount=%s quotes that target amount (method %v)", want, p["paymentMethodId"])
+		}
+		for _, p := range prices(url.Values{"sourceAmount": {o.mid.String()}, "paymentMethodId": {fmt.Sprint(o.method)}}) {
+			Expect(num(p, "paymentMethodId")).To(Equal(o.method), "paymentMethodId=%d restricts the prices to that method", o.method)
+		}
+	})
+
 	framework.ConformanceIt("V2-BUY-ORDERS-FROM-TILL", func(ctx SpecContext) {
 		o := offers(ctx)[0]
 		path := fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider)
@@ -208,6 +283,37 @@ var _ = Describe("v2 buy crypto", func() {
 			Expect(ord["orderType"]).To(Equal("buy"))
 			Expect(ord["checkoutURL"]).NotTo(BeEmpty(), "checkoutURL leads to the provider widget page")
 			Expect(ord["status"]).To(BeElementOf("initial", "in_progress", "completed", "failed", "expired"))
+		})
+
+		framework.ConformanceContext("V2-BUY-ORDER-REQUIRED", func() {
+			DescribeTable("a v2 buy order without a required field is refused with 10001 and creates nothing",
+				func(ctx SpecContext, field string) {
+					o := offers(ctx)[0]
+					c := v2(target.RoleFull)
+					path := fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider)
+					listed := func() []int64 {
+						q := window(trading.TargetNow(ctx))
+						q.Set("limit", "1000")
+						ex := get(ctx, c, path, q)
+						Expect(ex).To(framework.BeOK(), "the v2 order listing")
+						var out []int64
+						for _, l := range objects(framework.JSONOf(ex)) {
+							out = append(out, num(l, "id"))
+						}
+						return out
+					}
+					before := listed()
+					body := map[string]any{"source": o.source, "target": o.target, "sourceAmount": o.mid.String(), "paymentMethodId": o.method}
+					delete(body, field)
+					ex, _ := c.Do(ctx, client.Request{Method: http.MethodPost, Path: path, JSON: body})
+					Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a v2 buy order without %s", field)
+					Expect(listed()).To(ConsistOf(before), "the refused order without %s is not listed", field)
+				},
+				Entry("without target", "target"),
+				Entry("without source", "source"),
+				Entry("without sourceAmount", "sourceAmount"),
+				Entry("without paymentMethodId", "paymentMethodId"),
+			)
 		})
 
 		framework.ConformanceIt("V2-BUY-ORDERS-FILTERS", func(ctx SpecContext) {
@@ -243,6 +349,54 @@ var _ = Describe("v2 buy crypto", func() {
 					Expect(got).NotTo(ContainElement(num(oy, "id")))
 				}
 			}
+		})
+
+		// listing reads the v2 order listing of a provider around at (from
+		// and till are required) with further parameters.
+		listing := func(ctx SpecContext, provider int64, at time.Time, extra url.Values) []int64 {
+			GinkgoHelper()
+			q := window(at)
+			for k, v := range extra {
+				q[k] = v
+			}
+			ex := get(ctx, v2(target.RoleFull), fmt.Sprintf("/buy-crypto/provider/%d/order", provider), q)
+			Expect(ex).To(framework.BeOK(), "the v2 order listing with %s", q.Encode())
+			var out []int64
+			for _, l := range objects(framework.JSONOf(ex)) {
+				out = append(out, num(l, "id"))
+			}
+			return out
+		}
+
+		framework.ConformanceIt("V2-BUY-ORDERS-LIMIT-OFFSET", func(ctx SpecContext) {
+			o := offers(ctx)[0]
+			var last map[string]any
+			for range 3 {
+				last = place(ctx, o)
+			}
+			all := listing(ctx, o.provider, createdAt(last), url.Values{"limit": {"1000"}})
+			Expect(len(all)).To(BeNumerically(">=", 3), "the three orders just created are listed")
+			page := listing(ctx, o.provider, createdAt(last), url.Values{"limit": {"2"}, "offset": {"1"}})
+			Expect(page).To(Equal(all[1:3]), "limit=2&offset=1 is the second and third of the listing %v", all)
+		})
+
+		framework.ConformanceIt("V2-BUY-ORDERS-NETWORK", func(ctx SpecContext) {
+			os := offers(ctx)
+			var x, y *offer
+			for i := range os {
+				for j := range os {
+					if x == nil && os[i].provider == os[j].provider && os[i].network != "" && os[j].network != "" && !strings.EqualFold(os[i].network, os[j].network) {
+						x, y = &os[i], &os[j]
+					}
+				}
+			}
+			if x == nil {
+				Skip("no v2 provider delivers on two networks")
+			}
+			ox, oy := place(ctx, *x), place(ctx, *y)
+			listed := listing(ctx, x.provider, createdAt(ox), url.Values{"targetNetworkCode": {x.network}, "limit": {"1000"}})
+			Expect(listed).To(ContainElement(num(ox, "id")), "targetNetworkCode=%s lists the order delivering on it", x.network)
+			Expect(listed).NotTo(ContainElement(num(oy, "id")), "targetNetworkCode=%s leaves the order delivering on %s out", x.network, y.network)
 		})
 
 		framework.ConformanceIt("V2-BUY-V3-SAME", func(ctx SpecContext) {

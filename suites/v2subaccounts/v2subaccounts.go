@@ -176,6 +176,25 @@ var _ = Describe("v2 sub-accounts: states", func() {
 		Expect(acl(ctx, id)).To(HaveLen(1), "the activated sub-account's settings are read again")
 	})
 
+	framework.ConformanceIt("V2-SUBACC-IDS-LIST", func(ctx SpecContext) {
+		a, b := userID(target.RoleSub), userID(target.RoleSub2)
+		both := a + "," + b
+		Expect(acl(ctx, a, b)).To(HaveLen(2), "subAccountIds=%s reads the settings of both active sub-accounts", both)
+		c := v2(target.RoleFull)
+		DeferCleanup(func(ctx SpecContext) {
+			for _, id := range []string{a, b} {
+				do(ctx, c, http.MethodPost, "/sub-acc/activate", url.Values{"ids": {id}})
+			}
+		})
+		ex := do(ctx, c, http.MethodPost, "/sub-acc/freeze", url.Values{"ids": {both}})
+		Expect(ex).To(framework.BeOK(), "freezing ids=%s", both)
+		for _, id := range []string{a, b} {
+			Expect(acl(ctx, id)).To(BeEmpty(), "sub-account %s, listed in ids=%s, is frozen: its settings read as an empty array", id, both)
+		}
+		Expect(do(ctx, c, http.MethodPost, "/sub-acc/activate", url.Values{"ids": {both}})).To(framework.BeOK(), "activating ids=%s", both)
+		Expect(acl(ctx, a, b)).To(HaveLen(2), "both sub-accounts, listed in ids=%s, are active again", both)
+	})
+
 	framework.ConformanceIt("V2-SUBACC-RIGHT-NONE", func(ctx SpecContext) {
 		id := userID(target.RoleSub)
 		none := v2(target.RoleNoRights)
@@ -191,6 +210,22 @@ var _ = Describe("v2 sub-accounts: states", func() {
 		c := v2(target.RoleFull)
 		Expect(do(ctx, c, http.MethodPost, "/sub-acc/freeze", url.Values{"ids": {id}})).To(framework.BeAPIError(http.StatusBadRequest, 10021), "freezing the frozen sub-account")
 		Expect(do(ctx, c, http.MethodPut, "/sub-acc/acl/"+id, url.Values{"isPayoutEnabled": {"true"}, "description": {""}})).To(framework.BeAPIError(http.StatusBadRequest, 10021), "changing the frozen sub-account's settings")
+	})
+
+	framework.ConformanceIt("V2-SUBACC-ERR-MESSAGES", func(ctx SpecContext) {
+		c := v2(target.RoleFull)
+		message := func(ex *client.Exchange, status, code int, want, why string) {
+			GinkgoHelper()
+			Expect(ex).To(framework.BeAPIError(status, code), why)
+			e, _ := ex.APIError()
+			Expect(e.Message).To(Equal(want), "%s: the v2 Errors table gives code %d the message %q\nexchange: %s", why, code, want, ex)
+		}
+		message(do(ctx, c, http.MethodPost, "/sub-acc/activate", url.Values{"ids": {unknownUserID}}), http.StatusInternalServerError, 500,
+			"Internal Server Error", "activating a sub-account that cannot be found")
+		id := userID(target.RoleSub)
+		freezeForSpec(ctx, id)
+		message(do(ctx, c, http.MethodPost, "/sub-acc/freeze", url.Values{"ids": {id}}), http.StatusBadRequest, 10021,
+			"user disabled", "freezing the frozen sub-account")
 	})
 
 	framework.ConformanceContext("V2-SUBACC-ERR-500", func() {

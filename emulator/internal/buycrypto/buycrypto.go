@@ -225,7 +225,9 @@ func (s *Service) Place(req OrderRequest) (Order, error) {
 	}
 	var m *fixtures.Method
 	for i := range p.Methods {
-		if p.Methods[i].ID == req.MethodID {
+		// MethodID zero (only a fault lets a request leave it out) takes
+		// the first method of the pair.
+		if p.Methods[i].ID == req.MethodID || (req.MethodID == 0 && m == nil && supports(p.Methods[i], req.Source, req.Target)) {
 			m = &p.Methods[i]
 		}
 	}

@@ -96,8 +96,9 @@ func (n Names) Rate(r *api.Request, lax bool) (RateRequest, *api.Error) {
 	return q, perr
 }
 
-// Order reads a purchase.
-func (n Names) Order(r *api.Request) (OrderRequest, *api.Error) {
+// Order reads a purchase. The payment method is required unless anyMethod
+// (a fault), which then leaves MethodID zero: any method of the pair.
+func (n Names) Order(r *api.Request, anyMethod bool) (OrderRequest, *api.Error) {
 	id, perr := n.PathProvider(r)
 	if perr != nil {
 		return OrderRequest{}, perr
@@ -112,7 +113,7 @@ func (n Names) Order(r *api.Request) (OrderRequest, *api.Error) {
 	if perr != nil {
 		return req, perr
 	}
-	if n.OrderMissing != "" && (req.Source == "" || req.Target == "" || amt == nil || !r.Params.Has(n.MethodID)) {
+	if n.OrderMissing != "" && (req.Source == "" || req.Target == "" || amt == nil || (!r.Params.Has(n.MethodID) && !anyMethod)) {
 		return req, api.Validation("%s", n.OrderMissing)
 	}
 	if amt == nil {
@@ -122,7 +123,7 @@ func (n Names) Order(r *api.Request) (OrderRequest, *api.Error) {
 	if req.TargetAmount, perr = positive(r.Params, n.TargetAmount); perr != nil {
 		return req, perr
 	}
-	if !r.Params.Has(n.MethodID) {
+	if !r.Params.Has(n.MethodID) && !anyMethod {
 		return req, api.Validation("%s is required", n.MethodID)
 	}
 	if req.MethodID, perr = r.Params.Int(n.MethodID, 0, 1, 1<<53); perr != nil {

@@ -110,7 +110,11 @@ func (st *state) snapshot(ch channel, symbol string, sp subParams) (string, any,
 		}
 		return "snapshotTrades", map[string]any{"data": data, "symbol": symbol}, sp
 	case chanCandles:
-		snap := st.srv.opts.Tape.SnapshotCandles([]string{symbol}, market.Period(sp.period), sp.limit)
+		limit := sp.limit
+		if f.On("V2-WS-CANDLES-LIMIT") {
+			limit = tape.Keep
+		}
+		snap := st.srv.opts.Tape.SnapshotCandles([]string{symbol}, market.Period(sp.period), limit)
 		sp.seq = snap.Seq
 		data := make([]v2shape.Candle, 0, len(snap.Candles[symbol]))
 		for _, c := range snap.Candles[symbol] {

@@ -256,6 +256,9 @@ func (p *public) historySnapshots(s *subscription, symbols []string, limit int, 
 	if p.on("V3-WS-PUB-LIMIT-SNAPSHOT") {
 		n++
 	}
+	if s.ch.kind != kindTrades && p.on("V3-WS-PUB-CANDLE-LIMIT") {
+		n, limit = 1<<20, 1<<20
+	}
 	var snap tape.Snapshot
 	if s.ch.kind == kindTrades {
 		snap = p.m.Tape.SnapshotTrades(symbols, n)

@@ -118,6 +118,9 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
+			if f.On("V2-BUY-PROVIDER-FILTER") {
+				id = 0
+			}
 			out := []any{}
 			for _, p := range svc.Providers(id, source, target) {
 				out = append(out, a.providerV2(p))
@@ -128,6 +131,9 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			q, perr := names.Rate(r, f.On("V2-BUY-RATE-REQUIRED"))
 			if perr != nil {
 				return nil, perr
+			}
+			if f.On("V2-BUY-RATE-PARAMS") {
+				q.MethodID = 0
 			}
 			rate, err := svc.Rate(q)
 			if err != nil {
@@ -160,6 +166,12 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			if f.On("V2-BUY-ORDERS-FILTERS") {
 				q.TargetCode = ""
 			}
+			if f.On("V2-BUY-ORDERS-LIMIT-OFFSET") {
+				q.Offset = 0
+			}
+			if f.On("V2-BUY-ORDERS-NETWORK") {
+				q.Network = ""
+			}
 			out := []orderV2{}
 			for _, o := range svc.Orders(q) {
 				out = append(out, a.orderV2(o))
@@ -167,7 +179,7 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			return out, nil
 		}},
 		{Method: "POST", Path: "/buy-crypto/provider/{providerID}/order", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := names.Order(r)
+			req, perr := names.Order(r, f.On("V2-BUY-ORDER-REQUIRED"))
 			if perr != nil {
 				return nil, perr
 			}

@@ -32,14 +32,22 @@ func (a Accounts) subAccountError(err error) *api.Error {
 	if !errors.As(err, &se) {
 		return api.Internal("%v", err)
 	}
+	wrongMessages := a.Faults.On("V2-SUBACC-ERR-MESSAGES")
 	switch se.Kind {
 	case subaccount.NotFound:
 		if a.Faults.On("V2-SUBACC-ERR-500") {
 			return api.Validation("%s", se.Msg)
 		}
+		if wrongMessages {
+			return &api.Error{Status: http.StatusInternalServerError, Code: 500, Message: "Sub-account not found", Description: se.Msg}
+		}
 		return api.Internal("%s", se.Msg)
 	case subaccount.AlreadyOff, subaccount.Unusable:
-		return &api.Error{Status: http.StatusBadRequest, Code: 10021, Message: "user disabled", Description: se.Msg}
+		msg := "user disabled"
+		if wrongMessages {
+			msg = "Sub-account is disabled"
+		}
+		return &api.Error{Status: http.StatusBadRequest, Code: 10021, Message: msg, Description: se.Msg}
 	case subaccount.Insufficient:
 		return &api.Error{Status: http.StatusBadRequest, Code: 20001, Message: "Insufficient funds", Description: se.Msg}
 	}
@@ -99,6 +107,9 @@ func SubAccountRoutes(a Accounts) []api.Route {
 	return []api.Route{
 		{Method: "POST", Path: "/sub-acc/freeze", Handle: func(r *api.Request) (any, *api.Error) {
 			ids := r.Params.List("ids")
+			if len(ids) > 1 && f.On("V2-SUBACC-IDS-LIST") {
+				ids = ids[:1]
+			}
 			if f.On("V2-SUBACC-V3-STATE") || f.On("V2-SUBACC-FREEZE") {
 				for _, id := range ids {
 					s, err := reg.Lookup(r.Principal.Account, id)

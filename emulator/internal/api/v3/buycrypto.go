@@ -156,7 +156,7 @@ func buyCryptoRoutes(d Deps) []api.Route {
 			return out, nil
 		}},
 		{Method: "GET", Path: "/buy-crypto/provider/{provider_id}/rate", Right: right, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := buyNames.Rate(r, false)
+			q, perr := buyNames.Rate(r, d.Faults.On("V3-BUY-RATE-REQUIRED"))
 			if perr != nil {
 				return nil, perr
 			}
@@ -190,7 +190,7 @@ func buyCryptoRoutes(d Deps) []api.Route {
 			return out, nil
 		}},
 		{Method: "POST", Path: "/buy-crypto/provider/{provider_id}/order", Right: right, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := buyNames.Order(r)
+			req, perr := buyNames.Order(r, d.Faults.On("V3-BUY-ORDER-REQUIRED"))
 			if perr != nil {
 				return nil, perr
 			}

@@ -55,6 +55,12 @@ var listMarginFaultCases = []struct {
 	{"V3-LIST-RESPONSE", func(v *tradingEnv) string {
 		return str(objs(v.ok(v.send("POST", "/spot/order/list", full1, list("oneCancelOther", takeProfit, stopLoss))))[1], "contingency_type")
 	}, "oneCancelOther", ""},
+	{"V3-LIST-MARGIN-FIELDS", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		a := v.ok(v.send("POST", "/margin/order/list", full1, list("oneCancelOther",
+			lim("BTCUSDT", "buy", "0.01", "50000", "display_quantity", "0"), lim("BTCUSDT", "buy", "0.01", "49000", "display_quantity", "0"))))
+		return fmt.Sprint(objs(a)[0]["display_quantity"])
+	}, "0", "<nil>"},
 	{"V3-LIST-ATOMIC", func(v *tradingEnv) string {
 		a := v.send("POST", "/spot/order/list", full1, list("oneCancelOther", takeProfit, with(stopLoss, "symbol", "DOGEBTC")))
 		return fmt.Sprint(code(a), " ", len(v.ok(v.send("GET", "/spot/order", full1, nil)).arr()))
@@ -118,6 +124,11 @@ var listMarginFaultCases = []struct {
 		o := v.ok(v.send("POST", "/margin/order", full1, lim("BTCUSDT", "buy", "0.01", "50000"))).obj()
 		return fmt.Sprint(o["reduce_only"], " ", o["margin_mode"])
 	}, "false isolated", "<nil> <nil>"},
+	{"V3-MARGIN-REPLACE-STRICT", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		v.ok(v.send("POST", "/margin/order", full1, lim("BTCUSDT", "buy", "0.01", "50000", "client_order_id", "margin-strict-01")))
+		return code(v.send("PATCH", "/margin/order/margin-strict-01", full1, params{"quantity": "0.01", "price": "50000.005", "strict_validate": true}))
+	}, "10001", "200"},
 	{"V3-MARGIN-CLOSE-POSITION", func(v *tradingEnv) string {
 		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
 		return code(v.send("POST", "/margin/order", full1, params{"symbol": "BTCUSDT", "side": "sell", "type": "market", "quantity": "0.1", "close_position": true}))
@@ -133,6 +144,10 @@ var listMarginFaultCases = []struct {
 		v.ok(v.send("DELETE", "/margin/position/isolated/BTCUSDT", full1, nil))
 		return fmt.Sprint(len(positions(v.ok(v.send("GET", "/margin/account/isolated/BTCUSDT", full1, nil)).obj())))
 	}, "0", "1"},
+	{"V3-MARGIN-POSITION-CLOSE-STRICT", func(v *tradingEnv) string {
+		openLong(v)
+		return code(v.send("DELETE", "/margin/position/isolated/BTCUSDT", full1, params{"price": "70000.005", "strict_validate": true}))
+	}, "10001", "200"},
 	{"V3-MARGIN-CONFIG", func(v *tradingEnv) string {
 		recs := v.ok(v.send("GET", "/margin/config", full1, nil)).obj()["config"].([]any)
 		_, has := recs[0].(map[string]any)["active"]

@@ -72,6 +72,11 @@ func placeList(d Deps, r *api.Request, margin bool) (any, *api.Error) {
 	if perr != nil {
 		return nil, perr
 	}
+	if margin && d.Faults.On("V3-LIST-MARGIN-FIELDS") {
+		for i := range req.Orders {
+			req.Orders[i].DisplayQuantity = nil
+		}
+	}
 	os, err := d.Engine.PlaceList(req)
 	if err != nil {
 		return nil, engineError(err)

@@ -365,6 +365,9 @@ func marginRoutes(d Deps) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
+			if d.Faults.On("V3-MARGIN-POSITION-CLOSE-STRICT") {
+				strict = false
+			}
 			ps, err := eng.ClosePosition(r.Principal.Account, r.PathValue("margin_mode"), r.PathValue("symbol"), price, strict)
 			if err != nil {
 				return nil, engineError(err)
@@ -396,6 +399,9 @@ func marginRoutes(d Deps) []api.Route {
 			req, perr := replaceRequest(r)
 			if perr != nil {
 				return nil, perr
+			}
+			if f.On("V3-MARGIN-REPLACE-STRICT") {
+				req.StrictValidate = false
 			}
 			req.Account = key(r)
 			return one(eng.Replace(req))

@@ -14,20 +14,24 @@ import (
 )
 
 // subAccountError writes a refusal of the sub-account registry with the
-// codes of the v3 Errors table (HTTP 400: the document gives no status for
-// 21001, 21003, 21004).
-func subAccountError(err error) *api.Error {
+// codes and messages of the v3 Errors table (HTTP 400: the document gives no
+// status for 21001, 21003, 21004).
+func (d Deps) subAccountError(err error) *api.Error {
 	var se *subaccount.Error
 	if !errors.As(err, &se) {
 		return api.Internal("%v", err)
 	}
+	notFound, off := "Subaccount not found", "Sub account is already frozen or disabled"
+	if d.Faults.On("V3-SUBACC-ERR-MESSAGES") {
+		notFound, off = "Sub-account error", "Sub-account error"
+	}
 	switch se.Kind {
 	case subaccount.NotFound:
-		return &api.Error{Status: http.StatusBadRequest, Code: 21001, Message: "Subaccount not found", Description: se.Msg}
+		return &api.Error{Status: http.StatusBadRequest, Code: 21001, Message: notFound, Description: se.Msg}
 	case subaccount.AlreadyOff:
-		return &api.Error{Status: http.StatusBadRequest, Code: 21003, Message: "Sub account is already frozen or disabled", Description: se.Msg}
+		return &api.Error{Status: http.StatusBadRequest, Code: 21003, Message: off, Description: se.Msg}
 	case subaccount.Unusable:
-		return &api.Error{Status: http.StatusBadRequest, Code: 21004, Message: "Sub account is already frozen or disabled", Description: se.Msg}
+		return &api.Error{Status: http.StatusBadRequest, Code: 21004, Message: off, Description: se.Msg}
 	case subaccount.Insufficient:
 		return &api.Error{Status: http.StatusBadRequest, Code: 20001, Message: "Insufficient funds", Description: se.Msg}
 	}
@@ -106,7 +110,7 @@ func (d Deps) amountAndCurrency(r *api.Request) (decimal.Decimal, string, *api.E
 
 func (d Deps) transferResult(id string, err error) (any, *api.Error) {
 	if err != nil {
-		return nil, subAccountError(err)
+		return nil, d.subAccountError(err)
 	}
 	if d.Faults.On("V3-SUBACC-TRANSFER-RESULT") {
 		return result{Result: len(id)}, nil
@@ -141,14 +145,14 @@ func subAccountRoutes(d Deps) []api.Route {
 		}},
 		{Method: "POST", Path: "/sub-account/freeze", Right: stateRight, Handle: func(r *api.Request) (any, *api.Error) {
 			if err := reg.Freeze(r.Principal.Account, r.Params.List("sub_account_ids")); err != nil {
-				return nil, subAccountError(err)
+				return nil, d.subAccountError(err)
 			}
 			return result{Result: true}, nil
 		}},
 		{Method: "POST", Path: "/sub-account/activate", Handle: func(r *api.Request) (any, *api.Error) {
 			ok, err := reg.Activate(r.Principal.Account, r.Params.List("sub_account_ids"))
 			if err != nil {
-				return nil, subAccountError(err)
+				return nil, d.subAccountError(err)
 			}
 			return result{Result: ok}, nil
 		}},
@@ -158,6 +162,9 @@ func subAccountRoutes(d Deps) []api.Route {
 				return nil, api.Validation("sub_account_id is required")
 			}
 			typ, _ := r.Params.String("type")
+			if typ == "" && d.Faults.On("V3-SUBACC-TRANSFER-REQUIRED") {
+				typ = subaccount.ToSub
+			}
 			if typ != subaccount.ToSub && typ != subaccount.FromSub {
 				if !d.Faults.On("V3-SUBACC-TRANSFER-VALIDATION") {
 					return nil, api.Validation("type must be to_sub_account or from_sub_account, got %q", typ)
@@ -191,13 +198,13 @@ func subAccountRoutes(d Deps) []api.Route {
 		{Method: "GET", Path: "/sub-account/acl", Right: aclRight, Handle: func(r *api.Request) (any, *api.Error) {
 			acls, err := reg.ACLs(r.Principal.Account, r.Params.List("sub_account_ids"))
 			if err != nil {
-				return nil, subAccountError(err)
+				return nil, d.subAccountError(err)
 			}
 			return result{Result: d.aclViews(acls)}, nil
 		}},
 		{Method: "POST", Path: "/sub-account/acl", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
 			for _, name := range []string{"sub_account_ids", "deposit_address_generation_enabled", "withdraw_enabled", "description"} {
-				if !r.Params.Has(name) {
+				if !r.Params.Has(name) && (name != "description" || !d.Faults.On("V3-SUBACC-ACL-REQUIRED")) {
 					return nil, api.Validation("%s is required", name)
 				}
 			}
@@ -209,17 +216,21 @@ func subAccountRoutes(d Deps) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
-			desc, _ := r.Params.String("description")
-			acls, err := reg.SetACL(r.Principal.Account, r.Params.List("sub_account_ids"), dep, wd, &desc)
+			desc, given := r.Params.String("description")
+			descp := &desc
+			if !given {
+				descp = nil // only the V3-SUBACC-ACL-REQUIRED fault gets here: the old description stays
+			}
+			acls, err := reg.SetACL(r.Principal.Account, r.Params.List("sub_account_ids"), dep, wd, descp)
 			if err != nil {
-				return nil, subAccountError(err)
+				return nil, d.subAccountError(err)
 			}
 			return result{Result: d.aclViews(acls)}, nil
 		}},
 		{Method: "GET", Path: "/sub-account/balance/{sub_acc_id}", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
 			b, err := reg.Balance(r.Principal.Account, r.PathValue("sub_acc_id"))
 			if err != nil {
-				return nil, subAccountError(err)
+				return nil, d.subAccountError(err)
 			}
 			return result{Result: struct {
 				Wallet []subBalance `json:"wallet,omitempty"`
@@ -252,7 +263,7 @@ type depositAddress struct {
 func (d Deps) subAddress(r *api.Request, ref, currency, networkParam string) (depositAddress, *api.Error) {
 	s, err := d.SubAccounts.Lookup(r.Principal.Account, ref)
 	if err != nil {
-		return depositAddress{}, subAccountError(err)
+		return depositAddress{}, d.subAccountError(err)
 	}
 	cur := strings.ToUpper(currency)
 	c, ok := d.Market.Currency(cur)

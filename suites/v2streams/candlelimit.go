@@ -1,0 +1,36 @@
+package v2streams
+
+import (
+	"time"
+
+	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// subscribeCandles takes limit as subscribeTrades does. Two M1 candles of
+// history need trades in two different minutes, so the emulator's clock is
+// moved between them (emulator only, Serial).
+var _ = Describe("v2 streams: limit on candles", Serial, Label(framework.LabelEmulatorOnly), func() {
+	framework.ConformanceIt("V2-WS-CANDLES-LIMIT", func(ctx SpecContext) {
+		e := framework.Current()
+		e.RequireEmulator()
+		f := newFillScene(ctx)
+		f.trade(ctx, 0)
+		Expect(e.Control().Advance(ctx, 2*time.Minute)).To(Succeed(), "moving the emulator clock two minutes on")
+		latest, _ := f.trade(ctx, 1)
+		sym := f.m.Sym.Code
+
+		one := open(ctx, pathPublic)
+		Expect(one.ok(ctx, "subscribeCandles", frame{"symbol": sym, "period": "M1", "limit": 1})).To(Equal(true), "subscribeCandles with limit 1")
+		cs := data(one.notification(ctx, "snapshotCandles", nil), candleSchema, "snapshotCandles")
+		Expect(cs).To(HaveLen(1), "%s traded in two minutes: limit 1 gives one candle: %v", sym, cs)
+		Expect(cs[0]["close"]).To(trading.DecEqual(latest), "the one candle is the latest, closing at the last trade's price %s: %v", latest, cs)
+
+		all := open(ctx, pathPublic)
+		Expect(all.ok(ctx, "subscribeCandles", frame{"symbol": sym, "period": "M1", "limit": 1000})).To(Equal(true), "subscribeCandles with limit 1000")
+		Expect(len(data(all.notification(ctx, "snapshotCandles", nil), candleSchema, "snapshotCandles"))).To(BeNumerically(">=", 2),
+			"limit 1000 gives the older candles too: both minutes with trades")
+	})
+})
