@@ -334,24 +334,30 @@ func (o *order) triggersUp() bool {
 func nanoTime(n int64) time.Time { return time.Unix(0, n).UTC() }
 
 // snapshot is the order as the API answers it.
-func (o *order) snapshot() Order {
+func (o *order) snapshot() (out Order) {
+	o.fill(&out)
+	return out
+}
+
+// fill writes the snapshot into out, which must be zero: an answer is
+// filled where it is returned (as a value passed up two calls, the record
+// was copied twice, a twelfth of a placement).
+func (o *order) fill(out *Order) {
 	bk := o.bk
-	out := Order{
-		ID:                    o.id,
-		ClientOrderID:         o.cloid,
-		Account:               o.acct.id,
-		Symbol:                bk.sym.Code,
-		Side:                  o.side.public(),
-		Status:                o.status.public(),
-		Type:                  o.typ.public(),
-		TimeInForce:           o.tif.public(),
-		Quantity:              o.qtyDec,
-		PriceAverage:          o.priceAverage(),
-		PostOnly:              o.postOnly,
-		OriginalClientOrderID: o.origCloid(),
-		CreatedAt:             nanoTime(o.created),
-		UpdatedAt:             nanoTime(o.updated),
-	}
+	out.ID = o.id
+	out.ClientOrderID = o.cloid
+	out.Account = o.acct.id
+	out.Symbol = bk.sym.Code
+	out.Side = o.side.public()
+	out.Status = o.status.public()
+	out.Type = o.typ.public()
+	out.TimeInForce = o.tif.public()
+	out.Quantity = o.qtyDec
+	out.PriceAverage = o.priceAverage()
+	out.PostOnly = o.postOnly
+	out.OriginalClientOrderID = o.origCloid()
+	out.CreatedAt = nanoTime(o.created)
+	out.UpdatedAt = nanoTime(o.updated)
 	switch o.filled {
 	case 0:
 	case o.qty:
@@ -384,7 +390,6 @@ func (o *order) snapshot() Order {
 		out.ReduceOnly = o.mg.reduceOnly
 		out.PositionID = o.mg.posID
 	}
-	return out
 }
 
 // account is one user's orders and trades: their spot orders, or (under

@@ -11,7 +11,7 @@ import (
 // Place validates and places a new order (POST /spot/order). The answer
 // carries the order's status when the request completes and the trades it
 // made. Refusals are *Error; nothing changes on a refusal.
-func (e *Engine) Place(req PlaceRequest) (Order, error) {
+func (e *Engine) Place(req PlaceRequest) (out Order, _ error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := e.now()
@@ -63,7 +63,7 @@ func (e *Engine) Place(req PlaceRequest) (Order, error) {
 	} else {
 		e.admit(o, now, &trades, ReportNew)
 	}
-	out := o.snapshot()
+	o.fill(&out)
 	out.Trades = e.keepTrades(trades)
 	switch {
 	case out.Status == Expired && o.tif == cIOC && o.filled == 0 && e.faults.On("V3-SPOT-IOC-FOK-FINAL"):
