@@ -55,9 +55,10 @@ func (e *Engine) genClientOrderID(a *account) (string, uint64) {
 		x := splitmix64(e.cloidSeq)
 		y := splitmix64(x ^ genKey)
 		var b [32]byte
-		for i := 0; i < 8; i++ { // a byte (two digits) of each half at a time
-			copy(b[14-2*i:], hexPairs[2*(x&0xff):2*(x&0xff)+2])
-			copy(b[30-2*i:], hexPairs[2*(y&0xff):2*(y&0xff)+2])
+		for i := 14; i >= 0; i -= 2 { // a byte (two digits) of each half at a time
+			p, q := 2*(x&0xff), 2*(y&0xff)
+			b[i], b[i+1] = hexPairs[p], hexPairs[p+1]
+			b[16+i], b[17+i] = hexPairs[q], hexPairs[q+1]
 			x >>= 8
 			y >>= 8
 		}
