@@ -44,14 +44,7 @@ func (c typeCode) public() Type   { return typeNames[c] }
 func (c typeCode) String() string { return string(typeNames[c]) }
 
 // typeCodeOf is the code of a valid type (parse has checked it).
-func typeCodeOf(t Type) typeCode {
-	for c, n := range typeNames {
-		if n == t {
-			return typeCode(c)
-		}
-	}
-	return cLimit
-}
+func typeCodeOf(t Type) typeCode { return codeOf[typeCode](typeNames[:], t) }
 
 type tifCode uint8
 
@@ -69,13 +62,17 @@ func (c tifCode) public() TimeInForce { return tifNames[c] }
 func (c tifCode) String() string      { return string(tifNames[c]) }
 
 // tifCodeOf is the code of a valid time in force (parse has checked it).
-func tifCodeOf(t TimeInForce) tifCode {
-	for c, n := range tifNames {
-		if n == t {
-			return tifCode(c)
+func tifCodeOf(t TimeInForce) tifCode { return codeOf[tifCode](tifNames[:], t) }
+
+// codeOf is the code of name s in names (its index; 0, the default
+// value, when s is not there).
+func codeOf[C ~uint8, S comparable](names []S, s S) C {
+	for c, n := range names {
+		if n == s {
+			return C(c)
 		}
 	}
-	return cGTC
+	return 0
 }
 
 type statusCode uint8
