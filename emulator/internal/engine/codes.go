@@ -19,12 +19,7 @@ func (c sideCode) public() Side   { return sideNames[c] }
 func (c sideCode) String() string { return string(sideNames[c]) }
 
 // sideCodeOf is the code of a valid side (parse has checked it).
-func sideCodeOf(s Side) sideCode {
-	if s == Sell {
-		return cSell
-	}
-	return cBuy
-}
+func sideCodeOf(s Side) sideCode { return codeOf[sideCode](sideNames[:], s) }
 
 type typeCode uint8
 

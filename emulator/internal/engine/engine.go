@@ -403,7 +403,7 @@ func (e *Engine) retain(a *account) {
 			id := a.behind[j]
 			a.behind[j] = a.behind[len(a.behind)-1]
 			a.behind = a.behind[:len(a.behind)-1]
-			if i := a.find(id); i < len(a.history) && !a.history[i].deleted && !a.isActive(&a.history[i]) {
+			if i := a.find(id); i < len(a.history) && !a.history[i].deleted && !a.history[i].isActive() {
 				e.purge(a, i)
 				final--
 			}
@@ -411,7 +411,7 @@ func (e *Engine) retain(a *account) {
 		}
 		i := a.trimAt
 		a.trimAt++
-		if h := &a.history[i]; h.deleted || a.isActive(h) {
+		if h := &a.history[i]; h.deleted || h.isActive() {
 			continue
 		}
 		e.purge(a, i) // may compact history and reset the cursor

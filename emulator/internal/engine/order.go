@@ -461,10 +461,8 @@ func (a *account) addActive(o *order) {
 	o.activeAt = int32(len(a.active))
 }
 
-// isActive reports whether history entry h is an active order. (It reads
-// the order: a floor of active IDs that spared the read on old records
-// only moved the cache miss to purge, which marks the record deleted.)
-func (a *account) isActive(h *histEntry) bool { return h.o.activeAt != 0 }
+// isActive reports whether history entry h is an active order.
+func (h *histEntry) isActive() bool { return h.o.activeAt != 0 }
 
 // removeActive takes o out of the active set (the last one takes its
 // place); it reports whether o was in it.
