@@ -4,6 +4,7 @@ package clock
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,8 +22,8 @@ func (Real) Now() time.Time { return time.Now().UTC() }
 // Offset is a clock that runs with the wall clock but can be moved forward
 // (or back) by the control plane. It is safe for concurrent use.
 type Offset struct {
-	mu     sync.RWMutex
-	offset time.Duration
+	// offset is read without a lock: every engine call reads the clock.
+	offset atomic.Int64 // nanoseconds
 	base   Clock
 }
 
@@ -36,53 +37,46 @@ func NewOffset(base Clock) *Offset {
 
 // Now implements Clock.
 func (o *Offset) Now() time.Time {
-	o.mu.RLock()
-	defer o.mu.RUnlock()
-	return o.base.Now().Add(o.offset)
+	return o.base.Now().Add(time.Duration(o.offset.Load()))
 }
 
 // Advance moves the clock by d.
-func (o *Offset) Advance(d time.Duration) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.offset += d
-}
+func (o *Offset) Advance(d time.Duration) { o.offset.Add(int64(d)) }
 
 // Reset puts the clock back on its base.
-func (o *Offset) Reset() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.offset = 0
-}
+func (o *Offset) Reset() { o.offset.Store(0) }
 
 // Manual is a clock that moves only when told to: the one test clock of
 // the emulator and of the projects that embed it. It is safe for
 // concurrent use.
 type Manual struct {
-	mu sync.Mutex
-	t  time.Time
+	mu sync.Mutex // serializes the writers
+	// t is read without the lock: the engine reads the clock on every
+	// call, and a mutex there was a locked instruction per request.
+	t atomic.Pointer[time.Time]
 }
 
 // NewManual returns a manual clock stopped at t.
-func NewManual(t time.Time) *Manual { return &Manual{t: t} }
+func NewManual(t time.Time) *Manual {
+	m := &Manual{}
+	m.t.Store(&t)
+	return m
+}
 
 // Now implements Clock.
-func (m *Manual) Now() time.Time {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.t
-}
+func (m *Manual) Now() time.Time { return *m.t.Load() }
 
 // Advance moves the clock by d.
 func (m *Manual) Advance(d time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.t = m.t.Add(d)
+	t := m.t.Load().Add(d)
+	m.t.Store(&t)
 }
 
 // Set stops the clock at t.
 func (m *Manual) Set(t time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.t = t
+	m.t.Store(&t)
 }

@@ -22,11 +22,10 @@ type book struct {
 	feeInQuote       bool
 	feeInBase        bool  // (a symbol may charge fees in a third currency)
 	fees             rates // the symbol's own rates
-	// lastFee and lastFeeDec are the last taker fee made a decimal for an
-	// answer: trades of one size at one price repeat their fee, and the
-	// shared decimal (immutable) spares its allocation.
-	lastFee    fixed.Amount
-	lastFeeDec decimal.Decimal
+	// fees16 holds taker fees lately made decimals for an answer, by a hash
+	// of the amount: trades repeat their fees (same price and quantity),
+	// and making the decimal allocates.
+	fees16 [16]feeDec
 
 	bids, asks side
 
@@ -308,10 +307,17 @@ func (s *side) cost(b *book, want int64) fixed.Amount {
 	return total
 }
 
-// feeDecimal is fee as a decimal, shared with the last trade's when equal.
+// feeDec is a fee and its decimal.
+type feeDec struct {
+	fee fixed.Amount
+	dec decimal.Decimal
+}
+
+// feeDecimal is fee as a decimal, shared with an earlier trade's when equal.
 func (b *book) feeDecimal(fee fixed.Amount) decimal.Decimal {
-	if fee != b.lastFee || b.lastFeeDec.IsZero() {
-		b.lastFee, b.lastFeeDec = fee, fee.Decimal()
+	c := &b.fees16[fee.Hash()>>60] // (a multiplicative hash's best bits are its top ones)
+	if fee != c.fee || c.dec.IsZero() {
+		c.fee, c.dec = fee, fee.Decimal()
 	}
-	return b.lastFeeDec
+	return c.dec
 }

@@ -265,3 +265,21 @@ func TestGeneratedIDDecodes(t *testing.T) {
 		t.Fatalf("Get by generated ID: %v %v", got.ClientOrderID, err)
 	}
 }
+
+// TestHex16: the word-at-a-time hex writer agrees with fmt on every digit
+// value in every position.
+func TestHex16(t *testing.T) {
+	xs := []uint64{0, 1, 0x0123456789abcdef, 0xfedcba9876543210, ^uint64(0), 0x9e3779b97f4a7c15}
+	for i := 0; i < 64; i += 4 {
+		for d := uint64(0); d < 16; d++ {
+			xs = append(xs, d<<i)
+		}
+	}
+	for _, x := range xs {
+		var b [16]byte
+		hex16(b[:], x)
+		if want := fmt.Sprintf("%016x", x); string(b[:]) != want {
+			t.Fatalf("hex16(%#x) = %s, want %s", x, b[:], want)
+		}
+	}
+}

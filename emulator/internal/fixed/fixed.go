@@ -142,6 +142,15 @@ func (a Amount) Decimal() decimal.Decimal {
 	return decimal.NewFromBigInt(c, -Places)
 }
 
+// Hash is a hash of the amount's value (0 for values beyond the fixed
+// range), for small caches keyed by amounts.
+func (a Amount) Hash() uint64 {
+	if a.slow != nil {
+		return 0
+	}
+	return (a.lo ^ uint64(a.hi)) * 0x9e3779b97f4a7c15
+}
+
 // String formats the amount as its decimal does.
 func (a Amount) String() string { return a.Decimal().String() }
 
@@ -329,6 +338,17 @@ func shift(neg bool, h, l uint64, exp int) (Amount, bool) {
 		}
 		exp -= k
 	}
+	if exp < 0 && exp >= -19 && h == 0 {
+		// The common case (a fee: an amount times a rate): one word
+		// divided by a constant power of ten, which compiles to a
+		// multiplication where a division by a variable took two
+		// hardware divisions.
+		q, r := divPow10(l, -exp)
+		if r != 0 {
+			return Amount{}, false
+		}
+		return fromMag(neg, 0, q)
+	}
 	for exp < 0 {
 		k := min(-exp, 19)
 		d := pow10[k]
@@ -341,4 +361,50 @@ func shift(neg bool, h, l uint64, exp int) (Amount, bool) {
 		exp += k
 	}
 	return fromMag(neg, h, l)
+}
+
+// divPow10 is l / 10^k and l % 10^k for k in 1..19, each divisor a
+// constant so that the compiler turns the division into a multiplication.
+func divPow10(l uint64, k int) (uint64, uint64) {
+	switch k {
+	case 1:
+		return l / 1e1, l % 1e1
+	case 2:
+		return l / 1e2, l % 1e2
+	case 3:
+		return l / 1e3, l % 1e3
+	case 4:
+		return l / 1e4, l % 1e4
+	case 5:
+		return l / 1e5, l % 1e5
+	case 6:
+		return l / 1e6, l % 1e6
+	case 7:
+		return l / 1e7, l % 1e7
+	case 8:
+		return l / 1e8, l % 1e8
+	case 9:
+		return l / 1e9, l % 1e9
+	case 10:
+		return l / 1e10, l % 1e10
+	case 11:
+		return l / 1e11, l % 1e11
+	case 12:
+		return l / 1e12, l % 1e12
+	case 13:
+		return l / 1e13, l % 1e13
+	case 14:
+		return l / 1e14, l % 1e14
+	case 15:
+		return l / 1e15, l % 1e15
+	case 16:
+		return l / 1e16, l % 1e16
+	case 17:
+		return l / 1e17, l % 1e17
+	case 18:
+		return l / 1e18, l % 1e18
+	case 19:
+		return l / 1e19, l % 1e19
+	}
+	return l / pow10[k], l % pow10[k]
 }

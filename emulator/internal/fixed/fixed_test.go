@@ -94,3 +94,16 @@ func TestSignedOverflowEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestDivPow10 checks each constant divisor against division by the table.
+func TestDivPow10(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for k := 1; k <= 19; k++ {
+		for _, l := range []uint64{0, 1, pow10[k] - 1, pow10[k], pow10[k] + 1, ^uint64(0), r.Uint64(), r.Uint64() >> 20} {
+			q, m := divPow10(l, k)
+			if q != l/pow10[k] || m != l%pow10[k] {
+				t.Fatalf("divPow10(%d, %d) = %d, %d; want %d, %d", l, k, q, m, l/pow10[k], l%pow10[k])
+			}
+		}
+	}
+}
