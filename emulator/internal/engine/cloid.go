@@ -136,9 +136,12 @@ func (a *account) lookup(cloid string) *order {
 		return nil
 	}
 	h := a.history
-	i := sort.Search(len(h), func(i int) bool { return h[i].o.genSeq >= seq })
-	for ; i < len(h) && h[i].o.genSeq == seq; i++ {
-		if o := h[i].o; o.genID && !o.deleted && o.cloid == cloid {
+	i := sort.Search(len(h), func(i int) bool { return h[i].genSeq >= seq })
+	for ; i < len(h) && h[i].genSeq == seq; i++ {
+		if h[i].deleted || !h[i].genID {
+			continue
+		}
+		if o := h[i].o; o.cloid == cloid {
 			return o
 		}
 	}

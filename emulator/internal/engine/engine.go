@@ -110,7 +110,6 @@ type Engine struct {
 
 	fired    []*order      // scratch for stop triggers
 	moves    []ledger.Move // scratch for a trade's ledger moves (zeroing a fresh array per trade showed in profiles)
-	spotLegs []ledger.Leg  // scratch for a spot trade's balances (settleSpot)
 	tradeBuf []Trade       // where the next answer's trades go (see answerTrades)
 
 	// Order-list effects wait here until the matching in progress is over
@@ -372,6 +371,9 @@ func (e *Engine) purge(a *account, i int) {
 	if !h.genID || a.foreignHex {
 		a.unindex(h.o)
 	}
+	// History lets go of the record at once: deleted entries linger until
+	// compaction, and the records they held were 40% of the heap.
+	h.o = nil
 	a.deleted++
 	if a.deleted > 1024 && a.deleted*2 > len(a.history) {
 		kept := a.history[:0]
@@ -449,7 +451,7 @@ func (e *Engine) register(o *order) {
 	o.id = e.lastOrderID
 	a := o.acct
 	e.index(a, o)
-	a.history = append(a.history, histEntry{o: o, id: o.id, genID: o.genID})
+	a.history = append(a.history, histEntry{o: o, id: o.id, genSeq: o.genSeq, genID: o.genID})
 	a.addActive(o)
 	a.perSym[o.bk.idx]++
 }

@@ -423,11 +423,12 @@ type account struct {
 // reads of it: walking old history then touches no order (at 100,000
 // records per account, reading each evicted order was a cache miss).
 type histEntry struct {
-	o         *order
+	o         *order // nil once deleted
 	id        int64
-	deleted   bool // mirrors o.deleted
-	genID     bool // o.genID
-	scheduled bool // o is in the engine's purge schedule
+	genSeq    uint64 // o.genSeq (lookup's binary search reads it)
+	deleted   bool   // mirrors o.deleted
+	genID     bool   // o.genID
+	scheduled bool   // o is in the engine's purge schedule
 }
 
 // find is the index of the history entry of order id (len when absent).

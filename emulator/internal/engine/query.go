@@ -136,7 +136,7 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 	}
 
 	match := func(o *order) bool {
-		if o.deleted {
+		if o == nil || o.deleted { // (history lets go of deleted records)
 			return false
 		}
 		if len(q.Symbols) > 0 && !slices.Contains(q.Symbols, o.bk.sym.Code) {

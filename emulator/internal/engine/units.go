@@ -76,6 +76,11 @@ func (u unit) count(x decimal.Decimal, strict, halfUp bool) (int64, roundResult)
 			hi, lo := bits.Mul64(den, pow10[ue-xe])
 			den, ok = lo, hi == 0 && lo < 1<<63
 		}
+		if ok && den == 1 {
+			// A step of one unit at the value's scale (0.01 for 1.25): no
+			// division (a hardware one per price and per quantity showed).
+			return finishCount(num, false, false, strict)
+		}
 		if ok {
 			q, r := num/den, num%den
 			return finishCount(q, r != 0, 2*r > den || (halfUp && 2*r == den), strict)
