@@ -26,6 +26,7 @@ type book struct {
 	// of the amount: trades repeat their fees (same price and quantity),
 	// and making the decimal allocates.
 	fees16 [16]feeDec
+	boxes  []decimal.Decimal // see box
 
 	bids, asks side
 
@@ -305,6 +306,18 @@ func (s *side) cost(b *book, want int64) fixed.Amount {
 		want -= take
 	}
 	return total
+}
+
+// box is a place holding d for an answer's price: the free head of a
+// chunk shared by answers, so that each does not allocate its own.
+func (b *book) box(d decimal.Decimal) *decimal.Decimal {
+	if len(b.boxes) == 0 {
+		b.boxes = make([]decimal.Decimal, 128)
+	}
+	p := &b.boxes[0]
+	*p = d
+	b.boxes = b.boxes[1:]
+	return p
 }
 
 // feeDec is a fee and its decimal.

@@ -61,15 +61,20 @@ func looksGenerated(s string) bool {
 func (e *Engine) genClientOrderID(a *account) (string, uint64) {
 	for {
 		e.cloidSeq++
-		x := splitmix64(e.cloidSeq)
-		y := splitmix64(x ^ genKey)
-		var b [32]byte
-		hex16(b[:16], x)
-		hex16(b[16:], y)
-		if s := string(b[:]); !a.foreignHex || a.byCloid[s] == nil {
+		if s := genString(e.cloidSeq); !a.foreignHex || a.byCloid[s] == nil {
 			return s, e.cloidSeq
 		}
 	}
+}
+
+// genString is the ID the generator makes of sequence number seq.
+func genString(seq uint64) string {
+	x := splitmix64(seq)
+	y := splitmix64(x ^ genKey)
+	var b [32]byte
+	hex16(b[:16], x)
+	hex16(b[16:], y)
+	return string(b[:])
 }
 
 // genID gives o a generated client order ID.
@@ -140,6 +145,10 @@ func (a *account) lookup(cloid string) *order {
 	for ; i < len(h) && h[i].genSeq == seq; i++ {
 		if h[i].deleted || !h[i].genID {
 			continue
+		}
+		if h[i].o == nil {
+			// Compact: the sequence number is the ID's.
+			return h[i].view(a, new(order))
 		}
 		if o := h[i].o; o.cloid == cloid {
 			return o

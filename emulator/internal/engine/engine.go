@@ -117,6 +117,14 @@ type Engine struct {
 	// primary's fill activated.
 	doomed, activations []*order
 
+	// Order records to reuse (see recycle): freed holds those whose
+	// orders ended during the current call, free those ready for the
+	// next placements. A record is only reused in a later call than the
+	// one that ended its order, when no engine code still holds it.
+	free, freed []*order
+	// keepRecords turns recycling off: the test that compares both sets it.
+	keepRecords bool
+
 	// Margin: configuration by symbol, open accounts by ledger account ID.
 	marginCfg map[string]*marginSym
 	margin    map[string]*marginAcct
@@ -246,6 +254,7 @@ func (e *Engine) resetLocked() {
 	e.accounts = map[string]*account{}
 	e.lastOrderID, e.lastTradeID, e.cloidSeq = 0, 0, 0
 	e.expiries, e.purges, e.purgedEarly = nil, nil, 0
+	e.free, e.freed = nil, nil
 	e.doomed, e.activations = nil, nil
 	e.margin = map[string]*marginAcct{}
 	e.lastPosID = 0
@@ -257,6 +266,13 @@ func (e *Engine) resetLocked() {
 // now reads the clock and applies what became due since the last call,
 // including what an expiry does to the rest of an order list.
 func (e *Engine) now() int64 {
+	if len(e.freed) > 0 {
+		// A new call: the records of orders that ended in earlier ones are
+		// no longer held by anything.
+		e.free = append(e.free, e.freed...)
+		clear(e.freed)
+		e.freed = e.freed[:0]
+	}
 	t := e.clk.Now().UnixNano()
 	e.sweep(t)
 	if len(e.doomed) > 0 || len(e.activations) > 0 {
@@ -350,6 +366,44 @@ func (e *Engine) finalize(o *order, status statusCode, at int64, release bool) {
 		}
 	}
 	e.retain(a)
+	e.recycle(o)
+}
+
+// newOrder is a zero order record, reused when one is free.
+func (e *Engine) newOrder() *order {
+	if n := len(e.free); n > 0 {
+		o := e.free[n-1]
+		e.free[n-1] = nil
+		e.free = e.free[:n-1]
+		*o = order{}
+		return o
+	}
+	return &order{}
+}
+
+// recycle hands the record of final order o back for reuse when nothing
+// but history can reach it, history keeping the order in compact form
+// instead. Reused while still in the cache, records cost no fresh memory
+// per placement (at a history of 100,000 orders per account, writing and
+// collecting fresh ones was a fifth of the engine's time). That holds
+// for plain spot orders with generated IDs: no list, margin, deadline,
+// purge schedule, extra field or index entry refers to them.
+func (e *Engine) recycle(o *order) {
+	a := o.acct
+	if e.keepRecords || o.mg != nil || o.list != nil || o.x != nil || !o.genID || a.foreignHex ||
+		o.deadline != 0 || o.purgeAt != 0 || o.deleted || o.activeAt != 0 || o.lvl != nil || o.active() {
+		return
+	}
+	i := a.findRecent(o.id)
+	if i == len(a.history) || a.history[i].o != o {
+		return // deleted, or already compact
+	}
+	h := &a.history[i]
+	h.c = compactRec{bk: o.bk, qty: o.qty, filled: o.filled, price: o.price, stop: o.stop, cum: o.cum,
+		created: o.created, updated: o.updated, status: o.status, side: o.side, typ: o.typ, tif: o.tif,
+		postOnly: o.postOnly, triggered: o.triggered}
+	h.o = nil
+	e.freed = append(e.freed, o)
 }
 
 func reportOf(s statusCode) ReportType {
@@ -364,11 +418,14 @@ func reportOf(s statusCode) ReportType {
 // the account's index of chosen IDs holds it.
 func (e *Engine) purge(a *account, i int) {
 	h := &a.history[i]
-	h.o.deleted, h.deleted = true, true
+	if h.o != nil {
+		h.o.deleted = true
+	}
+	h.deleted = true
 	if h.scheduled {
 		e.purgedEarly++ // its entry in purges is now dead weight
 	}
-	if !h.genID || a.foreignHex {
+	if h.o != nil && (!h.genID || a.foreignHex) {
 		a.unindex(h.o)
 	}
 	// History lets go of the record at once: deleted entries linger until

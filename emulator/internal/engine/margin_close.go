@@ -184,8 +184,8 @@ func selectTrades(a *account, q MarginTradeQuery, sel []tradeRec) []tradeRec {
 		// Oldest first: the ring starts at tradeNext once full.
 		t := a.trades[(a.tradeNext+i)%n]
 		switch {
-		case q.OrderID != 0 && t.o.id != q.OrderID,
-			len(q.Symbols) > 0 && !slices.Contains(q.Symbols, t.o.bk.sym.Code),
+		case q.OrderID != 0 && t.oid != q.OrderID,
+			len(q.Symbols) > 0 && !slices.Contains(q.Symbols, t.bk.sym.Code),
 			q.From != nil && t.at < q.From.UnixNano(),
 			q.Till != nil && t.at > q.Till.UnixNano(),
 			q.FromID != nil && t.id < *q.FromID,
@@ -223,10 +223,10 @@ func (e *Engine) shapeTrades(q MarginTradeQuery, sel []tradeRec) []MarginTrade {
 		sel = sel[:limit]
 	}
 	for _, t := range sel {
-		bk := t.o.bk
-		out = append(out, MarginTrade{ID: t.id, OrderID: t.o.id, ClientOrderID: t.o.cloid, Symbol: bk.sym.Code, Side: t.o.side.public(),
+		bk := t.bk
+		out = append(out, MarginTrade{ID: t.id, OrderID: t.oid, ClientOrderID: t.cloid, Symbol: bk.sym.Code, Side: t.side.public(),
 			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee.Decimal(), Timestamp: nanoTime(t.at),
-			Taker: t.taker, PositionID: t.posID, PnL: t.pnl, Margin: t.o.mg != nil})
+			Taker: t.taker, PositionID: t.posID, PnL: t.pnl, Margin: t.margin})
 	}
 	return out
 }

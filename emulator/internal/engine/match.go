@@ -170,8 +170,8 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 	t.addExecution(ticks, lots)
 	m.addExecution(ticks, lots)
 	t.updated, m.updated = now, now
-	tr := tradeRec{id: id, o: t, qty: lots, price: ticks, fee: takerFee, taker: true, at: now}
-	mr := tradeRec{id: id, o: m, qty: lots, price: ticks, fee: makerFee, at: now}
+	tr := tradeRec{id: id, oid: t.id, cloid: t.cloid, bk: bk, side: t.side, margin: t.mg != nil, qty: lots, price: ticks, fee: takerFee, taker: true, at: now}
+	mr := tradeRec{id: id, oid: m.id, cloid: m.cloid, bk: bk, side: m.side, margin: m.mg != nil, qty: lots, price: ticks, fee: makerFee, at: now}
 	if t.mg != nil {
 		tr.posID, tr.pnl = e.movePosition(t, lots, q.Decimal(), lv.price, takerFee.Decimal(), now)
 	}

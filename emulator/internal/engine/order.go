@@ -41,9 +41,7 @@ type order struct {
 	qty, filled int64 // increments
 	price       int64 // ticks; limit kinds only
 	// qtyDec and priceDec are qty and price as decimals, made once and
-	// shared (decimals are immutable) to spare allocations per trade. The
-	// price is set before the order is registered and never after (a
-	// replace makes a new order), so snapshots point at priceDec itself.
+	// shared (decimals are immutable) to spare allocations per trade.
 	qtyDec, priceDec decimal.Decimal
 	stop             int64 // ticks; stop and take-profit kinds only
 	created          int64
@@ -366,7 +364,9 @@ func (o *order) fill(out *Order) {
 		out.QuantityCumulative = bk.step.decimal(o.filled)
 	}
 	if isLimitKind(o.typ) {
-		out.Price = &o.priceDec
+		// Not &o.priceDec: the record is reused once the order is final
+		// and history keeps it in compact form (see recycle).
+		out.Price = bk.box(o.priceDec)
 	}
 	if isStop(o.typ) {
 		p := bk.tick.decimal(o.stop)
@@ -423,7 +423,8 @@ type account struct {
 // reads of it: walking old history then touches no order (at 100,000
 // records per account, reading each evicted order was a cache miss).
 type histEntry struct {
-	o         *order // nil once deleted
+	o         *order // nil once deleted, or once compact (see recycle)
+	c         compactRec
 	id        int64
 	genSeq    uint64 // o.genSeq (lookup's binary search reads it)
 	deleted   bool   // mirrors o.deleted
@@ -442,13 +443,19 @@ func (a *account) find(id int64) int {
 
 // tradeRec is one side of a trade in an account's trade history.
 type tradeRec struct {
-	id    int64
-	o     *order
-	qty   int64
-	price int64
-	fee   fixed.Amount
-	taker bool
-	at    int64
+	id int64
+	// What the history shows of the order, copied: a trade record that
+	// held the order itself kept it alive as long as the trade stayed.
+	oid    int64
+	cloid  string
+	bk     *book
+	side   sideCode
+	margin bool
+	qty    int64
+	price  int64
+	fee    fixed.Amount
+	taker  bool
+	at     int64
 	// Margin trades: the position traded into, and the profit or loss
 	// realized when the trade reduced it (nil otherwise).
 	posID int64
@@ -463,7 +470,67 @@ func (a *account) addActive(o *order) {
 }
 
 // isActive reports whether history entry h is an active order.
-func (h *histEntry) isActive() bool { return h.o.activeAt != 0 }
+func (h *histEntry) isActive() bool { return h.o != nil && h.o.activeAt != 0 }
+
+// compactRec is a final order as history keeps it once its record is
+// reused (see recycle): what a snapshot of a plain spot order with a
+// generated client_order_id reads.
+type compactRec struct {
+	bk                       *book
+	qty, filled, price, stop int64
+	cum, created, updated    int64
+	status                   statusCode
+	side                     sideCode
+	typ                      typeCode
+	tif                      tifCode
+	postOnly, triggered      bool
+}
+
+// view is the order of entry h of account a: its record, or for a
+// compact entry the order rebuilt into tmp.
+func (h *histEntry) view(a *account, tmp *order) *order {
+	if h.o != nil || h.deleted {
+		return h.o
+	}
+	c := &h.c
+	*tmp = order{id: h.id, status: c.status, genID: true, acct: a, cloid: genString(h.genSeq),
+		bk: c.bk, side: c.side, typ: c.typ, tif: c.tif, postOnly: c.postOnly, triggered: c.triggered,
+		genSeq: h.genSeq, qty: c.qty, filled: c.filled, price: c.price, stop: c.stop,
+		created: c.created, updated: c.updated, cum: c.cum, fees: &c.bk.fees}
+	tmp.qtyDec = c.bk.step.decimal(c.qty)
+	if isLimitKind(c.typ) {
+		tmp.priceDec = c.bk.tick.decimal(c.price)
+	}
+	return tmp
+}
+
+// created is when entry h's order was created.
+func (h *histEntry) created() int64 {
+	if h.o != nil {
+		return h.o.created
+	}
+	return h.c.created
+}
+
+// findRecent is find for an order likely near the end of history (one
+// that just ended): the search widens from the end, so that it reads the
+// recent entries in the cache rather than the middle of history.
+func (a *account) findRecent(id int64) int {
+	n := len(a.history)
+	lo, hi := n, n
+	for step := 1; lo > 0; step <<= 1 {
+		lo = max(n-step, 0)
+		if a.history[lo].id <= id {
+			break
+		}
+		hi = lo
+	}
+	i, ok := slices.BinarySearchFunc(a.history[lo:hi], id, func(h histEntry, id int64) int { return cmp.Compare(h.id, id) })
+	if !ok {
+		return n
+	}
+	return lo + i
+}
 
 // removeActive takes o out of the active set (the last one takes its
 // place); it reports whether o was in it.

@@ -128,7 +128,7 @@ func (e *Engine) checkLimits(a *account, bk *book) *Error {
 // parse validates a request, applies the documented defaults and rounding,
 // and returns the order it describes (not yet registered).
 func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
-	o := &order{}
+	o := e.newOrder()
 	var err *Error
 	if req.ClientOrderID != nil {
 		if !e.validClientOrderID(*req.ClientOrderID) {
@@ -353,7 +353,8 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 	if old.mg != nil && old.mg.closePos {
 		return Order{}, errorf(ErrValidation, "order %q closes a position: its quantity is the position's, so it cannot be replaced", old.cloid)
 	}
-	n := &order{acct: a, bk: bk, side: old.side, typ: old.typ, tif: old.tif, postOnly: old.postOnly,
+	n := e.newOrder()
+	*n = order{acct: a, bk: bk, side: old.side, typ: old.typ, tif: old.tif, postOnly: old.postOnly,
 		triggered: old.triggered, stop: old.stop, fees: old.fees,
 		x: &orderExtra{origCloid: old.cloid, display: old.display(), expire: old.expire(), listIdx: old.listIdx()}}
 	if old.mg != nil {

@@ -137,7 +137,7 @@ func (s *stream) step() {
 		_, err = e.History(HistoryQuery{Account: s.pick(s.accts), Limit: 5})
 	default:
 		// Drift the mid so stops trigger and books cross.
-		for sym := range s.mids {
+		for _, sym := range s.syms { // (not the map: its order would make runs differ)
 			s.mids[sym] *= 0.99 + 0.02*s.r.Float64()
 		}
 	}

@@ -153,30 +153,40 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 		}
 		return true
 	}
+	var tmp order // compact entries are rebuilt here (see histEntry.view)
 	if q.ByTimestamp {
-		var os []*order
-		for _, h := range a.history {
-			if o := h.o; match(o) {
-				os = append(os, o)
+		var hs []*histEntry
+		for i := range a.history {
+			if h := &a.history[i]; match(h.view(a, &tmp)) {
+				hs = append(hs, h)
 			}
 		}
-		sort.SliceStable(os, func(i, j int) bool {
-			if os[i].created != os[j].created {
-				return (os[i].created < os[j].created) == asc
+		sort.SliceStable(hs, func(i, j int) bool {
+			if ci, cj := hs[i].created(), hs[j].created(); ci != cj {
+				return (ci < cj) == asc
 			}
-			return (os[i].id < os[j].id) == asc
+			return (hs[i].id < hs[j].id) == asc
 		})
-		return snapshots(page(os, q.Offset, limit)), nil
+		if q.Offset >= len(hs) {
+			return []Order{}, nil
+		}
+		hs = hs[q.Offset:]
+		out := make([]Order, 0, min(len(hs), limit))
+		for _, h := range hs[:min(len(hs), limit)] {
+			out = append(out, h.view(a, &tmp).snapshot())
+		}
+		return out, nil
 	}
 	// By ID: history is already in ID order, so walk it and stop early.
 	out := []Order{}
 	skip := q.Offset
 	n := len(a.history)
 	for i := 0; i < n && len(out) < limit; i++ {
-		o := a.history[i].o
+		j := i
 		if !asc {
-			o = a.history[n-1-i].o
+			j = n - 1 - i
 		}
+		o := a.history[j].view(a, &tmp)
 		if !match(o) {
 			continue
 		}
@@ -228,12 +238,12 @@ func (e *Engine) Trades(account, symbol string, limit int) []TradeRecord {
 		// The newest record sits just before tradeNext (which stays 0 until
 		// the ring is full).
 		t := a.trades[(a.tradeNext-1-i+2*n)%n]
-		bk := t.o.bk
+		bk := t.bk
 		if symbol != "" && bk.sym.Code != symbol {
 			continue
 		}
 		out = append(out, TradeRecord{
-			ID: t.id, OrderID: t.o.id, ClientOrderID: t.o.cloid, Symbol: bk.sym.Code, Side: t.o.side.public(),
+			ID: t.id, OrderID: t.oid, ClientOrderID: t.cloid, Symbol: bk.sym.Code, Side: t.side.public(),
 			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee.Decimal(),
 			Taker: t.taker, Timestamp: nanoTime(t.at),
 		})
