@@ -297,7 +297,7 @@ func (e *Engine) sweep(now int64) {
 		d := e.purges.pop()
 		if o := d.o; !o.deleted {
 			a := o.acct
-			if i := a.find(o.id); i < len(a.history) {
+			if i := a.entryOf(o); i < len(a.history) {
 				e.purge(a, i)
 			}
 		}
@@ -361,7 +361,7 @@ func (e *Engine) finalize(o *order, status statusCode, at int64, release bool) {
 	if o.filled == 0 && !e.faults.On("V3-SPOT-HISTORY-24H") {
 		o.purgeAt = at + int64(historyRetention)
 		e.purges.push(deadline{at: o.purgeAt, o: o})
-		if i := a.find(o.id); i < len(a.history) {
+		if i := a.entryOf(o); i < len(a.history) {
 			a.history[i].scheduled = true
 		}
 	}
@@ -394,8 +394,8 @@ func (e *Engine) recycle(o *order) {
 		o.deadline != 0 || o.purgeAt != 0 || o.deleted || o.activeAt != 0 || o.lvl != nil || o.active() {
 		return
 	}
-	i := a.findRecent(o.id)
-	if i == len(a.history) || a.history[i].o != o {
+	i := a.entryOf(o)
+	if i == len(a.history) {
 		return // deleted, or already compact
 	}
 	h := &a.history[i]
@@ -436,6 +436,9 @@ func (e *Engine) purge(a *account, i int) {
 		kept := a.history[:0]
 		for _, h := range a.history {
 			if !h.deleted {
+				if h.o != nil {
+					h.o.histAt = int32(len(kept))
+				}
 				kept = append(kept, h)
 			}
 		}
@@ -508,6 +511,7 @@ func (e *Engine) register(o *order) {
 	o.id = e.lastOrderID
 	a := o.acct
 	e.index(a, o)
+	o.histAt = int32(len(a.history))
 	a.history = append(a.history, histEntry{o: o, id: o.id, genSeq: o.genSeq, genID: o.genID})
 	a.addActive(o)
 	a.perSym[o.bk.idx]++
