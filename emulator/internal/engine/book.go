@@ -22,11 +22,11 @@ type book struct {
 	feeInQuote       bool
 	feeInBase        bool  // (a symbol may charge fees in a third currency)
 	fees             rates // the symbol's own rates
-	// fees16 holds taker fees lately made decimals for an answer, by a hash
-	// of the amount: trades repeat their fees (same price and quantity),
-	// and making the decimal allocates.
-	fees16 [16]feeDec
-	boxes  []decimal.Decimal // see box
+	// feeCache holds taker fees lately made decimals for an answer, by a
+	// hash of the amount: trades repeat their fees (same price and
+	// quantity), and making the decimal allocates.
+	feeCache [64]feeDec
+	boxes    []decimal.Decimal // see box
 
 	bids, asks side
 
@@ -327,10 +327,18 @@ type feeDec struct {
 }
 
 // feeDecimal is fee as a decimal, shared with an earlier trade's when equal.
+// The cache is two-way: a sweep's fees (one per level) collided often in a
+// direct-mapped one, and each miss allocates.
 func (b *book) feeDecimal(fee fixed.Amount) decimal.Decimal {
-	c := &b.fees16[fee.Hash()>>60] // (a multiplicative hash's best bits are its top ones)
-	if fee != c.fee || c.dec.IsZero() {
-		c.fee, c.dec = fee, fee.Decimal()
+	set := b.feeCache[fee.Hash()>>59<<1:][:2] // (a multiplicative hash's best bits are its top ones)
+	switch {
+	case fee == set[0].fee && !set[0].dec.IsZero():
+		return set[0].dec
+	case fee == set[1].fee && !set[1].dec.IsZero():
+		set[0], set[1] = set[1], set[0]
+		return set[0].dec
 	}
-	return c.dec
+	set[1] = set[0]
+	set[0] = feeDec{fee: fee, dec: fee.Decimal()}
+	return set[0].dec
 }
