@@ -115,7 +115,7 @@ func BenchmarkSweep(b *testing.B) {
 			}
 		}
 		o, err := v.e.Place(PlaceRequest{Account: "taker", Symbol: "ETHBTC", Side: &buy, Quantity: &big, Price: &top})
-		if err != nil || o.Status != Filled || len(o.Trades) != 10 {
+		if err != nil || o.Status != Filled || len(o.Trades()) != 10 {
 			b.Fatal(o.Status, err)
 		}
 	}

@@ -92,7 +92,7 @@ var faultCases = []struct {
 	{"V3-SPOT-FEE-MARKUP", Options{}, func(v *env) string {
 		v.place(lim("M", "ETHBTC", Sell, "1", "0.02"))
 		o := v.place(lim("A", "ETHBTC", Buy, "1", "0.02", withTake("0.0001")))
-		return o.Trades[0].Fee.String() // 0.02 × (0.0025 + 0.0001) vs 0.02 × 0.0001
+		return o.Trades()[0].Fee.String() // 0.02 × (0.0025 + 0.0001) vs 0.02 × 0.0001
 	}, "0.000052", "0.000002"},
 	{"V3-SPOT-ROUNDING", Options{}, func(v *env) string {
 		o, _ := v.e.Place(lim("A", "BTCUSDT", Sell, "0.000125", "100.125"))

@@ -114,8 +114,8 @@ func TestSettlement(t *testing.T) {
 			}
 			mk := v.place(c.maker)
 			tk := v.place(c.taker)
-			if len(tk.Trades) != 1 || !tk.Trades[0].Price.Equal(*mk.Price) || !tk.Trades[0].Taker {
-				t.Fatalf("taker trades %+v", tk.Trades)
+			if len(tk.Trades()) != 1 || !tk.Trades()[0].Price.Equal(*mk.Price) || !tk.Trades()[0].Taker {
+				t.Fatalf("taker trades %+v", tk.Trades())
 			}
 			for _, w := range c.want {
 				a, r := v.bal(w.acct, w.cur)

@@ -12,7 +12,7 @@ import (
 // admit starts a registered order's life: a stop or take-profit order is
 // parked until its trigger, anything else executes at once. trades collects
 // the order's own executions (nil: not wanted).
-func (e *Engine) admit(o *order, now int64, trades *[]Trade, r ReportType) {
+func (e *Engine) admit(o *order, now int64, trades *[]fill, r ReportType) {
 	if isStop(o.typ) && !o.triggered {
 		o.status = cSuspended
 		o.bk.park(o)
@@ -30,7 +30,7 @@ func (e *Engine) admit(o *order, now int64, trades *[]Trade, r ReportType) {
 
 // execute runs an order as taker, then rests what is left or expires it as
 // its type and time in force say.
-func (e *Engine) execute(o *order, now int64, trades *[]Trade, r ReportType) {
+func (e *Engine) execute(o *order, now int64, trades *[]fill, r ReportType) {
 	o.status = cNew
 	e.emitOrder(o, r, nil)
 	market := o.marketNow()
@@ -91,7 +91,7 @@ func (e *Engine) execute(o *order, now int64, trades *[]Trade, r ReportType) {
 // position; an order that an order list canceled during this matching
 // (doomed) trades no more: a doomed maker leaves the book as it is reached,
 // a doomed taker stops.
-func (e *Engine) match(t *order, now int64, trades *[]Trade) {
+func (e *Engine) match(t *order, now int64, trades *[]fill) {
 	opp := t.bk.opposite(t.side)
 	market := t.marketNow()
 	for capT := e.fillCap(t); capT > 0 && !t.doomed; capT = e.fillCap(t) {
@@ -134,7 +134,7 @@ func (e *Engine) match(t *order, now int64, trades *[]Trade) {
 // taker t and maker m: both sides' funds and fees move in a single ledger
 // step, in fixed point (decimals are made only for the answer), and the
 // taker's view of the trade is appended to trades (nil: not wanted).
-func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[]Trade) {
+func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[]fill) {
 	bk := t.bk
 	ticks := lv.ticks
 	q, notional := bk.stepF.Times(lots), bk.notionalF.TimesProduct(ticks, lots)
@@ -181,8 +181,12 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 	t.acct.addTrade(tr)
 	m.acct.addTrade(mr)
 	bk.noteTrade(ticks)
-	if trades != nil || e.obs != nil {
-		// Decimals only for those who read them: the answer and the feed.
+	if trades != nil {
+		// The answer keeps integers; decimals are made where it is written.
+		*trades = append(*trades, fill{id: id, lots: lots, ticks: ticks, at: now, fee: takerFee, taker: true})
+	}
+	if e.obs != nil {
+		// Decimals for the feed, which reads them.
 		var qd decimal.Decimal
 		switch {
 		case t.filled == lots && lots == t.qty:
@@ -193,18 +197,13 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 			qd = bk.step.decimal(lots)
 		}
 		p := lv.price
-		tt := Trade{ID: id, Quantity: qd, Price: p, Fee: bk.feeDecimal(takerFee), Taker: true, Timestamp: nanoTime(now)}
-		if trades != nil {
-			*trades = append(*trades, tt)
-		}
-		if e.obs != nil {
-			e.emitPrint(bk, id, p, qd, t.side, now)
-			if e.wants(OrderEvent) {
-				mt := Trade{ID: id, Quantity: qd, Price: p, Fee: makerFee.Decimal(), Timestamp: tt.Timestamp}
-				e.emitOrder(m, ReportTrade, &mt)
-				tc := tt
-				e.emitOrder(t, ReportTrade, &tc)
-			}
+		e.emitPrint(bk, id, p, qd, t.side, now)
+		if e.wants(OrderEvent) {
+			at := nanoTime(now)
+			mt := Trade{ID: id, Quantity: qd, Price: p, Fee: makerFee.Decimal(), Timestamp: at}
+			e.emitOrder(m, ReportTrade, &mt)
+			tt := Trade{ID: id, Quantity: qd, Price: p, Fee: bk.feeDecimal(takerFee), Taker: true, Timestamp: at}
+			e.emitOrder(t, ReportTrade, &tt)
 		}
 	}
 	// The maker first: it was there first, so when a list order meets its

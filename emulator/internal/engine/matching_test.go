@@ -15,11 +15,11 @@ func TestMatching(t *testing.T) {
 	v.place(lim("M", "ETHBTC", Sell, "1", "0.02", withID("ask-second")))
 	v.place(lim("M", "ETHBTC", Sell, "1", "0.019", withID("ask-best0")))
 	o := v.place(lim("T", "ETHBTC", Buy, "1.5", "0.02"))
-	if o.Status != Filled || len(o.Trades) != 2 {
+	if o.Status != Filled || len(o.Trades()) != 2 {
 		t.Fatalf("taker %+v", o)
 	}
-	if !o.Trades[0].Price.Equal(dec("0.019")) || !o.Trades[1].Price.Equal(dec("0.02")) || !o.Trades[1].Quantity.Equal(dec("0.5")) {
-		t.Fatalf("trades %+v", o.Trades)
+	if !o.Trades()[0].Price.Equal(dec("0.019")) || !o.Trades()[1].Price.Equal(dec("0.02")) || !o.Trades()[1].Quantity.Equal(dec("0.5")) {
+		t.Fatalf("trades %+v", o.Trades())
 	}
 	if !o.PriceAverage.Equal(dec("0.01933333333333")) {
 		t.Fatalf("price_average %s", o.PriceAverage)
@@ -37,7 +37,7 @@ func TestMatching(t *testing.T) {
 	}
 	// The resting remainder is now the best bid; a sell trades at its price.
 	v.fund("S", "ETH", "1")
-	if o := v.place(mkt("S", "ETHBTC", Sell, "0.5", withTIF(IOC))); o.Status != Filled || !o.Trades[0].Price.Equal(dec("0.02")) {
+	if o := v.place(mkt("S", "ETHBTC", Sell, "0.5", withTIF(IOC))); o.Status != Filled || !o.Trades()[0].Price.Equal(dec("0.02")) {
 		t.Fatalf("market sell %+v", o)
 	}
 	if v.status("T", "partial-1") != Filled {
@@ -91,8 +91,8 @@ func TestTimeInForce(t *testing.T) {
 			if o.Status != c.want || !o.QuantityCumulative.Equal(dec(c.fill)) {
 				t.Fatalf("got %s filled %s, want %s filled %s", o.Status, o.QuantityCumulative, c.want, c.fill)
 			}
-			if c.want == Expired && c.fill == "0" && len(o.Trades) != 0 {
-				t.Fatalf("expired with trades %+v", o.Trades)
+			if c.want == Expired && c.fill == "0" && len(o.Trades()) != 0 {
+				t.Fatalf("expired with trades %+v", o.Trades())
 			}
 		})
 	}

@@ -64,7 +64,7 @@ func (e *Engine) Place(req PlaceRequest) (out Order, _ error) {
 		e.admit(o, now, &trades, ReportNew)
 	}
 	o.fill(&out)
-	out.Trades = e.keepTrades(trades)
+	out.fills, out.fillsBk = e.keepTrades(trades), o.bk
 	switch {
 	case out.Status == Expired && o.tif == cIOC && o.filled == 0 && e.faults.On("V3-SPOT-IOC-FOK-FINAL"):
 		out.Status = StatusNew
@@ -85,9 +85,9 @@ const tradeChunk = 256
 // an allocation and a copy per answer (together a twentieth of the
 // engine's time). A sweep that outgrows the tail moves to a slice of its
 // own, as append does.
-func (e *Engine) answerTrades() []Trade {
+func (e *Engine) answerTrades() []fill {
 	if cap(e.tradeBuf) < tradeChunk/8 {
-		e.tradeBuf = make([]Trade, 0, tradeChunk)
+		e.tradeBuf = make([]fill, 0, tradeChunk)
 	}
 	return e.tradeBuf[:0]
 }
@@ -96,7 +96,7 @@ func (e *Engine) answerTrades() []Trade {
 // become the answer's (nil when there are none), capped so that appending
 // to them cannot reach the next answer's, and the chunk's room after them
 // is the next answer's.
-func (e *Engine) keepTrades(ts []Trade) []Trade {
+func (e *Engine) keepTrades(ts []fill) []fill {
 	n := len(ts)
 	if n == 0 {
 		return nil
@@ -438,7 +438,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		e.admit(n, now, &trades, ReportReplaced)
 	}
 	out := n.snapshot()
-	out.Trades = e.keepTrades(trades)
+	out.fills, out.fillsBk = e.keepTrades(trades), n.bk
 	e.drain(now)
 	return out, nil
 }

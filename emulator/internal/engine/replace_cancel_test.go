@@ -82,7 +82,7 @@ func TestReplaceMatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n.Status != Filled || len(n.Trades) != 1 {
+	if n.Status != Filled || len(n.Trades()) != 1 {
 		t.Fatalf("replacement %+v", n)
 	}
 	v.check()

@@ -8,6 +8,7 @@ package engine
 import (
 	"time"
 
+	"github.com/conform-harness/conform/emulator/internal/fixed"
 	"github.com/shopspring/decimal"
 )
 
@@ -155,7 +156,10 @@ type Order struct {
 	DisplayQuantity       *string
 	OriginalClientOrderID string
 	CreatedAt, UpdatedAt  time.Time
-	Trades                []Trade // executions of this request only, for the create/replace answer
+	// fills are the executions of this request only (the create or
+	// replace answer), in integers: Trades makes them decimals.
+	fills   []fill
+	fillsBk *book
 	// OrderListID and ContingencyType are set on the orders of a list.
 	OrderListID     string
 	ContingencyType ContingencyType
@@ -167,6 +171,31 @@ type Order struct {
 	ReduceOnly bool
 	// PositionID is the position a margin order first traded into (0: none).
 	PositionID int64
+}
+
+// fill is an execution as the engine records it for an answer: its
+// quantity in increments and price in ticks of its book.
+type fill struct {
+	id, lots, ticks, at int64
+	fee                 fixed.Amount
+	taker               bool
+}
+
+// Trades are the executions of the request that answered o (create or
+// replace; nil for any other answer), made decimals on each call: the
+// engine keeps them in integers, and decimals are made where an answer is
+// written (they were an eighth of a placement's time in the engine).
+func (o Order) Trades() []Trade {
+	if len(o.fills) == 0 {
+		return nil
+	}
+	bk := o.fillsBk
+	out := make([]Trade, len(o.fills))
+	for i, f := range o.fills {
+		out[i] = Trade{ID: f.id, Quantity: bk.step.decimal(f.lots), Price: bk.tick.decimal(f.ticks),
+			Fee: f.fee.Decimal(), Taker: f.taker, Timestamp: nanoTime(f.at)}
+	}
+	return out
 }
 
 // HistoryQuery selects order history records (GET /spot/history/order).

@@ -62,7 +62,7 @@ func newOrder(o engine.Order) orderJSON {
 	if o.ExpireTime != nil {
 		out.ExpireTime = v2shape.Time(*o.ExpireTime)
 	}
-	for _, t := range o.Trades {
+	for _, t := range o.Trades() {
 		out.TradesReport = append(out.TradesReport, tradeReportJSON{ID: t.ID, Quantity: t.Quantity.String(), Price: t.Price.String(),
 			Fee: t.Fee.String(), Timestamp: v2shape.Time(t.Timestamp)})
 	}

@@ -79,7 +79,7 @@ func newOrderJSON(o engine.Order, f *faults.Set) orderJSON {
 	if f.On("V3-ORDER-PRICE-AVERAGE") && o.Price != nil && o.QuantityCumulative.IsPositive() {
 		out.PriceAverage = o.Price.String()
 	}
-	for _, t := range o.Trades {
+	for _, t := range o.Trades() {
 		var taker any = t.Taker
 		if f.On("V3-ORDER-TRADES") {
 			taker = map[bool]string{true: "true", false: "false"}[t.Taker]
