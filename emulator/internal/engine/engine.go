@@ -131,7 +131,9 @@ type Engine struct {
 	lastPosID int64
 
 	obs Observer
-	seq uint64 // last Event.Seq emitted
+
+	lh  *ledger.Held // the ledger, held during a call (see lock)
+	seq uint64       // last Event.Seq emitted
 }
 
 // New returns an engine trading symbols, keeping balances in l. Every symbol
@@ -229,8 +231,8 @@ func SymbolsFrom(m *market.Catalogue) ([]Symbol, error) {
 // counters. It does not touch the ledger: funds reserved for active orders
 // stay reserved, so reset the ledger too (ResetWith does both atomically).
 func (e *Engine) Reset() {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	e.resetLocked()
 }
 
@@ -238,6 +240,7 @@ func (e *Engine) Reset() {
 // refunding) while holding the engine's lock, so that no order is placed
 // between the two.
 func (e *Engine) ResetWith(fn func() error) error {
+	// The engine's lock only: fn works on the ledger.
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.resetLocked()
@@ -265,6 +268,19 @@ func (e *Engine) resetLocked() {
 
 // now reads the clock and applies what became due since the last call,
 // including what an expiry does to the rest of an order list.
+// lock serialises an engine call and holds the ledger for its length:
+// its reservations, trades and releases then take no lock of their own.
+func (e *Engine) lock() {
+	e.mu.Lock()
+	e.lh = e.led.Hold()
+}
+
+// unlock ends what lock began.
+func (e *Engine) unlock() {
+	e.lh.Done()
+	e.mu.Unlock()
+}
+
 func (e *Engine) now() int64 {
 	if len(e.freed) > 0 {
 		// A new call: the records of orders that ended in earlier ones are
@@ -341,9 +357,9 @@ func (e *Engine) finalize(o *order, status statusCode, at int64, release bool) {
 		// An error means the ledger was reset under the engine; the funds
 		// it would release no longer exist.
 		if r := o.resvRef(); r != nil {
-			_ = e.led.ReleaseRef(r, o.resv)
+			_ = e.lh.ReleaseRef(r, o.resv)
 		} else {
-			_ = e.led.ReleaseAmount(o.resvAccount(), o.resvCurrency(), o.resv)
+			_ = e.lh.ReleaseAmount(o.resvAccount(), o.resvCurrency(), o.resv)
 		}
 		o.resv = fixed.Amount{}
 	}

@@ -143,8 +143,8 @@ type Level struct {
 // best first, with the Seq of the last event emitted before it was taken, so
 // that a consumer of BookEvents can join the snapshot to the stream.
 func (e *Engine) Depth(symbol string, depth int) (bids, asks []Level, seq uint64, ok bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	bk := e.books[symbol]
 	if bk == nil {
 		return nil, nil, e.seq, false

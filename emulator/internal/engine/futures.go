@@ -105,8 +105,8 @@ func FuturesSymbolsFrom(m *market.Catalogue) []Symbol {
 // leverage is from 1 to the contract's max_initial_leverage (isolated) or
 // at least 1 (cross: each contract is margined at no more than its own).
 func (e *Engine) SetFuturesAccount(account, mode, instrument string, amount decimal.Decimal, lev *decimal.Decimal) (MarginAccount, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	now := e.now()
 	m, cur, err := e.resolveMargin(mode, instrument, true)
 	if err != nil {
@@ -136,8 +136,8 @@ func (e *Engine) SetFuturesAccount(account, mode, instrument string, amount deci
 // FuturesAccounts answers a trader's open futures accounts (GET
 // /futures/account): isolated by contract, then cross by currency.
 func (e *Engine) FuturesAccounts(account string) []MarginAccount {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	e.now()
 	out := []MarginAccount{}
 	for _, ma := range e.userMargins(account, true) {
@@ -151,8 +151,8 @@ func (e *Engine) FuturesAccounts(account string) []MarginAccount {
 // one that is not open is answered empty, at the contract's leverage, so
 // that a client can read the leverage before it funds the account.
 func (e *Engine) FuturesAccountOf(account, mode, instrument string) (MarginAccount, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	now := e.now()
 	m, cur, err := e.resolveMargin(mode, instrument, true)
 	if err != nil {
@@ -167,8 +167,8 @@ func (e *Engine) FuturesAccountOf(account, mode, instrument string) (MarginAccou
 // FuturesFundsOf answers, by currency, what a trader holds in futures
 // accounts (the futures balance's reserved_margin and cross_margin_reserved).
 func (e *Engine) FuturesFundsOf(account string) map[string]MarginFunds {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	return e.fundsOf(account, true)
 }
 
@@ -199,8 +199,8 @@ func checkFuturesSymbol(s Symbol) error {
 // and its open interest, the total size of the long positions held in it.
 // ok is false for a symbol that is not a futures contract.
 func (e *Engine) ContractStats(symbol string) (last decimal.Decimal, hasLast bool, openInterest decimal.Decimal, ok bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	bk := e.books[symbol]
 	if bk == nil || !bk.sym.Futures {
 		return last, false, openInterest, false

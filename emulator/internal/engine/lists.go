@@ -66,8 +66,8 @@ type orderList struct {
 // request completes, without trades. Refusals are *Error; nothing changes
 // on a refusal.
 func (e *Engine) PlaceList(req ListRequest) ([]Order, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	now := e.now()
 	ct, err := e.contingency(req)
 	if err != nil {

@@ -188,7 +188,7 @@ func (lp *listPlacement) reserveAll() *Error {
 	var ds []ledger.Move
 	for _, k := range keys {
 		s := sums[k]
-		have := fixed.FromDecimal(e.led.Balance(k.acct, k.cur).Available)
+		have := fixed.FromDecimal(e.lh.Balance(k.acct, k.cur).Available)
 		what := "available"
 		if s.ma != nil {
 			have, what = fixed.FromDecimal(e.freeMargin(s.ma)), "free margin"
@@ -202,7 +202,7 @@ func (lp *listPlacement) reserveAll() *Error {
 			ds = append(ds, ledger.Move{Account: o.resvAccount(), Currency: o.resvCurrency(), Available: amts[i].Neg(), Reserved: amts[i], MayOverdraw: o.mg != nil})
 		}
 	}
-	if err := e.led.ApplyMoves(ds...); err != nil {
+	if err := e.lh.ApplyMoves(ds...); err != nil {
 		return errorf(ErrInsufficientFunds, "insufficient funds: %v", err)
 	}
 	for i, o := range lp.os {

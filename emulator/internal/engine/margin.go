@@ -269,8 +269,8 @@ func (e *Engine) resolveMargin(mode, instr string, fut bool) (margin.Mode, strin
 // position must be closed first (20001). The answer is the account after
 // the change (closed: zero balances, no positions).
 func (e *Engine) SetMarginBalance(account, mode, instrument string, amount decimal.Decimal) (MarginAccount, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	now := e.now()
 	m, cur, err := e.resolveMargin(mode, instrument, false)
 	if err != nil {
@@ -319,10 +319,10 @@ func (e *Engine) setMarginBalance(account string, sp acctSpec, ma *marginAcct, a
 		if len(ma.pos) > 0 {
 			return MarginAccount{}, errorf(ErrInsufficientFunds, "the %s margin account of %s holds open positions: close them before closing the account", m, instr)
 		}
-		cash := e.led.Balance(ma.ledgerID, cur)
+		cash := e.lh.Balance(ma.ledgerID, cur)
 		total := cash.Available.Add(cash.Reserved)
 		if total.IsNegative() {
-			if avail := e.led.Balance(ma.src, cur).Available; avail.LessThan(total.Neg()) {
+			if avail := e.lh.Balance(ma.src, cur).Available; avail.LessThan(total.Neg()) {
 				return MarginAccount{}, errorf(ErrInsufficientFunds, "the account owes %s %s and the %s balance has %s available", total.Neg(), cur, srcName(ma.fut), avail)
 			}
 		}
@@ -331,8 +331,8 @@ func (e *Engine) setMarginBalance(account string, sp acctSpec, ma *marginAcct, a
 			e.finalize(o, cCanceled, now, true)
 		}
 		// Every order released its hold, so the cash is all available.
-		cash = e.led.Balance(ma.ledgerID, cur)
-		if err := e.led.Apply(
+		cash = e.lh.Balance(ma.ledgerID, cur)
+		if err := e.lh.Apply(
 			ledger.Delta{Account: ma.ledgerID, Currency: cur, Available: cash.Available.Neg(), MayOverdraw: true},
 			ledger.Delta{Account: ma.src, Currency: cur, Available: cash.Available},
 		); err != nil {
@@ -356,7 +356,7 @@ func (e *Engine) setMarginBalance(account string, sp acctSpec, ma *marginAcct, a
 	// The account must keep free margin at zero or more after the change
 	// (a lower leverage holds more for the positions).
 	var refusal *Error
-	avail, free := e.led.Balance(ma.src, cur).Available, e.freeMargin(ma)
+	avail, free := e.lh.Balance(ma.src, cur).Available, e.freeMargin(ma)
 	switch {
 	case delta.IsPositive() && avail.LessThan(delta):
 		refusal = errorf(ErrInsufficientFunds, "insufficient funds: raising the margin balance to %s needs %s %s, the %s balance has %s available", amount, delta, cur, srcName(ma.fut), avail)
@@ -367,7 +367,7 @@ func (e *Engine) setMarginBalance(account string, sp acctSpec, ma *marginAcct, a
 		ma.lev = oldLev
 		return MarginAccount{}, refusal
 	}
-	if err := e.led.Apply(
+	if err := e.lh.Apply(
 		ledger.Delta{Account: ma.src, Currency: cur, Available: delta.Neg()},
 		ledger.Delta{Account: ma.ledgerID, Currency: cur, Available: delta, MayOverdraw: true},
 	); err != nil {
@@ -420,8 +420,8 @@ func (e *Engine) userMargins(account string, fut bool) []*marginAcct {
 // MarginAccounts answers a trader's open margin accounts (GET
 // /margin/account): isolated by symbol, then cross by currency.
 func (e *Engine) MarginAccounts(account string) []MarginAccount {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	e.now()
 	out := []MarginAccount{}
 	for _, ma := range e.userMargins(account, false) {
@@ -435,8 +435,8 @@ func (e *Engine) MarginAccounts(account string) []MarginAccount {
 // one that is not open is a validation error (10001): the spec gives no
 // code for it.
 func (e *Engine) MarginAccountOf(account, mode, instrument string) (MarginAccount, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	e.now()
 	m, _, err := e.resolveMargin(mode, instrument, false)
 	if err != nil {
@@ -452,8 +452,8 @@ func (e *Engine) MarginAccountOf(account, mode, instrument string) (MarginAccoun
 // MarginFundsOf answers, by currency, what a trader holds in margin
 // accounts (spot balance: reserved_margin and cross_margin_reserved).
 func (e *Engine) MarginFundsOf(account string) map[string]MarginFunds {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	return e.fundsOf(account, false)
 }
 

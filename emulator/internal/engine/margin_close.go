@@ -23,8 +23,8 @@ func (e *Engine) ClosePosition(account, mode, symbol string, price *decimal.Deci
 }
 
 func (e *Engine) closePosition(account, mode, symbol string, price *decimal.Decimal, strict, fut bool) ([]Position, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	now := e.now()
 	bk := e.books[symbol]
 	if bk == nil || bk.sym.Futures != fut {
@@ -66,8 +66,8 @@ func (e *Engine) CloseAllPositions(account string) []Position {
 }
 
 func (e *Engine) closeAllPositions(account string, fut bool) []Position {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	now := e.now()
 	out := []Position{}
 	type job struct {
@@ -163,8 +163,8 @@ type MarginTrade struct {
 
 // MarginTrades answers a trader's margin trades.
 func (e *Engine) MarginTrades(q MarginTradeQuery) []MarginTrade {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	e.now()
 	var sel []tradeRec
 	key := MarginKey(q.Account)
@@ -243,8 +243,8 @@ const (
 // account-wide trade history of API v2. Sorting, bounds and paging are
 // those of MarginTrades, over the union.
 func (e *Engine) UserTrades(q MarginTradeQuery, marginSel string) []MarginTrade {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	e.now()
 	var sel []tradeRec
 	if a := e.accounts[q.Account]; a != nil && marginSel != MarginOnly {

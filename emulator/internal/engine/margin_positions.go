@@ -71,7 +71,7 @@ func (mg *marginOrder) cfg(bk *book) *margin.Params {
 // freeMargin is what an account can still commit: margin_balance less
 // reserved_orders and reserved_positions.
 func (e *Engine) freeMargin(ma *marginAcct) decimal.Decimal {
-	free := e.led.Balance(ma.ledgerID, ma.cur).Available
+	free := e.lh.Balance(ma.ledgerID, ma.cur).Available
 	for _, p := range ma.pos {
 		free = free.Add(p.cost).Sub(margin.Initial(p.cost, ma.leverage(p.cfg)))
 	}
@@ -80,7 +80,7 @@ func (e *Engine) freeMargin(ma *marginAcct) decimal.Decimal {
 
 // marginBalance is the account's margin_balance.
 func (e *Engine) marginBalance(ma *marginAcct) decimal.Decimal {
-	b := e.led.Balance(ma.ledgerID, ma.cur)
+	b := e.lh.Balance(ma.ledgerID, ma.cur)
 	mb := b.Available.Add(b.Reserved)
 	for _, p := range ma.pos {
 		mb = mb.Add(p.cost)
@@ -105,7 +105,7 @@ func (e *Engine) holdMargin(o *order, amt decimal.Decimal) *Error {
 			return errorf(ErrInsufficientFunds, "insufficient margin: the order needs %s %s, the %s margin account of %s has %s free", amt, ma.cur, ma.mode, ma.instr, free)
 		}
 	}
-	if err := e.led.Apply(ledger.Delta{Account: ma.ledgerID, Currency: ma.cur, Available: amt.Neg(), Reserved: amt, MayOverdraw: true}); err != nil {
+	if err := e.lh.Apply(ledger.Delta{Account: ma.ledgerID, Currency: ma.cur, Available: amt.Neg(), Reserved: amt, MayOverdraw: true}); err != nil {
 		return errorf(ErrInsufficientFunds, "reserving %s %s: %v", amt, ma.cur, err)
 	}
 	o.resv = o.resv.Add(fixed.FromDecimal(amt))
@@ -208,7 +208,7 @@ func (e *Engine) positionsOf(ma *marginAcct, balance decimal.Decimal) []Position
 }
 
 func (e *Engine) accountView(ma *marginAcct) MarginAccount {
-	b := e.led.Balance(ma.ledgerID, ma.cur)
+	b := e.lh.Balance(ma.ledgerID, ma.cur)
 	mb := e.marginBalance(ma)
 	var rp decimal.Decimal
 	for _, p := range ma.pos {

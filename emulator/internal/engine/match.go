@@ -75,7 +75,7 @@ func (e *Engine) execute(o *order, now int64, trades *[]fill, r ReportType) {
 	if o.filled > 0 {
 		o.status = cPartiallyFilled
 		if ds := e.trim(nil, o); len(ds) > 0 {
-			if err := e.led.ApplyMoves(ds...); err != nil {
+			if err := e.lh.ApplyMoves(ds...); err != nil {
 				panic(fmt.Sprintf("engine: releasing the surplus of order %d: %v", o.id, err))
 			}
 		}
@@ -157,7 +157,7 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 		n := e.legs(e.moves[:0], t, q, notional, takerFee)
 		n = e.legs(n, m, q, notional, makerFee)
 		n = e.trim(n, m) // the taker is trimmed once, if it comes to rest
-		if err := e.led.ApplyMoves(n...); err != nil {
+		if err := e.lh.ApplyMoves(n...); err != nil {
 			// Reservations always cover a trade; failing here means the ledger
 			// was changed behind the engine's back (e.g. reset on its own).
 			panic(fmt.Sprintf("engine: settling trade of %s %s at %s: %v", q, bk.sym.Code, lv.price, err))
@@ -244,7 +244,7 @@ func (e *Engine) settleSpot(t, m *order, q, notional, takerFee, makerFee fixed.A
 		}
 	}
 	g[4] = ledger.Leg{Ref: t.bk.feeRef, Available: takerFee.Add(makerFee)}
-	if !e.led.Settle(g[:]) {
+	if !e.lh.Settle(g[:]) {
 		t.resv, m.resv = tResv, mResv
 		return false
 	}

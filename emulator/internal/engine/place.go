@@ -12,8 +12,8 @@ import (
 // carries the order's status when the request completes and the trades it
 // made. Refusals are *Error; nothing changes on a refusal.
 func (e *Engine) Place(req PlaceRequest) (out Order, _ error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	now := e.now()
 	o, err := e.parse(req, now)
 	if err != nil {
@@ -342,8 +342,8 @@ func (e *Engine) rate(name string, base decimal.Decimal, markup *decimal.Decimal
 // price, and carries original_client_order_id. On a refusal the old order
 // is untouched.
 func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	now := e.now()
 	old, nf := e.activeOrder(req.Account, req.ClientOrderID)
 	if nf != nil {
@@ -411,7 +411,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 		}
 		force = true
 	}
-	if err := e.led.ApplyMoves(ledger.Move{Account: n.resvAccount(), Currency: cur, Available: old.resv.Sub(amt), Reserved: amt.Sub(old.resv), MayOverdraw: force}); err != nil {
+	if err := e.lh.ApplyMoves(ledger.Move{Account: n.resvAccount(), Currency: cur, Available: old.resv.Sub(amt), Reserved: amt.Sub(old.resv), MayOverdraw: force}); err != nil {
 		return Order{}, errorf(ErrInsufficientFunds, "insufficient funds: the replacement needs %s %s (the old order holds %s): %v", amt, cur, old.resv, err)
 	}
 	n.resv, old.resv = amt, fixed.Amount{}

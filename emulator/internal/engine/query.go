@@ -8,8 +8,8 @@ import (
 // Cancel cancels an active (new, suspended or partiallyFilled) order
 // (DELETE /spot/order/{client_order_id}) and answers it canceled.
 func (e *Engine) Cancel(account, clientOrderID string) (Order, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	now := e.now()
 	o, err := e.activeOrder(account, clientOrderID)
 	if err != nil {
@@ -34,8 +34,8 @@ func (e *Engine) cancel(o *order, now int64) {
 // symbol is not "" (DELETE /spot/order), and answers them by ID. An unknown
 // symbol is ErrSymbolNotFound.
 func (e *Engine) CancelAll(account, symbol string) ([]Order, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	now := e.now()
 	if symbol != "" && e.books[symbol] == nil {
 		return nil, errorf(ErrSymbolNotFound, "symbol %q not found", symbol)
@@ -55,8 +55,8 @@ func (e *Engine) CancelAll(account, symbol string) ([]Order, error) {
 // Active lists the account's active orders (new, suspended,
 // partiallyFilled), of one symbol when symbol is not "", by ID.
 func (e *Engine) Active(account, symbol string) ([]Order, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	e.now()
 	if symbol != "" && e.books[symbol] == nil {
 		return nil, errorf(ErrSymbolNotFound, "symbol %q not found", symbol)
@@ -88,8 +88,8 @@ func (e *Engine) activeOf(account, symbol string, skipSuspended bool) []*order {
 // Get answers one active order by client_order_id
 // (GET /spot/order/{client_order_id}); final orders are in History.
 func (e *Engine) Get(account, clientOrderID string) (Order, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	e.now()
 	o, err := e.activeOrder(account, clientOrderID)
 	if err != nil {
@@ -102,8 +102,8 @@ func (e *Engine) Get(account, clientOrderID string) (Order, error) {
 // (GET /spot/history/order). Orders without executions leave history 24
 // hours after their last update.
 func (e *Engine) History(q HistoryQuery) ([]Order, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	e.now()
 	a := e.accounts[q.Account]
 	if a == nil {
@@ -222,8 +222,8 @@ func snapshots(os []*order) []Order {
 // when symbol is not "", at most limit (<= 0: 100). Only the latest
 // Retention.Trades trades of an account are kept (default 101,000).
 func (e *Engine) Trades(account, symbol string, limit int) []TradeRecord {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lock()
+	defer e.unlock()
 	e.now()
 	if limit <= 0 {
 		limit = defaultTradesLimit

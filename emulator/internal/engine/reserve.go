@@ -29,7 +29,7 @@ func (e *Engine) reserveNew(o *order) *Error {
 		if e.faults.On("V3-SPOT-MARKET-BUY-FUNDS") {
 			// The broken check weighs the cost without fees, then reserves
 			// whatever the fees take on top.
-			if avail := fixed.FromDecimal(e.led.Balance(o.acct.id, cur).Available); !force && avail.Cmp(cost) <= 0 {
+			if avail := fixed.FromDecimal(e.lh.Balance(o.acct.id, cur).Available); !force && avail.Cmp(cost) <= 0 {
 				return errorf(ErrInsufficientFunds, "insufficient funds: %s %s available does not exceed %s", avail, cur, cost)
 			}
 			force = true
@@ -77,9 +77,9 @@ func (e *Engine) reserve(o *order, cur string, amt fixed.Amount, mustExceed, for
 	}
 	var err error
 	if r := o.resvRef(); r != nil && r.Currency == cur {
-		err = e.led.ReserveRef(r, amt, mustExceed, force)
+		err = e.lh.ReserveRef(r, amt, mustExceed, force)
 	} else {
-		err = e.led.ReserveAmount(o.acct.id, cur, amt, mustExceed, force)
+		err = e.lh.ReserveAmount(o.acct.id, cur, amt, mustExceed, force)
 	}
 	if err != nil {
 		if errors.Is(err, ledger.ErrInsufficient) {

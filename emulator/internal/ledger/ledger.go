@@ -38,7 +38,23 @@ type Ledger struct {
 	faults   *faults.Set
 	gen      uint64 // counts resets: a Ref made before one looks up again
 	pend     []pending
+	held     Held // what Hold returns
 }
+
+// Held is the ledger while one caller holds its lock (see Hold): the
+// operations the engine uses, without a lock per call. It is only valid
+// between Hold and Done.
+type Held struct{ l *Ledger }
+
+// Hold takes the ledger's lock until Done, for a caller that makes several
+// changes in one step of its own.
+func (l *Ledger) Hold() *Held {
+	l.mu.Lock()
+	return &l.held
+}
+
+// Done releases the lock taken by Hold.
+func (h *Held) Done() { h.l.mu.Unlock() }
 
 // Ref is a handle on one balance for a caller that moves it often (the
 // engine settles every trade on six): a Move through it finds the balance
@@ -69,7 +85,9 @@ func (l *Ledger) find(r *Ref) *bal {
 
 // New returns an empty ledger.
 func New(f *faults.Set) *Ledger {
-	return &Ledger{accounts: map[string]map[string]*bal{}, faults: f}
+	l := &Ledger{accounts: map[string]map[string]*bal{}, faults: f}
+	l.held.l = l
+	return l
 }
 
 // Reset drops every balance.
@@ -117,6 +135,13 @@ func (l *Ledger) Balances(account string) []Balance {
 func (l *Ledger) Balance(account, currency string) Balance {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.balanceLocked(account, currency)
+}
+
+// Balance is Ledger.Balance under Hold.
+func (h *Held) Balance(account, currency string) Balance { return h.l.balanceLocked(account, currency) }
+
+func (l *Ledger) balanceLocked(account, currency string) Balance {
 	if b := l.accounts[account][currency]; b != nil {
 		return b.view(currency)
 	}
@@ -154,6 +179,17 @@ func (l *Ledger) Apply(ds ...Delta) error {
 	return l.apply(ms)
 }
 
+// Apply is Ledger.Apply under Hold.
+func (h *Held) Apply(ds ...Delta) error {
+	var buf [smallApply]Move
+	ms := buf[:0]
+	for _, d := range ds {
+		ms = append(ms, Move{Account: d.Account, Currency: d.Currency, Available: fixed.FromDecimal(d.Available),
+			Reserved: fixed.FromDecimal(d.Reserved), MayOverdraw: d.MayOverdraw})
+	}
+	return h.l.apply(ms)
+}
+
 // Move is a Delta in fixed-point amounts, for the engine's settlement. It
 // names its balance either by Account and Currency or by Ref.
 type Move struct {
@@ -167,6 +203,13 @@ type Move struct {
 func (l *Ledger) ApplyMoves(ms ...Move) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.applyMovesLocked(ms...)
+}
+
+// ApplyMoves is Ledger.ApplyMoves under Hold.
+func (h *Held) ApplyMoves(ms ...Move) error { return h.l.applyMovesLocked(ms...) }
+
+func (l *Ledger) applyMovesLocked(ms ...Move) error {
 	return l.apply(ms)
 }
 
@@ -187,6 +230,13 @@ type Leg struct {
 func (l *Ledger) Settle(legs []Leg) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.settleLocked(legs)
+}
+
+// Settle is Ledger.Settle under Hold.
+func (h *Held) Settle(legs []Leg) bool { return h.l.settleLocked(legs) }
+
+func (l *Ledger) settleLocked(legs []Leg) bool {
 	for i := range legs {
 		g := &legs[i]
 		if g.Ref.b == nil || g.Ref.gen != l.gen || g.Available.IsNegative() || g.Reserved.IsPositive() {
@@ -327,6 +377,15 @@ func below(now fixed.Amount, b *bal, reserved bool) bool {
 func (l *Ledger) ReserveRef(r *Ref, amount fixed.Amount, mustExceed, force bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.reserveRefLocked(r, amount, mustExceed, force)
+}
+
+// ReserveRef is Ledger.ReserveRef under Hold.
+func (h *Held) ReserveRef(r *Ref, amount fixed.Amount, mustExceed, force bool) error {
+	return h.l.reserveRefLocked(r, amount, mustExceed, force)
+}
+
+func (l *Ledger) reserveRefLocked(r *Ref, amount fixed.Amount, mustExceed, force bool) error {
 	return l.reserve(r, r.Account, r.Currency, amount, mustExceed, force)
 }
 
@@ -334,6 +393,13 @@ func (l *Ledger) ReserveRef(r *Ref, amount fixed.Amount, mustExceed, force bool)
 func (l *Ledger) ReleaseRef(r *Ref, amount fixed.Amount) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.releaseRefLocked(r, amount)
+}
+
+// ReleaseRef is Ledger.ReleaseRef under Hold.
+func (h *Held) ReleaseRef(r *Ref, amount fixed.Amount) error { return h.l.releaseRefLocked(r, amount) }
+
+func (l *Ledger) releaseRefLocked(r *Ref, amount fixed.Amount) error {
 	return l.release(l.find(r), r.Account, r.Currency, amount)
 }
 
@@ -350,6 +416,15 @@ func (l *Ledger) Reserve(account, currency string, amount decimal.Decimal, mustE
 func (l *Ledger) ReserveAmount(account, currency string, amount fixed.Amount, mustExceed, force bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.reserveAmountLocked(account, currency, amount, mustExceed, force)
+}
+
+// ReserveAmount is Ledger.ReserveAmount under Hold.
+func (h *Held) ReserveAmount(account, currency string, amount fixed.Amount, mustExceed, force bool) error {
+	return h.l.reserveAmountLocked(account, currency, amount, mustExceed, force)
+}
+
+func (l *Ledger) reserveAmountLocked(account, currency string, amount fixed.Amount, mustExceed, force bool) error {
 	return l.reserve(nil, account, currency, amount, mustExceed, force)
 }
 
@@ -398,6 +473,15 @@ func (l *Ledger) Release(account, currency string, amount decimal.Decimal) error
 func (l *Ledger) ReleaseAmount(account, currency string, amount fixed.Amount) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.releaseAmountLocked(account, currency, amount)
+}
+
+// ReleaseAmount is Ledger.ReleaseAmount under Hold.
+func (h *Held) ReleaseAmount(account, currency string, amount fixed.Amount) error {
+	return h.l.releaseAmountLocked(account, currency, amount)
+}
+
+func (l *Ledger) releaseAmountLocked(account, currency string, amount fixed.Amount) error {
 	return l.release(l.accounts[account][currency], account, currency, amount)
 }
 
