@@ -86,7 +86,8 @@ const historyRetention = 24 * time.Hour
 
 // Engine is the spot matching engine. It is safe for concurrent use: one
 // mutex serialises every call, which keeps balances and books consistent
-// with each other at every step.
+// with each other at every step, and each call holds the ledger for its
+// length (see lock).
 type Engine struct {
 	mu     sync.Mutex
 	clk    clock.Clock
@@ -266,8 +267,6 @@ func (e *Engine) resetLocked() {
 	}
 }
 
-// now reads the clock and applies what became due since the last call,
-// including what an expiry does to the rest of an order list.
 // lock serialises an engine call and holds the ledger for its length:
 // its reservations, trades and releases then take no lock of their own.
 func (e *Engine) lock() {
@@ -281,6 +280,9 @@ func (e *Engine) unlock() {
 	e.mu.Unlock()
 }
 
+// now reads the clock and applies what became due since the last call,
+// including what an expiry does to the rest of an order list. Every
+// engine call begins with it.
 func (e *Engine) now() int64 {
 	if len(e.freed) > 0 {
 		// A new call: the records of orders that ended in earlier ones are
