@@ -169,11 +169,7 @@ type Delta struct {
 // may never end below zero.
 func (l *Ledger) Apply(ds ...Delta) error {
 	var buf [smallApply]Move
-	ms := buf[:0]
-	for _, d := range ds {
-		ms = append(ms, Move{Account: d.Account, Currency: d.Currency, Available: fixed.FromDecimal(d.Available),
-			Reserved: fixed.FromDecimal(d.Reserved), MayOverdraw: d.MayOverdraw})
-	}
+	ms := asMoves(buf[:0], ds)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.apply(ms)
@@ -182,12 +178,16 @@ func (l *Ledger) Apply(ds ...Delta) error {
 // Apply is Ledger.Apply under Hold.
 func (h *Held) Apply(ds ...Delta) error {
 	var buf [smallApply]Move
-	ms := buf[:0]
+	return h.l.apply(asMoves(buf[:0], ds))
+}
+
+// asMoves appends ds to ms as fixed-point moves.
+func asMoves(ms []Move, ds []Delta) []Move {
 	for _, d := range ds {
 		ms = append(ms, Move{Account: d.Account, Currency: d.Currency, Available: fixed.FromDecimal(d.Available),
 			Reserved: fixed.FromDecimal(d.Reserved), MayOverdraw: d.MayOverdraw})
 	}
-	return h.l.apply(ms)
+	return ms
 }
 
 // Move is a Delta in fixed-point amounts, for the engine's settlement. It
