@@ -111,7 +111,7 @@ type Engine struct {
 
 	fired    []*order      // scratch for stop triggers
 	moves    []ledger.Move // scratch for a trade's ledger moves (zeroing a fresh array per trade showed in profiles)
-	tradeBuf []fill        // where the next answer's trades go (see answerTrades)
+	tradeBuf []execution   // where the next answer's trades go (see answerTrades)
 
 	// Order-list effects wait here until the matching in progress is over
 	// (see drain): orders an OCO execution canceled, and secondaries a

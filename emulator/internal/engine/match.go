@@ -12,7 +12,7 @@ import (
 // admit starts a registered order's life: a stop or take-profit order is
 // parked until its trigger, anything else executes at once. trades collects
 // the order's own executions (nil: not wanted).
-func (e *Engine) admit(o *order, now int64, trades *[]fill, r ReportType) {
+func (e *Engine) admit(o *order, now int64, trades *[]execution, r ReportType) {
 	if isStop(o.typ) && !o.triggered {
 		o.status = cSuspended
 		o.bk.park(o)
@@ -30,7 +30,7 @@ func (e *Engine) admit(o *order, now int64, trades *[]fill, r ReportType) {
 
 // execute runs an order as taker, then rests what is left or expires it as
 // its type and time in force say.
-func (e *Engine) execute(o *order, now int64, trades *[]fill, r ReportType) {
+func (e *Engine) execute(o *order, now int64, trades *[]execution, r ReportType) {
 	o.status = cNew
 	e.emitOrder(o, r, nil)
 	market := o.marketNow()
@@ -91,7 +91,7 @@ func (e *Engine) execute(o *order, now int64, trades *[]fill, r ReportType) {
 // position; an order that an order list canceled during this matching
 // (doomed) trades no more: a doomed maker leaves the book as it is reached,
 // a doomed taker stops.
-func (e *Engine) match(t *order, now int64, trades *[]fill) {
+func (e *Engine) match(t *order, now int64, trades *[]execution) {
 	opp := t.bk.opposite(t.side)
 	market := t.marketNow()
 	for capT := e.fillCap(t); capT > 0 && !t.doomed; capT = e.fillCap(t) {
@@ -134,7 +134,7 @@ func (e *Engine) match(t *order, now int64, trades *[]fill) {
 // taker t and maker m: both sides' funds and fees move in a single ledger
 // step, in fixed point (decimals are made only for the answer), and the
 // taker's view of the trade is appended to trades (nil: not wanted).
-func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[]fill) {
+func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[]execution) {
 	bk := t.bk
 	ticks := lv.ticks
 	q, notional := bk.stepF.Times(lots), bk.notionalF.TimesProduct(ticks, lots)
@@ -183,7 +183,7 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 	bk.noteTrade(ticks)
 	if trades != nil {
 		// The answer keeps integers; decimals are made where it is written.
-		*trades = append(*trades, fill{id: id, lots: lots, ticks: ticks, at: now, fee: takerFee, taker: true})
+		*trades = append(*trades, execution{id: id, lots: lots, ticks: ticks, at: now, fee: takerFee, taker: true})
 	}
 	if e.obs != nil {
 		// Decimals for the feed, which reads them.

@@ -85,9 +85,9 @@ const tradeChunk = 256
 // an allocation and a copy per answer (together a twentieth of the
 // engine's time). A sweep that outgrows the tail moves to a slice of its
 // own, as append does.
-func (e *Engine) answerTrades() []fill {
+func (e *Engine) answerTrades() []execution {
 	if cap(e.tradeBuf) < tradeChunk/8 {
-		e.tradeBuf = make([]fill, 0, tradeChunk)
+		e.tradeBuf = make([]execution, 0, tradeChunk)
 	}
 	return e.tradeBuf[:0]
 }
@@ -96,7 +96,7 @@ func (e *Engine) answerTrades() []fill {
 // become the answer's (nil when there are none), capped so that appending
 // to them cannot reach the next answer's, and the chunk's room after them
 // is the next answer's.
-func (e *Engine) keepTrades(ts []fill) []fill {
+func (e *Engine) keepTrades(ts []execution) []execution {
 	n := len(ts)
 	if n == 0 {
 		return nil

@@ -158,7 +158,7 @@ type Order struct {
 	CreatedAt, UpdatedAt  time.Time
 	// fills are the executions of this request only (the create or
 	// replace answer), in integers: Trades makes them decimals.
-	fills   []fill
+	fills   []execution
 	fillsBk *book
 	// OrderListID and ContingencyType are set on the orders of a list.
 	OrderListID     string
@@ -173,9 +173,9 @@ type Order struct {
 	PositionID int64
 }
 
-// fill is an execution as the engine records it for an answer: its
+// execution is a trade as the engine records it for an answer: its
 // quantity in increments and price in ticks of its book.
-type fill struct {
+type execution struct {
 	id, lots, ticks, at int64
 	fee                 fixed.Amount
 	taker               bool
