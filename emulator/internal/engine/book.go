@@ -89,8 +89,8 @@ func maxRate(take, mk decimal.Decimal) decimal.Decimal {
 }
 
 func (b *book) reset() {
-	b.bids = side{buy: true, byTicks: map[int64]*level{}}
-	b.asks = side{byTicks: map[int64]*level{}}
+	b.bids = side{buy: true}
+	b.asks = side{}
 	b.stopsUp, b.stopsDown = nil, nil
 	b.traded = false
 	b.last, b.hasLast = 0, false
@@ -180,9 +180,8 @@ type side struct {
 	buy bool
 	// levels is sorted by key ascending, so the best level is last and
 	// matching pops from the end without moving the rest.
-	levels  []*level
-	byTicks map[int64]*level
-	free    []*level // spare levels, to avoid an allocation per new price
+	levels []*level
+	free   []*level // spare levels, to avoid an allocation per new price
 }
 
 // level is the orders resting at one price, oldest first.
@@ -218,9 +217,29 @@ func (s *side) crosses(lvTicks, ticks int64) bool {
 	return lvTicks <= ticks
 }
 
+// find is the level at ticks (nil when none) and, either way, its place
+// in levels: a binary search of the sorted levels, which a map by price
+// (hashing, and an insert and a delete per level's life) cost more.
+func (s *side) find(ticks int64) (int, *level) {
+	key := s.keyOf(ticks)
+	lo, hi := 0, len(s.levels)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.levels[m].key < key {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(s.levels) && s.levels[lo].key == key {
+		return lo, s.levels[lo]
+	}
+	return lo, nil
+}
+
 // add appends a resting order to the queue of its price.
 func (s *side) add(o *order) {
-	lv := s.byTicks[o.price]
+	i, lv := s.find(o.price)
 	if lv == nil {
 		if n := len(s.free); n > 0 {
 			lv = s.free[n-1]
@@ -229,8 +248,6 @@ func (s *side) add(o *order) {
 			lv = &level{}
 		}
 		*lv = level{ticks: o.price, key: s.keyOf(o.price), price: o.priceDec}
-		s.byTicks[o.price] = lv
-		i := sort.Search(len(s.levels), func(i int) bool { return s.levels[i].key > lv.key })
 		s.levels = slices.Insert(s.levels, i, lv)
 	}
 	o.lvl, o.prev, o.next = lv, lv.tail, nil
@@ -264,12 +281,11 @@ func (s *side) remove(o *order) {
 	if lv.n > 0 {
 		return
 	}
-	delete(s.byTicks, lv.ticks)
 	if last := len(s.levels) - 1; s.levels[last] == lv {
 		s.levels[last] = nil
 		s.levels = s.levels[:last]
 	} else {
-		i := sort.Search(len(s.levels), func(i int) bool { return s.levels[i].key >= lv.key })
+		i, _ := s.find(lv.ticks)
 		s.levels = slices.Delete(s.levels, i, i+1)
 	}
 	*lv = level{}

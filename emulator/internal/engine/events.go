@@ -120,7 +120,7 @@ func (e *Engine) emitLevel(bk *book, s sideCode, ticks int64) {
 		return
 	}
 	lvl := BookLevel{Symbol: bk.sym.Code, Side: s.public(), Price: bk.tick.decimal(ticks)}
-	if lv := bk.sideOf(s).byTicks[ticks]; lv != nil {
+	if _, lv := bk.sideOf(s).find(ticks); lv != nil {
 		lvl.Size = bk.step.decimal(lv.lots)
 	}
 	e.emit(Event{Kind: BookEvent, Level: lvl})
