@@ -408,13 +408,16 @@ func (e *Engine) newOrder() *order {
 // purge schedule, extra field or index entry refers to them.
 func (e *Engine) recycle(o *order) {
 	a := o.acct
-	if e.keepRecords || o.mg != nil || o.list != nil || o.x != nil || !o.genID || a.foreignHex ||
-		o.deadline != 0 || o.purgeAt != 0 || o.deleted || o.activeAt != 0 || o.lvl != nil || o.active() {
+	// A final order is off its book and out of the active set (finalize's
+	// callers unlink it first); what else could still reach it is ruled
+	// out here, and a deleted or already compact entry by entryOf.
+	if e.keepRecords || o.active() || o.mg != nil || o.list != nil || o.x != nil || !o.genID || a.foreignHex ||
+		o.deadline != 0 || o.purgeAt != 0 {
 		return
 	}
 	i := a.entryOf(o)
 	if i == len(a.history) {
-		return // deleted, or already compact
+		return
 	}
 	h := &a.history[i]
 	h.c = compactRec{bk: o.bk, qty: o.qty, filled: o.filled, price: o.price, stop: o.stop, cum: o.cum,
