@@ -151,7 +151,7 @@ func BenchmarkMixed(b *testing.B) {
 			}
 			var o Order
 			o, err = v.e.Place(req)
-			live = append(live, o.ClientOrderID)
+			live = append(live, o.ClientOrderID())
 		case 3, 4: // cancels
 			if len(live) > 0 {
 				id := live[len(live)-1]

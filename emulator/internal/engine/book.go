@@ -70,10 +70,29 @@ func newBook(s Symbol, idx int) (*book, error) {
 		return nil, fmt.Errorf("symbol %s: fee rates %s and %s out of range", s.Code, s.TakeRate, s.MakeRate)
 	}
 	b := &book{sym: s, idx: idx, tick: tick, step: step, feeInQuote: s.FeeCurrency == s.Quote, feeInBase: s.FeeCurrency == s.Base,
-		stepF: fixed.NewFactor(step.dec), notionalF: fixed.NewFactor(tick.dec.Mul(step.dec)),
-		fees: newRates(s.TakeRate, s.MakeRate)}
+		stepF: fixed.NewFactor(step.dec), notionalF: fixed.NewFactor(tick.dec.Mul(step.dec))}
+	b.fees = newRates(s.TakeRate, s.MakeRate, b.feeUnit())
 	b.reset()
 	return b, nil
+}
+
+// feeUnit is what a trade's fee volume is counted in: tick × increment
+// when the fee is in the quote currency (the volume is the notional),
+// the increment when it is in the base (the volume is the quantity).
+func (b *book) feeUnit() decimal.Decimal {
+	if b.feeInQuote {
+		return b.tick.dec.Mul(b.step.dec)
+	}
+	return b.step.dec
+}
+
+// fee is the fee at rate r (a rates' takeV or makeV: the rate times
+// feeUnit) on a trade of lots increments at ticks.
+func (b *book) fee(r fixed.Factor, ticks, lots int64) fixed.Amount {
+	if b.feeInQuote {
+		return r.TimesProduct(ticks, lots)
+	}
+	return r.Times(lots)
 }
 
 // maxRate is max(take, make, 0): the fee a reservation must cover.

@@ -58,11 +58,11 @@ func looksGenerated(s string) bool {
 // never repeats a value (splitmix64 is a bijection), so only an ID of that
 // shape that the account chose itself can be in the way: without one, no
 // lookup is needed.
-func (e *Engine) genClientOrderID(a *account) (string, uint64) {
+func (e *Engine) genClientOrderID(a *account) uint64 {
 	for {
 		e.cloidSeq++
-		if s := genString(e.cloidSeq); !a.foreignHex || a.byCloid[s] == nil {
-			return s, e.cloidSeq
+		if !a.foreignHex || a.byCloid[genString(e.cloidSeq)] == nil {
+			return e.cloidSeq
 		}
 	}
 }
@@ -77,9 +77,10 @@ func genString(seq uint64) string {
 	return string(b[:])
 }
 
-// genID gives o a generated client order ID.
+// genID gives o a generated client order ID, kept as its sequence number
+// (see order.clientID).
 func (e *Engine) genID(o *order) {
-	o.cloid, o.genSeq = e.genClientOrderID(o.acct)
+	o.cloid, o.genSeq = "", e.genClientOrderID(o.acct)
 	o.genID = true
 }
 
@@ -150,9 +151,7 @@ func (a *account) lookup(cloid string) *order {
 			// Compact: the sequence number is the ID's.
 			return h[i].view(a, new(order))
 		}
-		if o := h[i].o; o.cloid == cloid {
-			return o
-		}
+		return h[i].o // the sequence number is the ID's
 	}
 	return nil
 }
@@ -170,10 +169,11 @@ func (e *Engine) index(a *account, o *order) {
 	if o.genID && !a.foreignHex {
 		return
 	}
-	if prev := a.lookup(o.cloid); prev != nil {
+	id := o.clientID()
+	if prev := a.lookup(id); prev != nil {
 		o.extra().sameCloidPrev = prev
 	}
-	a.byCloid[o.cloid] = o
+	a.byCloid[id] = o
 }
 
 // unindex takes a deleted record out of the map, handing its ID to the
@@ -182,7 +182,8 @@ func (a *account) unindex(o *order) {
 	if o.genID && !a.foreignHex {
 		return // never in the map
 	}
-	if a.byCloid[o.cloid] != o {
+	id := o.clientID()
+	if a.byCloid[id] != o {
 		return
 	}
 	prev := o.sameCloidPrev()
@@ -190,9 +191,9 @@ func (a *account) unindex(o *order) {
 		prev = prev.sameCloidPrev()
 	}
 	if prev != nil && !prev.genID {
-		a.byCloid[o.cloid] = prev
+		a.byCloid[id] = prev
 	} else {
-		delete(a.byCloid, o.cloid) // a generated one is found through history
+		delete(a.byCloid, id) // a generated one is found through history
 	}
 }
 

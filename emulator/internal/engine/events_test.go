@@ -25,7 +25,7 @@ func (r *recorder) take() []string {
 		}
 		switch ev.Kind {
 		case OrderEvent:
-			s := fmt.Sprintf("order %s %s %s %s", ev.Report, ev.Account, ev.Order.ClientOrderID, ev.Order.Status)
+			s := fmt.Sprintf("order %s %s %s %s", ev.Report, ev.Account, ev.Order.ClientOrderID(), ev.Order.Status)
 			if ev.Trade != nil {
 				s += fmt.Sprintf(" trade %d %s@%s fee %s taker %v", ev.Trade.ID, ev.Trade.Quantity, ev.Trade.Price, ev.Trade.Fee, ev.Trade.Taker)
 			}

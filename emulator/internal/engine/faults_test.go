@@ -44,7 +44,7 @@ var faultCases = []struct {
 	}, "error 0", "ok"},
 	{"V3-SPOT-CLOID-GENERATED", Options{}, func(v *env) string {
 		o, _ := v.e.Place(lim("A", "ETHBTC", Buy, "1", "0.01"))
-		return fmt.Sprint(len(o.ClientOrderID))
+		return fmt.Sprint(len(o.ClientOrderID()))
 	}, "32", "0"},
 	{"V3-SPOT-CLOID-DUPLICATE", Options{}, func(v *env) string {
 		v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("same-id-1")))
@@ -217,7 +217,7 @@ var faultCases = []struct {
 		v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("first-order")))
 		v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("second-order")))
 		h, _ := v.e.History(HistoryQuery{Account: "A", DefaultSort: true})
-		return h[0].ClientOrderID
+		return h[0].ClientOrderID()
 	}, "second-order", "first-order"},
 	{"V3-SPOT-HISTORY-FILTERS", Options{}, func(v *env) string {
 		v.place(lim("A", "ETHBTC", Buy, "1", "0.01"))

@@ -191,7 +191,7 @@ func TestFuturesCrossLeverage(t *testing.T) {
 	o := v.place(futures(lim("A", "BTCUSDT_PERP", Buy, "0.1", "60000"), "cross"))
 	a := v.e.FuturesAccounts("A")
 	if got := a[0].Currencies[0].ReservedOrders; !got.Equal(dec("304.2")) {
-		t.Fatalf("reserved for %s at leverage 20: %s", o.ClientOrderID, got)
+		t.Fatalf("reserved for %s at leverage 20: %s", o.ClientOrderID(), got)
 	}
 	v.check()
 }

@@ -246,7 +246,7 @@ func (v *env) invariants() error {
 func ids(os []Order) []string {
 	out := make([]string, len(os))
 	for i, o := range os {
-		out[i] = o.ClientOrderID
+		out[i] = o.ClientOrderID()
 	}
 	return out
 }

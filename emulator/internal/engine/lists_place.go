@@ -215,7 +215,7 @@ func (lp *listPlacement) reserveAll() *Error {
 func (lp *listPlacement) register(i int) {
 	e, o := lp.e, lp.os[i]
 	if lp.l == nil {
-		id := lp.os[0].cloid
+		id := lp.os[0].clientID()
 		if lp.listID != nil {
 			id = *lp.listID
 		}

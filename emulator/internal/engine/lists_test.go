@@ -20,7 +20,7 @@ func (v *env) statusesOf(acct string, os []Order) string {
 	v.t.Helper()
 	var out []string
 	for _, o := range os {
-		out = append(out, string(v.status(acct, o.ClientOrderID)))
+		out = append(out, string(v.status(acct, o.ClientOrderID())))
 	}
 	return strings.Join(out, " ")
 }
@@ -133,7 +133,7 @@ func TestListReplace(t *testing.T) {
 	if got, _ := v.e.Get("A", "second-02"); got.Inactive {
 		t.Fatalf("still inactive %+v", got)
 	}
-	if got, _ := v.e.Get("A", "second-02"); got.OrderListID != os[0].ClientOrderID || got.ContingencyType == "" {
+	if got, _ := v.e.Get("A", "second-02"); got.OrderListID != os[0].ClientOrderID() || got.ContingencyType == "" {
 		t.Fatalf("list fields of an active secondary: %+v", got)
 	}
 }

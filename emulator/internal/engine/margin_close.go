@@ -224,7 +224,7 @@ func (e *Engine) shapeTrades(q MarginTradeQuery, sel []tradeRec) []MarginTrade {
 	}
 	for _, t := range sel {
 		bk := t.bk
-		out = append(out, MarginTrade{ID: t.id, OrderID: t.oid, ClientOrderID: t.cloid, Symbol: bk.sym.Code, Side: t.side.public(),
+		out = append(out, MarginTrade{ID: t.id, OrderID: t.oid, ClientOrderID: t.clientID(), Symbol: bk.sym.Code, Side: t.side.public(),
 			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee.Decimal(), Timestamp: nanoTime(t.at),
 			Taker: t.taker, PositionID: t.posID, PnL: t.pnl, Margin: t.margin})
 	}

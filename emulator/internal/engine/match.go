@@ -138,18 +138,14 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 	bk := t.bk
 	ticks := lv.ticks
 	q, notional := bk.stepF.Times(lots), bk.notionalF.TimesProduct(ticks, lots)
-	makeRate := m.fees.makeF
+	takeV, makeV := t.fees.takeV, m.fees.makeV
 	if e.faults.On("V3-SPOT-FEE-CURRENCY") {
-		makeRate = m.fees.takeF
+		makeV = m.fees.takeV
 	}
 	if m.fees.make.IsNegative() && e.faults.On("V3-SPOT-FEE-REBATE") {
-		makeRate = fixed.NewFactor(makeRate.Decimal().Neg())
+		makeV = fixed.NewFactor(makeV.Decimal().Neg())
 	}
-	volume := notional
-	if !bk.feeInQuote {
-		volume = q
-	}
-	takerFee, makerFee := volume.Mul(t.fees.takeF), volume.Mul(makeRate)
+	takerFee, makerFee := bk.fee(takeV, ticks, lots), bk.fee(makeV, ticks, lots)
 
 	t.filled += lots
 	m.filled += lots
@@ -170,8 +166,8 @@ func (e *Engine) settle(t, m *order, lv *level, lots int64, now int64, trades *[
 	t.addExecution(ticks, lots)
 	m.addExecution(ticks, lots)
 	t.updated, m.updated = now, now
-	tr := tradeRec{id: id, oid: t.id, cloid: t.cloid, bk: bk, side: t.side, margin: t.mg != nil, qty: lots, price: ticks, fee: takerFee, taker: true, at: now}
-	mr := tradeRec{id: id, oid: m.id, cloid: m.cloid, bk: bk, side: m.side, margin: m.mg != nil, qty: lots, price: ticks, fee: makerFee, at: now}
+	tr := tradeRec{id: id, oid: t.id, cloid: t.cloid, gen: t.genOf(), bk: bk, side: t.side, margin: t.mg != nil, qty: lots, price: ticks, fee: takerFee, taker: true, at: now}
+	mr := tradeRec{id: id, oid: m.id, cloid: m.cloid, gen: m.genOf(), bk: bk, side: m.side, margin: m.mg != nil, qty: lots, price: ticks, fee: makerFee, at: now}
 	if t.mg != nil {
 		tr.posID, tr.pnl = e.movePosition(t, lots, q.Decimal(), lv.price, takerFee.Decimal(), now)
 	}

@@ -31,7 +31,9 @@ type order struct {
 	histAt  int32
 	purgeAt int64 // when it leaves history, 0 when not scheduled
 	acct    *account
-	cloid   string
+	// cloid is the client_order_id the trader chose; "" when generated
+	// (see clientID).
+	cloid string
 
 	bk       *book
 	side     sideCode
@@ -167,15 +169,41 @@ func (o *order) reducing() bool {
 type rates struct {
 	take, make decimal.Decimal
 	onePlus    decimal.Decimal // 1 + max(take, make, 0): the reservation factor
-	// The same as fixed-point factors, for settlement and reservations.
-	takeF, makeF, onePlusF fixed.Factor
+	// onePlusF is onePlus in fixed point, for reservations.
+	onePlusF fixed.Factor
+	// takeV and makeV are the rates times the book's fee volume unit (see
+	// book.feeUnit): a trade's fee is then one product of integers, where
+	// the volume in fixed point times the rate needed a division by a
+	// power of ten.
+	takeV, makeV fixed.Factor
 }
 
-// newRates makes the rates take and make, with their reservation factor.
-func newRates(take, mk decimal.Decimal) rates {
+// newRates makes the rates take and make, with their reservation factor,
+// for a book whose fee volume is counted in unit.
+func newRates(take, mk, unit decimal.Decimal) rates {
 	r := rates{take: take, make: mk, onePlus: decimal.New(1, 0).Add(maxRate(take, mk))}
-	r.takeF, r.makeF, r.onePlusF = fixed.NewFactor(r.take), fixed.NewFactor(r.make), fixed.NewFactor(r.onePlus)
+	r.onePlusF = fixed.NewFactor(r.onePlus)
+	r.takeV, r.makeV = fixed.NewFactor(take.Mul(unit)), fixed.NewFactor(mk.Mul(unit))
 	return r
+}
+
+// clientID is the order's client_order_id. A generated one is kept as its
+// sequence number and made a string only where it is read: making it for
+// every placement (an allocation each) was a twentieth of the engine.
+func (o *order) clientID() string {
+	if o.genID {
+		return genString(o.genSeq)
+	}
+	return o.cloid
+}
+
+// genOf is o's generator sequence number when its ID was generated, else 0
+// (the generator's first number is 1).
+func (o *order) genOf() uint64 {
+	if o.genID {
+		return o.genSeq
+	}
+	return 0
 }
 
 func (o *order) active() bool {
@@ -347,7 +375,7 @@ func (o *order) snapshot() (out Order) {
 func (o *order) fill(out *Order) {
 	bk := o.bk
 	out.ID = o.id
-	out.ClientOrderID = o.cloid
+	out.cloid, out.genSeq = o.cloid, o.genOf()
 	out.Account = o.acct.id
 	out.Symbol = bk.sym.Code
 	out.Side = o.side.public()
@@ -460,7 +488,8 @@ type tradeRec struct {
 	// What the history shows of the order, copied: a trade record that
 	// held the order itself kept it alive as long as the trade stayed.
 	oid    int64
-	cloid  string
+	cloid  string // chosen; "" when generated, then gen is its sequence number
+	gen    uint64
 	bk     *book
 	side   sideCode
 	margin bool
@@ -473,6 +502,14 @@ type tradeRec struct {
 	// realized when the trade reduced it (nil otherwise).
 	posID int64
 	pnl   *decimal.Decimal
+}
+
+// clientID is the client_order_id of the trade's order.
+func (t *tradeRec) clientID() string {
+	if t.cloid == "" && t.gen != 0 {
+		return genString(t.gen)
+	}
+	return t.cloid
 }
 
 // addActive puts o into the active set: a slice with each order's place
@@ -506,7 +543,7 @@ func (h *histEntry) view(a *account, tmp *order) *order {
 		return h.o
 	}
 	c := &h.c
-	*tmp = order{id: h.id, status: c.status, genID: true, acct: a, cloid: genString(h.genSeq),
+	*tmp = order{id: h.id, status: c.status, genID: true, acct: a,
 		bk: c.bk, side: c.side, typ: c.typ, tif: c.tif, postOnly: c.postOnly, triggered: c.triggered,
 		genSeq: h.genSeq, qty: c.qty, filled: c.filled, price: c.price, stop: c.stop,
 		created: c.created, updated: c.updated, cum: c.cum, fees: &c.bk.fees}

@@ -279,7 +279,7 @@ func (e *Engine) parse(req PlaceRequest, now int64) (*order, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		r := newRates(take, mk)
+		r := newRates(take, mk, bk.feeUnit())
 		o.fees = &r
 	}
 	if isStop(o.typ) && e.faults.On("V3-SPOT-SUSPENDED") {
@@ -351,12 +351,12 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 	}
 	a, bk := old.acct, old.bk
 	if old.mg != nil && old.mg.closePos {
-		return Order{}, errorf(ErrValidation, "order %q closes a position: its quantity is the position's, so it cannot be replaced", old.cloid)
+		return Order{}, errorf(ErrValidation, "order %q closes a position: its quantity is the position's, so it cannot be replaced", old.clientID())
 	}
 	n := e.newOrder()
 	*n = order{acct: a, bk: bk, side: old.side, typ: old.typ, tif: old.tif, postOnly: old.postOnly,
 		triggered: old.triggered, stop: old.stop, fees: old.fees,
-		x: &orderExtra{origCloid: old.cloid, display: old.display(), expire: old.expire(), listIdx: old.listIdx()}}
+		x: &orderExtra{origCloid: old.clientID(), display: old.display(), expire: old.expire(), listIdx: old.listIdx()}}
 	if old.mg != nil {
 		mg := *old.mg
 		mg.posID = 0

@@ -111,12 +111,12 @@ func (s *stream) step() {
 		}
 		o := os[s.r.IntN(len(os))]
 		if k < 75 {
-			_, err = e.Cancel(acct, o.ClientOrderID)
+			_, err = e.Cancel(acct, o.ClientOrderID())
 			s.stats["cancel"]++
 			break
 		}
 		mid := s.mids[o.Symbol]
-		req := ReplaceRequest{Account: acct, ClientOrderID: o.ClientOrderID, Quantity: num(o.Quantity.InexactFloat64() * (0.5 + s.r.Float64()))}
+		req := ReplaceRequest{Account: acct, ClientOrderID: o.ClientOrderID(), Quantity: num(o.Quantity.InexactFloat64() * (0.5 + s.r.Float64()))}
 		if o.Price != nil {
 			req.Price = num(mid * (0.98 + 0.04*s.r.Float64()))
 		}
@@ -209,10 +209,10 @@ func (s *stream) listOrMargin() error {
 		}
 		o := os[s.r.IntN(len(os))]
 		if s.r.IntN(2) == 0 {
-			_, err = e.Cancel(MarginKey(acct), o.ClientOrderID)
+			_, err = e.Cancel(MarginKey(acct), o.ClientOrderID())
 			break
 		}
-		req := ReplaceRequest{Account: MarginKey(acct), ClientOrderID: o.ClientOrderID, Quantity: num(o.Quantity.InexactFloat64() * (0.5 + s.r.Float64()))}
+		req := ReplaceRequest{Account: MarginKey(acct), ClientOrderID: o.ClientOrderID(), Quantity: num(o.Quantity.InexactFloat64() * (0.5 + s.r.Float64()))}
 		if o.Price != nil {
 			req.Price = num(s.mids[o.Symbol] * (0.98 + 0.04*s.r.Float64()))
 		}

@@ -243,7 +243,7 @@ func (e *Engine) Trades(account, symbol string, limit int) []TradeRecord {
 			continue
 		}
 		out = append(out, TradeRecord{
-			ID: t.id, OrderID: t.oid, ClientOrderID: t.cloid, Symbol: bk.sym.Code, Side: t.side.public(),
+			ID: t.id, OrderID: t.oid, ClientOrderID: t.clientID(), Symbol: bk.sym.Code, Side: t.side.public(),
 			Quantity: bk.step.decimal(t.qty), Price: bk.tick.decimal(t.price), Fee: t.fee.Decimal(),
 			Taker: t.taker, Timestamp: nanoTime(t.at),
 		})

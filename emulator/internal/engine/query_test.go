@@ -122,7 +122,7 @@ func TestOrderLimits(t *testing.T) {
 	v.fund("B", "BTC", "1")
 	v.place(lim("B", "ETHBTC", Buy, "1", "0.01"))
 	os, _ := v.e.Active("A", "ETHBTC")
-	if _, err := v.e.Cancel("A", os[0].ClientOrderID); err != nil {
+	if _, err := v.e.Cancel("A", os[0].ClientOrderID()); err != nil {
 		t.Fatal(err)
 	}
 	v.place(lim("A", "ETHBTC", Buy, "1", "0.01"))
@@ -142,8 +142,8 @@ func TestReset(t *testing.T) {
 		t.Fatal("orders survived reset")
 	}
 	again := v.place(lim("A", "ETHBTC", Buy, "1", "0.01"))
-	if again.ID != first.ID || again.ClientOrderID != first.ClientOrderID {
-		t.Fatalf("IDs not restarted: %d %s vs %d %s", again.ID, again.ClientOrderID, first.ID, first.ClientOrderID)
+	if again.ID != first.ID || again.ClientOrderID() != first.ClientOrderID() {
+		t.Fatalf("IDs not restarted: %d %s vs %d %s", again.ID, again.ClientOrderID(), first.ID, first.ClientOrderID())
 	}
 }
 

@@ -73,16 +73,16 @@ func compareEngines(t *testing.T, rv, kv *env, accts []string, step int) {
 			}
 		}
 		for _, o := range all {
-			q := HistoryQuery{Account: a, ClientOrderID: o.ClientOrderID}
+			q := HistoryQuery{Account: a, ClientOrderID: o.ClientOrderID()}
 			got, _ := rv.e.History(q)
 			want, _ := kv.e.History(q)
 			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("step %d, %s: history of %s differs:\nreused %+v\nkept   %+v", step, a, o.ClientOrderID, got, want)
+				t.Fatalf("step %d, %s: history of %s differs:\nreused %+v\nkept   %+v", step, a, o.ClientOrderID(), got, want)
 			}
-			g1, e1 := rv.e.Get(a, o.ClientOrderID)
-			g2, e2 := kv.e.Get(a, o.ClientOrderID)
+			g1, e1 := rv.e.Get(a, o.ClientOrderID())
+			g2, e2 := kv.e.Get(a, o.ClientOrderID())
 			if !reflect.DeepEqual(g1, g2) || fmt.Sprint(e1) != fmt.Sprint(e2) {
-				t.Fatalf("step %d, %s: Get %s differs: %+v %v / %+v %v", step, a, o.ClientOrderID, g1, e1, g2, e2)
+				t.Fatalf("step %d, %s: Get %s differs: %+v %v / %+v %v", step, a, o.ClientOrderID(), g1, e1, g2, e2)
 			}
 		}
 		if got, want := rv.e.Trades(a, "", 1000), kv.e.Trades(a, "", 1000); !reflect.DeepEqual(got, want) {

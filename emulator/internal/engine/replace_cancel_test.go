@@ -16,7 +16,7 @@ func TestReplace(t *testing.T) {
 		t.Fatal(err)
 	}
 	v.check()
-	if n.OriginalClientOrderID != "old-order" || n.ClientOrderID != "new-order" || n.TimeInForce != Day || !n.PostOnly ||
+	if n.OriginalClientOrderID != "old-order" || n.ClientOrderID() != "new-order" || n.TimeInForce != Day || !n.PostOnly ||
 		!n.Quantity.Equal(dec("2")) || !n.Price.Equal(dec("0.02")) || n.Status != StatusNew {
 		t.Fatalf("replacement %+v", n)
 	}
@@ -66,7 +66,7 @@ func TestReplace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Status != Suspended || s.StopPrice.String() != "0.016" || len(s.ClientOrderID) != 32 {
+	if s.Status != Suspended || s.StopPrice.String() != "0.016" || len(s.ClientOrderID()) != 32 {
 		t.Fatalf("stop replacement %+v", s)
 	}
 	v.check()

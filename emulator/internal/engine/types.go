@@ -138,8 +138,11 @@ type Trade struct {
 
 // Order is the engine's record of an order; API layers shape it for the wire.
 type Order struct {
-	ID                    int64
-	ClientOrderID         string
+	ID int64
+	// cloid is the client_order_id the trader chose; "" when generated,
+	// then genSeq makes it (see ClientOrderID).
+	cloid                 string
+	genSeq                uint64
 	Account               string
 	Symbol                string
 	Side                  Side
@@ -171,6 +174,16 @@ type Order struct {
 	ReduceOnly bool
 	// PositionID is the position a margin order first traded into (0: none).
 	PositionID int64
+}
+
+// ClientOrderID is the order's client_order_id. A generated one is made
+// here, where the answer is read, from the sequence number the engine
+// keeps (see order.clientID).
+func (o Order) ClientOrderID() string {
+	if o.cloid == "" && o.genSeq != 0 {
+		return genString(o.genSeq)
+	}
+	return o.cloid
 }
 
 // execution is a trade as the engine records it for an answer: its

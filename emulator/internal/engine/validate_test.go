@@ -182,10 +182,10 @@ func TestDefaultsAndGeneratedID(t *testing.T) {
 	if o.Type != Limit || o.TimeInForce != GTC || o.Status != StatusNew {
 		t.Fatalf("defaults: %+v", o)
 	}
-	if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(o.ClientOrderID) {
-		t.Fatalf("generated id %q", o.ClientOrderID)
+	if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(o.ClientOrderID()) {
+		t.Fatalf("generated id %q", o.ClientOrderID())
 	}
-	if got, err := v.e.Get("A", o.ClientOrderID); err != nil || got.ID != o.ID {
+	if got, err := v.e.Get("A", o.ClientOrderID()); err != nil || got.ID != o.ID {
 		t.Fatalf("read back: %v %v", got, err)
 	}
 	m := v.place(mkt("A", "ETHBTC", Buy, "1"))
@@ -232,11 +232,11 @@ func TestDuplicateClientID(t *testing.T) {
 func TestGeneratedIDAvoidsChosenOne(t *testing.T) {
 	first := newEnv(t, Options{})
 	first.fund("A", "BTC", "10")
-	next := first.place(lim("A", "ETHBTC", Buy, "1", "0.01")).ClientOrderID
+	next := first.place(lim("A", "ETHBTC", Buy, "1", "0.01")).ClientOrderID()
 	v := newEnv(t, Options{})
 	v.fund("A", "BTC", "10")
 	v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID(next)))
-	if got := v.place(lim("A", "ETHBTC", Buy, "1", "0.01")).ClientOrderID; got == next || len(got) != 32 {
+	if got := v.place(lim("A", "ETHBTC", Buy, "1", "0.01")).ClientOrderID(); got == next || len(got) != 32 {
 		t.Fatalf("generated %q beside the chosen %q", got, next)
 	}
 }
@@ -251,7 +251,7 @@ func TestGeneratedIDDecodes(t *testing.T) {
 	}
 	v := newEnv(t, Options{})
 	v.fund("A", "BTC", "10")
-	id := v.place(lim("A", "ETHBTC", Buy, "1", "0.01")).ClientOrderID
+	id := v.place(lim("A", "ETHBTC", Buy, "1", "0.01")).ClientOrderID()
 	if seq, ok := genSeqOf(id); !ok || seq != 1 {
 		t.Fatalf("genSeqOf(%q) = %d, %v", id, seq, ok)
 	}
@@ -261,8 +261,8 @@ func TestGeneratedIDDecodes(t *testing.T) {
 	if _, ok := genSeqOf(strings.Repeat("0", 32)); ok {
 		t.Fatal("an ID the generator cannot make decoded")
 	}
-	if got, err := v.e.Get("A", id); err != nil || got.ClientOrderID != id {
-		t.Fatalf("Get by generated ID: %v %v", got.ClientOrderID, err)
+	if got, err := v.e.Get("A", id); err != nil || got.ClientOrderID() != id {
+		t.Fatalf("Get by generated ID: %v %v", got.ClientOrderID(), err)
 	}
 }
 

@@ -238,6 +238,11 @@ func (a Amount) LessThan(b Amount) bool { return a.Cmp(b) < 0 }
 type Factor struct {
 	coef int64
 	exp  int32
+	// unit is |coef| × 10^(exp+Places) when that is a whole number below
+	// 2^64, 0 otherwise: Times and TimesProduct then make the count of
+	// 10^-18 with one multiplication instead of one by coef and one by a
+	// power of ten (the second was a fifth of settling a trade).
+	unit uint64
 	dec  decimal.Decimal
 }
 
@@ -258,6 +263,12 @@ func NewFactor(d decimal.Decimal) Factor {
 		f.coef = c.Int64()
 	} else {
 		f.exp = 1 << 30 // never fast
+		return f
+	}
+	if k := int(e) + Places; k >= 0 && k < len(pow10) {
+		if h, l := bits.Mul64(abs64(f.coef), pow10[k]); h == 0 {
+			f.unit = l
+		}
 	}
 	return f
 }
@@ -267,6 +278,12 @@ func (f Factor) Decimal() decimal.Decimal { return f.dec }
 
 // Times returns n × f exactly (n a count of units or of ticks × lots).
 func (f Factor) Times(n int64) Amount {
+	if f.unit != 0 {
+		h, l := bits.Mul64(abs64(n), f.unit)
+		if a, ok := fromMag((n < 0) != (f.coef < 0), h, l); ok {
+			return a
+		}
+	}
 	if f.exp < 1<<30 {
 		neg := (n < 0) != (f.coef < 0)
 		h, l := bits.Mul64(abs64(n), abs64(f.coef))
@@ -280,6 +297,14 @@ func (f Factor) Times(n int64) Amount {
 // TimesProduct returns a × b × f exactly (a price in ticks times a
 // quantity in lots, times the unit of their product).
 func (f Factor) TimesProduct(a, b int64) Amount {
+	if f.unit != 0 {
+		h, l := bits.Mul64(abs64(a), abs64(b))
+		if h, l, ok := mul128(h, l, f.unit); ok {
+			if r, ok := fromMag(((a < 0) != (b < 0)) != (f.coef < 0), h, l); ok {
+				return r
+			}
+		}
+	}
 	if f.exp < 1<<30 {
 		neg := ((a < 0) != (b < 0)) != (f.coef < 0)
 		h, l := bits.Mul64(abs64(a), abs64(b))

@@ -66,7 +66,7 @@ func (st *state) order(ev engine.Event) {
 			c.notify("report", r)
 		}
 	}
-	key := orderKey{ev.Account, ev.Order.ClientOrderID}
+	key := orderKey{ev.Account, ev.Order.ClientOrderID()}
 	for _, done := range st.awaited[key] {
 		close(done)
 	}

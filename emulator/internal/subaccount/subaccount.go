@@ -324,7 +324,7 @@ func (r *Registry) cancelSpot(id string) error {
 	}
 	for _, o := range os {
 		if o.OrderListID == "" {
-			_, _ = r.orders.Cancel(id, o.ClientOrderID)
+			_, _ = r.orders.Cancel(id, o.ClientOrderID())
 		}
 	}
 	return nil

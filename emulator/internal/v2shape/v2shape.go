@@ -235,7 +235,7 @@ var decPtr = tape.DecimalString
 // NewReport renders an engine order with its report type; tr is the order's
 // side of a trade for trade reports (nil otherwise).
 func NewReport(o engine.Order, reportType string, tr *engine.Trade) Report {
-	r := Report{ID: decimal.NewFromInt(o.ID).String(), ClientOrderID: o.ClientOrderID, Symbol: o.Symbol, Side: string(o.Side),
+	r := Report{ID: decimal.NewFromInt(o.ID).String(), ClientOrderID: o.ClientOrderID(), Symbol: o.Symbol, Side: string(o.Side),
 		Status: string(o.Status), Type: string(o.Type), TimeInForce: string(o.TimeInForce), Quantity: o.Quantity.String(),
 		Price: decPtr(o.Price), CumQuantity: o.QuantityCumulative.String(), PostOnly: o.PostOnly,
 		CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt), StopPrice: decPtr(o.StopPrice), ReportType: reportType,

@@ -52,7 +52,7 @@ func decOrEmpty(d *decimal.Decimal) string {
 }
 
 func newOrder(o engine.Order) orderJSON {
-	out := orderJSON{ID: o.ID, ClientOrderID: o.ClientOrderID, Symbol: o.Symbol, Side: string(o.Side), Status: string(o.Status),
+	out := orderJSON{ID: o.ID, ClientOrderID: o.ClientOrderID(), Symbol: o.Symbol, Side: string(o.Side), Status: string(o.Status),
 		Type: string(o.Type), TimeInForce: string(o.TimeInForce), Quantity: o.Quantity.String(), Price: decOrEmpty(o.Price),
 		CumQuantity: o.QuantityCumulative.String(), PostOnly: o.PostOnly, StopPrice: decOrEmpty(o.StopPrice),
 		CreatedAt: v2shape.Time(o.CreatedAt), UpdatedAt: v2shape.Time(o.UpdatedAt)}

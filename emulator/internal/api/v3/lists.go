@@ -32,7 +32,7 @@ func newFullOrderJSON(o engine.Order, f *faults.Set, margin bool) fullOrderJSON 
 	out := fullOrderJSON{orderJSON: newOrderJSON(o, f)}
 	out.OrderListID, out.ContingencyType = o.OrderListID, string(o.ContingencyType)
 	if out.OrderListID == "" && f.On("V3-ORDER-LIST-FIELDS") {
-		out.OrderListID = o.ClientOrderID
+		out.OrderListID = o.ClientOrderID()
 	}
 	if o.Inactive {
 		t := true

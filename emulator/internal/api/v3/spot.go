@@ -60,7 +60,7 @@ func decStr(d *decimal.Decimal) string {
 
 func newOrderJSON(o engine.Order, f *faults.Set) orderJSON {
 	out := orderJSON{
-		ID: o.ID, ClientOrderID: o.ClientOrderID, Symbol: o.Symbol, Side: string(o.Side), Status: string(o.Status),
+		ID: o.ID, ClientOrderID: o.ClientOrderID(), Symbol: o.Symbol, Side: string(o.Side), Status: string(o.Status),
 		Type: string(o.Type), TimeInForce: string(o.TimeInForce), Quantity: o.Quantity.String(),
 		QuantityCumulative: o.QuantityCumulative.String(), Price: decStr(o.Price), PriceAverage: o.PriceAverage.String(),
 		StopPrice: decStr(o.StopPrice), DisplayQuantity: o.DisplayQuantity, OriginalClientOrderID: o.OriginalClientOrderID,
