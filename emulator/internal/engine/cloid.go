@@ -13,7 +13,6 @@ package engine
 
 import (
 	"encoding/binary"
-	"sort"
 	"strconv"
 )
 
@@ -141,17 +140,19 @@ func (a *account) lookup(cloid string) *order {
 	if !ok {
 		return nil
 	}
-	h := a.history
-	i := sort.Search(len(h), func(i int) bool { return h[i].genSeq >= seq })
-	for ; i < len(h) && h[i].genSeq == seq; i++ {
-		if h[i].deleted || !h[i].genID {
+	for i := a.hist.search(func(h *histEntry) bool { return h.genSeq >= seq }); i < a.hist.len(); i++ {
+		h := a.hist.at(i)
+		if h.genSeq != seq {
+			break
+		}
+		if h.deleted || !h.genID {
 			continue
 		}
-		if h[i].o == nil {
+		if h.o == nil {
 			// Compact: the sequence number is the ID's.
-			return h[i].view(a, new(order))
+			return h.view(a, new(order))
 		}
-		return h[i].o // the sequence number is the ID's
+		return h.o // the sequence number is the ID's
 	}
 	return nil
 }

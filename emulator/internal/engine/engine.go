@@ -315,7 +315,7 @@ func (e *Engine) sweep(now int64) {
 		d := e.purges.pop()
 		if o := d.o; !o.deleted {
 			a := o.acct
-			if i := a.entryOf(o); i < len(a.history) {
+			if i := a.entryOf(o); i < a.hist.len() {
 				e.purge(a, i)
 			}
 		}
@@ -368,7 +368,7 @@ func (e *Engine) finalize(o *order, status statusCode, at int64, release bool) {
 	a := o.acct
 	if a.removeActive(o) {
 		a.perSym[o.bk.idx]--
-		if a.trimAt > 0 && a.trimAt <= len(a.history) && o.id <= a.history[a.trimAt-1].id {
+		if a.trimAt > 0 && a.trimAt <= a.hist.len() && o.id <= a.hist.at(a.trimAt-1).id {
 			// The cursor passed it while it was active.
 			a.behind = append(a.behind, o.id)
 		}
@@ -379,8 +379,8 @@ func (e *Engine) finalize(o *order, status statusCode, at int64, release bool) {
 	if o.filled == 0 && !e.faults.On("V3-SPOT-HISTORY-24H") {
 		o.purgeAt = at + int64(historyRetention)
 		e.purges.push(deadline{at: o.purgeAt, o: o})
-		if i := a.entryOf(o); i < len(a.history) {
-			a.history[i].scheduled = true
+		if i := a.entryOf(o); i < a.hist.len() {
+			a.hist.at(i).scheduled = true
 		}
 	}
 	e.retain(a)
@@ -416,10 +416,10 @@ func (e *Engine) recycle(o *order) {
 		return
 	}
 	i := a.entryOf(o)
-	if i == len(a.history) {
+	if i == a.hist.len() {
 		return
 	}
-	h := &a.history[i]
+	h := a.hist.at(i)
 	h.c = compactRec{bk: o.bk, qty: o.qty, filled: o.filled, price: o.price, stop: o.stop, cum: o.cum,
 		created: o.created, updated: o.updated, status: o.status, side: o.side, typ: o.typ, tif: o.tif,
 		postOnly: o.postOnly, triggered: o.triggered}
@@ -438,7 +438,7 @@ func reportOf(s statusCode) ReportType {
 // client_order_id becomes free again. It reads nothing of the order unless
 // the account's index of chosen IDs holds it.
 func (e *Engine) purge(a *account, i int) {
-	h := &a.history[i]
+	h := a.hist.at(i)
 	if h.o != nil {
 		h.o.deleted = true
 	}
@@ -453,18 +453,15 @@ func (e *Engine) purge(a *account, i int) {
 	// compaction, and the records they held were 40% of the heap.
 	h.o = nil
 	a.deleted++
-	if a.deleted > 1024 && a.deleted*2 > len(a.history) {
-		kept := a.history[:0]
-		for _, h := range a.history {
-			if !h.deleted {
-				if h.o != nil {
-					h.o.histAt = int32(len(kept))
-				}
-				kept = append(kept, h)
-			}
-		}
-		clear(a.history[len(kept):])
-		a.history, a.deleted, a.trimAt = kept, 0, 0
+	if i == 0 {
+		// The front goes at once; the cursor moves with the entries.
+		k := a.hist.popDeleted()
+		a.deleted -= k
+		a.trimAt = max(0, a.trimAt-k)
+	}
+	if a.deleted > 1024 && a.deleted*2 > a.hist.len() {
+		a.hist.compact()
+		a.deleted, a.trimAt = 0, 0
 	}
 }
 
@@ -473,7 +470,7 @@ func (e *Engine) purge(a *account, i int) {
 // Entries of the purge schedule whose order left early are dropped once
 // they are the larger part, so that the schedule stays bounded too.
 func (e *Engine) retain(a *account) {
-	for final := len(a.history) - a.deleted - len(a.active); final > e.opts.Retention.Orders && (len(a.behind) > 0 || a.trimAt < len(a.history)); {
+	for final := a.hist.len() - a.deleted - len(a.active); final > e.opts.Retention.Orders && (len(a.behind) > 0 || a.trimAt < a.hist.len()); {
 		if len(a.behind) > 0 {
 			// Orders that ended behind the cursor are older than any
 			// record ahead of it: they go first, oldest first.
@@ -486,7 +483,7 @@ func (e *Engine) retain(a *account) {
 			id := a.behind[j]
 			a.behind[j] = a.behind[len(a.behind)-1]
 			a.behind = a.behind[:len(a.behind)-1]
-			if i := a.find(id); i < len(a.history) && !a.history[i].deleted && !a.history[i].isActive() {
+			if i := a.find(id); i < a.hist.len() && !a.hist.at(i).deleted && !a.hist.at(i).isActive() {
 				e.purge(a, i)
 				final--
 			}
@@ -494,7 +491,7 @@ func (e *Engine) retain(a *account) {
 		}
 		i := a.trimAt
 		a.trimAt++
-		if h := &a.history[i]; h.deleted || h.isActive() {
+		if h := a.hist.at(i); h.deleted || h.isActive() {
 			continue
 		}
 		e.purge(a, i) // may compact history and reset the cursor
@@ -532,8 +529,7 @@ func (e *Engine) register(o *order) {
 	o.id = e.lastOrderID
 	a := o.acct
 	e.index(a, o)
-	o.histAt = int32(len(a.history))
-	a.history = append(a.history, histEntry{o: o, id: o.id, genSeq: o.genSeq, genID: o.genID})
+	o.histAt = a.hist.push(histEntry{o: o, id: o.id, genSeq: o.genSeq, genID: o.genID})
 	a.addActive(o)
 	a.perSym[o.bk.idx]++
 }

@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"cmp"
 	"math/big"
 	"math/bits"
-	"slices"
 	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/fixed"
@@ -25,10 +23,10 @@ type order struct {
 	// activeAt is its place in the account's active set plus one, 0
 	// when it is not in it (retention reads it with deleted).
 	activeAt int32
-	// histAt is its entry's place in the account's history (kept true by
-	// compaction): finding the entry by a search of history cost a
+	// histAt is its entry's position in the account's history (kept true
+	// by compaction): finding the entry by a search of history cost a
 	// tenth of the engine's time.
-	histAt  int32
+	histAt  uint32
 	purgeAt int64 // when it leaves history, 0 when not scheduled
 	acct    *account
 	// cloid is the client_order_id the trader chose; "" when generated
@@ -432,7 +430,7 @@ type account struct {
 	byCloid map[string]*order // newest record per client_order_id, active or final
 	active  []*order          // in no order; each one's activeAt is its place (see addActive)
 	perSym  []int             // active and suspended orders per book index
-	history []histEntry       // by ID; deleted records linger until compaction
+	hist    history           // by ID; see history for when deleted entries go
 	deleted int
 	trimAt  int // history before it holds no final record Retention may delete, but those in behind
 	// behind holds the IDs of orders that ended after the cursor had
@@ -467,19 +465,19 @@ type histEntry struct {
 // entryOf is the index of o's history entry (len when it has none: a
 // record not registered, or whose entry was deleted).
 func (a *account) entryOf(o *order) int {
-	if i := int(o.histAt); i < len(a.history) && a.history[i].o == o {
+	if i := a.hist.index(o.histAt); i < a.hist.len() && a.hist.at(i).o == o {
 		return i
 	}
-	return len(a.history)
+	return a.hist.len()
 }
 
 // find is the index of the history entry of order id (len when absent).
 func (a *account) find(id int64) int {
-	i, ok := slices.BinarySearchFunc(a.history, id, func(h histEntry, id int64) int { return cmp.Compare(h.id, id) })
-	if !ok {
-		return len(a.history)
+	i := a.hist.search(func(h *histEntry) bool { return h.id >= id })
+	if i < a.hist.len() && a.hist.at(i).id == id {
+		return i
 	}
-	return i
+	return a.hist.len()
 }
 
 // tradeRec is one side of a trade in an account's trade history.

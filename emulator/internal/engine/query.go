@@ -156,8 +156,8 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 	var tmp order // compact entries are rebuilt here (see histEntry.view)
 	if q.ByTimestamp {
 		var hs []*histEntry
-		for i := range a.history {
-			if h := &a.history[i]; match(h.view(a, &tmp)) {
+		for i := range a.hist.len() {
+			if h := a.hist.at(i); match(h.view(a, &tmp)) {
 				hs = append(hs, h)
 			}
 		}
@@ -180,13 +180,13 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 	// By ID: history is already in ID order, so walk it and stop early.
 	out := []Order{}
 	skip := q.Offset
-	n := len(a.history)
+	n := a.hist.len()
 	for i := 0; i < n && len(out) < limit; i++ {
 		j := i
 		if !asc {
 			j = n - 1 - i
 		}
-		o := a.history[j].view(a, &tmp)
+		o := a.hist.at(j).view(a, &tmp)
 		if !match(o) {
 			continue
 		}

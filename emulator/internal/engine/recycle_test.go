@@ -31,8 +31,8 @@ func TestRecycledHistory(t *testing.T) {
 				if i%50 == 49 {
 					compareEngines(t, rv, kv, rs.accts, i)
 					for _, a := range rv.e.accounts {
-						for _, h := range a.history {
-							if h.o == nil && !h.deleted {
+						for i := range a.hist.len() {
+							if h := a.hist.at(i); h.o == nil && !h.deleted {
 								compact++
 							}
 						}
