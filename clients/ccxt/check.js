@@ -134,6 +134,22 @@ async function main() {
       return `${o.id} ${o.status}`;
     });
   }
+  // Sent without a client_order_id, as most callers do: ccxt takes the one the
+  // exchange generates as the order's id, and fetches and cancels by it.
+  const gen = await call('createOrder (no client_order_id)', () => a.createOrder(SYMBOL, 'limit', 'buy', qty, 10000), (o) => {
+    expect(/^[0-9A-Za-z_-]{8,32}$/.test(o.id || ''), `id ${o.id}`);
+    return `${o.id} ${o.status}`;
+  });
+  if (gen) {
+    await call('fetchOrder (generated id)', () => a.fetchOrder(gen.id, SYMBOL), (o) => {
+      expect(o.id === gen.id && o.status === 'open', `${o.id} ${o.status}`);
+      return `${o.id} ${o.status}`;
+    });
+    await call('cancelOrder (generated id)', () => a.cancelOrder(gen.id, SYMBOL), (o) => {
+      expect(o.id === gen.id && o.status === 'canceled', `${o.id} ${o.status}`);
+      return `${o.id} ${o.status}`;
+    });
+  }
   await call('fetchClosedOrders', () => a.fetchClosedOrders(SYMBOL), (os) => {
     expect(os.some((o) => o.id === cid('b1') && o.status === 'closed'), `filled ${cid('b1')} not among ${os.length}`);
     expect(os.some((o) => o.status === 'canceled'), `no canceled order among ${os.length}`);

@@ -449,8 +449,9 @@ func (e *Engine) purge(a *account, i int) {
 	if h.o != nil && (!h.genID || a.foreignHex) {
 		a.unindex(h.o)
 	}
-	// History lets go of the record at once: deleted entries linger until
-	// compaction, and the records they held were 40% of the heap.
+	// History lets go of the record at once: deleted entries behind an
+	// active one linger until compaction, and the records they held were
+	// 40% of the heap.
 	h.o = nil
 	a.deleted++
 	if i == 0 {
