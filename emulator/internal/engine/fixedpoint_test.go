@@ -16,6 +16,7 @@ import (
 // (available plus reserved) exactly what was funded plus what the model's
 // trades moved, the fee account included.
 func TestFixedPointAgreesWithDecimals(t *testing.T) {
+	t.Parallel() // long under -race; each builds its own engines
 	steps := 3000
 	if testing.Short() {
 		steps = 600

@@ -10,6 +10,7 @@ import (
 // same order, every held record's position leading back to its entry, and
 // the ring to keep working across the wrap of positions at 2^32.
 func TestHistoryRing(t *testing.T) {
+	t.Parallel() // long under -race; each builds its own engines
 	for _, start := range []uint32{0, 1<<32 - 100} {
 		r := rand.New(rand.NewPCG(uint64(start), 7))
 		h := history{popped: start}

@@ -301,6 +301,7 @@ func (s *stream) list(acct, ct string, margin bool) ListRequest {
 // reserved or available amount goes negative, and that the ledger reserves
 // exactly what the active orders hold.
 func TestConservation(t *testing.T) {
+	t.Parallel() // long under -race; each builds its own engines
 	steps := 3000
 	if testing.Short() {
 		steps = 500

@@ -14,8 +14,10 @@ import (
 // client_order_id, active orders and trades. A small retention makes
 // compact entries leave history too.
 func TestRecycledHistory(t *testing.T) {
+	t.Parallel() // long under -race; each builds its own engines
 	for seed := uint64(1); seed <= 4; seed++ {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
+			t.Parallel()
 			opts := Options{Retention: Retention{Orders: 60, Trades: 80}}
 			if seed%2 == 0 {
 				opts = Options{}
