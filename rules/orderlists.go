@@ -15,7 +15,7 @@ var orderlistsRules = []Rule{
 	{ID: "V3-LIST-OCO-CONSTRAINTS", Area: "orderlists", Section: secLists, Status: Testable,
 		Statement: "oneCancelOther orders and the secondary orders of oneTriggerOneCancelOther are limit, stopLimit, stopMarket, takeProfitLimit or takeProfitMarket, with GTC, IOC or FOK (not for limit orders), Day or GTD; others are refused with 10001."},
 	{ID: "V3-LIST-OTOCO-CONSTRAINTS", Area: "orderlists", Section: secLists, Status: Testable,
-		Statement: "The primary order of oneTriggerOneCancelOther may also be market, and all its orders use the same symbol; a list mixing symbols is refused with 10001."},
+		Statement: "The primary order of oneTriggerOneCancelOther may also be market, takes time_in_force GTC, IOC, FOK, Day or GTD (IOC and FOK on a limit primary too, unlike a secondary), and all its orders use the same symbol; a list mixing symbols is refused with 10001."},
 	{ID: "V3-LIST-ORDER-RULES", Area: "orderlists", Section: secLists, Status: Testable,
 		Statement: "List orders default to type limit, and price, stop_price and expire_time are required under the same conditions as for a single order."},
 	{ID: "V3-LIST-RESPONSE", Area: "orderlists", Section: secLists, Status: Testable,

@@ -45,7 +45,7 @@ var v2accountRules = []Rule{
 	{ID: "V2-ACCOUNT-TRANSFER-CONVERT", Area: "v2account", Section: secV2Account, Status: Testable,
 		Statement: "POST /account/crypto/transfer-convert answers result: an array of String identifiers, and converts fromCurrency into toCurrency."},
 	{ID: "V2-TX-FIELDS", Area: "v2account", Section: secV2Transaction, Status: Testable,
-		Statement: "GET /account/transactions answers Wallet transactions: id String, index Number, currency, amount, fee, status, type, createdAt and updatedAt (DateTime), optional fields of their types."},
+		Statement: "GET /account/transactions answers Wallet transactions: id String, index Number, currency, amount, fee, status, type, createdAt and updatedAt (DateTime), optional fields of their types; an errorCode, when present, is one of the payout error reasons INVALID_ADDRESS, INVALID_PAYMENT_ID and BAD_PRECISION."},
 	{ID: "V2-TX-STATUS-VALUES", Area: "v2account", Section: secV2Transaction, Status: Testable,
 		Statement: "A transaction's status is one of created, pending, failed, success and its type one of payout, payin, deposit, withdraw, bankToExchange, exchangeToBank."},
 	{ID: "V2-TX-FILTER", Area: "v2account", Section: secV2Account, Status: Testable,
