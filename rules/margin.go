@@ -8,6 +8,8 @@ var marginRules = []Rule{
 		Statement: "GET /margin/account lists the margin accounts; /margin/account/isolated/{symbol} and /margin/account/cross/{currency} answer one."},
 	{ID: "V3-MARGIN-PUT", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "PUT /margin/account/{margin_mode}/{instrument} with margin_balance sets the account's balance (a symbol for isolated, a currency for cross) and answers the account."},
+	{ID: "V3-MARGIN-PUT-FUNDS", Area: "margin", Section: secErrors, Status: Testable,
+		Statement: "Raising a margin account's margin_balance beyond what the spot balance has available (an account operation with insufficient funds) is refused with 20001, and neither the account nor the spot balance moves."},
 	{ID: "V3-MARGIN-CLOSE", Area: "margin", Section: secTransitions, Status: Testable,
 		Statement: "PUT with margin_balance equal to the string zero closes the margin account and returns its reserved funds to the trading account."},
 	{ID: "V3-MARGIN-PUT-STRICT", Area: "margin", Section: secMargin, Status: Testable,

@@ -6,6 +6,7 @@ var marginFaults = []Fault{
 	{"V3-MARGIN-ACCOUNTS", "(api) answers GET /margin/account with an empty array"},
 	{"V3-MARGIN-PUT", "answers PUT /margin/account with the account as it was before the change"},
 	{"V3-MARGIN-CLOSE", "treats margin_balance \"0\" as a no-op: the account stays open with its funds"},
+	{"V3-MARGIN-PUT-FUNDS", "refuses a margin_balance the spot balance cannot supply with 10001 instead of 20001"},
 	{"V3-MARGIN-PUT-STRICT", "(api) ignores strict_validate on PUT /margin/account, rounding exponent forms and extra decimals"},
 	{"V3-MARGIN-SPOT-RESERVED", "(api) writes reserved_margin and cross_margin_reserved as 0 in spot balances"},
 	{"V3-MARGIN-ORDER-NEEDS-ACCOUNT", "places a margin order without a margin account, opening an empty one"},

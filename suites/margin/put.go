@@ -129,6 +129,31 @@ var _ = Describe("Margin account balance", func() {
 		)
 	})
 
+	framework.ConformanceContext("V3-MARGIN-PUT-FUNDS", func() {
+		// Errors: 20001 is "funds insufficient for an order or account
+		// operation". Setting a margin_balance above what the account holds
+		// plus all the spot balance has available is such an operation. The
+		// HTTP status of 20001 is not given (V3-ERR-20001-STATUS): any 4xx.
+		DescribeTable("refuses a margin_balance the spot balance cannot supply with 20001",
+			func(ctx SpecContext, mode string) {
+				x := t.collateral(ctx, s.Quote)
+				code := collateralCode(t.open(ctx, mode, instrument(mode), x))
+				before := t.Balance(ctx, code)
+				// x more than the account and the available balance together
+				// (a default PUT may round the amount down to the currency's
+				// precision, by less than x).
+				bad := x.Add(before.Avail).Add(x)
+				ex := t.Do(ctx, http.MethodPut, accountPath(mode, instrument(mode)), params{"margin_balance": bad.String()})
+				Expect(ex).To(framework.BeAPIError(framework.StatusClass4xx, 20001), "margin_balance %s on a %s account holding %s, %s %s available", bad, mode, x, before.Avail, code)
+				got := t.account(ctx, mode, instrument(mode))
+				Expect(currencyOf(got, code)["margin_balance"]).To(trading.DecEqual(x), "the refused PUT leaves margin_balance as it was\naccount: %v", got)
+				after := t.Balance(ctx, code)
+				Expect(after.Avail).To(trading.DecEqual(before.Avail), "the refused PUT leaves the spot available %s as it was (before {%s}, after {%s})", code, before, after)
+			},
+			Entry(nil, isolated), Entry(nil, cross),
+		)
+	})
+
 	framework.ConformanceIt("V3-MARGIN-PATH-MODE", func(ctx SpecContext) {
 		// margin_balance 0 would close an account: nothing to close here.
 		ex := t.Do(ctx, http.MethodPut, accountPath("futures", s.Code), params{"margin_balance": "0"})

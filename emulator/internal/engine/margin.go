@@ -358,6 +358,8 @@ func (e *Engine) setMarginBalance(account string, sp acctSpec, ma *marginAcct, a
 	var refusal *Error
 	avail, free := e.lh.Balance(ma.src, cur).Available, e.freeMargin(ma)
 	switch {
+	case delta.IsPositive() && avail.LessThan(delta) && e.faults.On("V3-MARGIN-PUT-FUNDS"):
+		refusal = errorf(ErrValidation, "margin_balance %s needs %s %s, the %s balance has %s available", amount, delta, cur, srcName(ma.fut), avail)
 	case delta.IsPositive() && avail.LessThan(delta):
 		refusal = errorf(ErrInsufficientFunds, "insufficient funds: raising the margin balance to %s needs %s %s, the %s balance has %s available", amount, delta, cur, srcName(ma.fut), avail)
 	case free.Add(delta).IsNegative():
