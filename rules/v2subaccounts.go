@@ -14,6 +14,8 @@ var v2subaccountsRules = []Rule{
 		Statement: "POST /sub-acc/freeze with ids answers result true and the sub-account is frozen (its ACL read is then an empty array)."},
 	{ID: "V2-SUBACC-ACTIVATE", Area: "v2subaccounts", Section: secV2SubStates, Status: Testable,
 		Statement: "POST /sub-acc/activate restores a frozen sub-account with result true (its ACL is read again)."},
+	{ID: "V2-SUBACC-ACTIVATE-DISABLED", Area: "v2subaccounts", Section: secV2SubStates, Status: Testable,
+		Statement: "POST /sub-acc/activate of a disabled sub-account answers result false (\"activation restores a frozen account, and returns result false for a disabled one\"), no error, and it stays disabled (its ACL read is still an empty array)."},
 	{ID: "V2-SUBACC-IDS-LIST", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Testable,
 		Statement: "ids of freeze and activate and subAccountIds of the ACL read are comma-separated lists: one request freezes (activates, reads) every listed sub-account."},
 	{ID: "V2-SUBACC-RIGHT-NONE", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Testable,

@@ -44,6 +44,11 @@ type Account struct {
 	// SubAccountUserID is the numeric user id version 2 names the same
 	// sub-account by (ids, subAccountId).
 	SubAccountUserID int64 `json:"sub_account_user_id,omitempty"`
+	// DisabledSubAccountUserID (role full) is the numeric user id of a
+	// disabled sub-account of the key's account: version 2 names
+	// sub-accounts by user id, its listing's response is not shown and
+	// version 3 lists only hex ids, so no spec can find one on its own.
+	DisabledSubAccountUserID int64 `json:"disabled_sub_account_user_id,omitempty"`
 }
 
 // Config is the target of a run.

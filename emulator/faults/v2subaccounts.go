@@ -5,6 +5,7 @@ var v2subaccountsFaults = []Fault{
 	{"V2-SUBACC-FREEZE", "(api v2) answers freeze with result true and changes nothing"},
 	{"V2-SUBACC-IDS-LIST", "(api v2) freezes only the first of the listed ids"},
 	{"V2-SUBACC-ACTIVATE", "(api v2) answers activate with result true and leaves a frozen sub-account frozen"},
+	{"V2-SUBACC-ACTIVATE-DISABLED", "(api v2) answers result true when activating a disabled sub-account"},
 	{"V2-SUBACC-RIGHT-NONE", "(api v2) requires Payment information for the sub-account deposit address"},
 	{"V2-SUBACC-RIGHTS", "(api v2) serves POST /sub-acc/transfer to keys without Withdraw cryptocurrencies"},
 	{"V2-SUBACC-TRANSFER-DEPOSIT", "(api v2) deposits the amount truncated to 4 decimals"},

@@ -226,6 +226,15 @@ func Setup(data []byte) error {
 				subRoles = subRoles[1:]
 			}
 		}
+		// Its disabled sub-account is what a v2 activation must answer
+		// false for; a target config names one the same way.
+		for _, s := range own.SubAccounts {
+			if full, ok := cfg.Accounts[target.RoleFull]; ok && s.Status == "disable" {
+				full.DisabledSubAccountUserID = s.UserID
+				cfg.Accounts[target.RoleFull] = full
+				break
+			}
+		}
 	}
 	// Behind a proxy that merges source addresses, an emulator still tells
 	// clients apart by the address each names (X-Forwarded-For); any other
