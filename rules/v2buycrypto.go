@@ -26,6 +26,8 @@ var v2buycryptoRules = []Rule{
 		Statement: "target, source, sourceAmount and paymentMethodId are required to create a v2 buy order (the further fields are optional): without one it is refused with 10001 and no order is created."},
 	{ID: "V2-BUY-ORDERS-FROM-TILL", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
 		Statement: "from and till are required on the v2 order listing: without them it is refused with 10001."},
+	{ID: "V2-BUY-ORDERS-WINDOW", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
+		Statement: "from and till, Unix timestamps, bound the v2 order listing by the orders' creation time: an order created inside the window is listed, one outside is not."},
 	{ID: "V2-BUY-ORDERS-FILTERS", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
 		Statement: "sourceCode, targetCode and walletAddress filter the v2 order listing."},
 	{ID: "V2-BUY-ORDERS-LIMIT-OFFSET", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,

@@ -11,6 +11,7 @@ var v2buycryptoFaults = []Fault{
 	{"V2-BUY-ORDER-FIELDS", "(api v2) leaves checkoutURL empty"},
 	{"V2-BUY-ORDER-REQUIRED", "(api v2) creates a buy order without paymentMethodId through the provider's first method for the pair"},
 	{"V2-BUY-ORDERS-FROM-TILL", "(api v2) lists orders without from and till"},
+	{"V2-BUY-ORDERS-WINDOW", "(api v2) ignores till on the order listing"},
 	{"V2-BUY-ORDERS-FILTERS", "(api v2) ignores targetCode on the order listing"},
 	{"V2-BUY-ORDERS-LIMIT-OFFSET", "(api v2) ignores offset on the order listing"},
 	{"V2-BUY-ORDERS-NETWORK", "(api v2) ignores targetNetworkCode on the order listing"},

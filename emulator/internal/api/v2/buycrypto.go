@@ -163,6 +163,9 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
+			if f.On("V2-BUY-ORDERS-WINDOW") {
+				q.Till = nil
+			}
 			if f.On("V2-BUY-ORDERS-FILTERS") {
 				q.TargetCode = ""
 			}
