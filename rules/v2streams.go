@@ -104,6 +104,8 @@ var v2streamsRules = []Rule{
 		Statement: "report is one order report per order update: an order placed and canceled yields exactly two reports, new then canceled."},
 	{ID: "V2-WS-REPORT-FIELDS", Area: "v2streams", Section: secWSReport, Status: Testable,
 		Statement: "An order report carries id, clientOrderId, symbol, side, status, type, timeInForce, quantity, price, cumQuantity, postOnly, createdAt, updatedAt and reportType."},
+	{ID: "V2-WS-REPORT-ORDER-TYPE", Area: "v2streams", Section: secWSReport, Status: Testable,
+		Statement: "An order report's type is one of limit, market, stopLimit, stopMarket (the v2 camelCase spelling): the type the order was placed with."},
 	{ID: "V2-WS-REPORT-NEW", Area: "v2streams", Section: secWSReport, Status: Testable,
 		Statement: "An order placed after subscribeReports yields a report with status new."},
 	{ID: "V2-WS-REPORT-CANCELED", Area: "v2streams", Section: secWSReport, Status: Testable,

@@ -41,6 +41,7 @@ var v2streamsFaults = []Fault{
 	{"V2-WS-ACTIVE-ORDERS", "leaves the newest active order out of activeOrders"},
 	{"V2-WS-REPORT-ONE", "sends every order report twice"},
 	{"V2-WS-REPORT-FIELDS", "leaves postOnly out of order reports"},
+	{"V2-WS-REPORT-ORDER-TYPE", "writes a stop order's type in snake case (stop_limit, stop_market) in order reports"},
 	{"V2-WS-REPORT-NEW", "reports a new order with status \"active\""},
 	{"V2-WS-REPORT-CANCELED", "reports a canceled order with status \"cancelled\""},
 	{"V2-WS-REPORT-TRADE", "leaves tradeFee out of trade reports"},

@@ -2,12 +2,14 @@ package v2streams
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/shopspring/decimal"
 )
 
 // reportSchema is the Streaming order report section's list; id's type is
@@ -63,6 +65,38 @@ func reportingTrader(ctx context.Context) (*trading.Trader, trading.Symbol) {
 	return t, restingSymbol(ctx, t)
 }
 
+// parkingTrader is reportingTrader on a symbol whose base currency the
+// account also holds, for the stop sells of parked.
+func parkingTrader(ctx context.Context) (*trading.Trader, trading.Symbol) {
+	GinkgoHelper()
+	framework.Current().RequireTrading()
+	t := trading.NewTrader(target.RoleFull, trading.Spot)
+	hold := trading.Holding(trading.WorkingSymbols(ctx), t.Balances(ctx), func(s trading.Symbol) (decimal.Decimal, decimal.Decimal) {
+		return s.Qty(40), s.Low(maxRestingTicks).Mul(s.Qty(20))
+	})
+	if len(hold) == 0 {
+		Skip(fmt.Sprintf("needs a working spot symbol whose base and quote currencies the %s account holds", t.Role))
+	}
+	return t, hold[0]
+}
+
+// parked is an order of type typ that rests without trading: a limit buy
+// far below the market (restingPrice), or a stop sell whose stop price is a
+// few ticks, a trigger no spec's trade reaches, as the spot suite's parked
+// stops (a stopLimit's price is far above the market, so that it would rest
+// even if triggered).
+func parked(s trading.Symbol, typ string) trading.Params {
+	if typ == "limit" {
+		return s.RestingBuy(cloids.New(), restingPrice())
+	}
+	p := trading.Params{"client_order_id": cloids.New(), "symbol": s.Code, "side": "sell", "type": typ,
+		"quantity": s.Qty(10).String(), "stop_price": s.Low(5).String()}
+	if typ == "stopLimit" {
+		p = p.With("price", s.High().String())
+	}
+	return p
+}
+
 var _ = Describe("v2 streams: order reports", func() {
 	framework.ConformanceIt("V2-WS-REPORTS-RIGHTS", func(ctx SpecContext) {
 		e := framework.Current()
@@ -102,6 +136,44 @@ var _ = Describe("v2 streams: order reports", func() {
 		Expect(rep).To(HaveKey("id"), "an order report carries id")
 		Expect(rep).To(framework.MatchSchema(reportSchema), "an order report carries the listed fields")
 		Expect(rep).To(And(HaveKeyWithValue("symbol", sym.Code), HaveKeyWithValue("side", "buy"), HaveKeyWithValue("type", "limit")), "the order's own values")
+	})
+
+	// The v2 report's type values are camelCase (stopLimit), while the v3
+	// parameters the orders are placed with are snake_case (stop_price), so
+	// each kind is read back in its exact spelling, on its new (or
+	// suspended) report and on its cancel. Orders are placed over v3 REST:
+	// v2 order placement is not shown.
+	framework.ConformanceContext("V2-WS-REPORT-ORDER-TYPE", func() {
+		DescribeTable("reports the type a resting or waiting order was placed with",
+			func(ctx SpecContext, typ string) {
+				t, sym := parkingTrader(ctx)
+				r := follow(ctx, t)
+				p := parked(sym, typ)
+				t.PlaceOK(ctx, p)
+				rep := r.report(ctx, p["client_order_id"], nil)
+				Expect(rep).To(HaveKeyWithValue("type", typ), "the report of a %s order", typ)
+				t.CancelOK(ctx, p["client_order_id"])
+				rep = r.report(ctx, p["client_order_id"], withStatus("canceled"))
+				Expect(rep).To(HaveKeyWithValue("type", typ), "the report of the canceled %s order", typ)
+			},
+			Entry(nil, "limit"), Entry(nil, "stopLimit"), Entry(nil, "stopMarket"),
+		)
+
+		// A market order cannot rest: it is a market sell that meets the
+		// suite's own buy one tick below mid, inside the spread, as the
+		// trades of V2-WS-REPORT-TRADE.
+		Context("with a trade between the suite's accounts over v3 REST", Serial, func() {
+			It("reports a market order as market", func(ctx SpecContext) {
+				f := newFillScene(ctx)
+				r := follow(ctx, f.taker)
+				f.maker.PlaceOK(ctx, f.m.Limit("buy", 1, -1))
+				id := cloids.New()
+				o := f.taker.PlaceOK(ctx, trading.Params{"client_order_id": id, "symbol": f.m.Sym.Code, "side": "sell", "type": "market", "quantity": f.m.Q.String()})
+				Expect(o["quantity_cumulative"]).To(trading.DecEqual(f.m.Q), "the market sell meets the resting buy\norder: %v", o)
+				rep := r.report(ctx, id, withStatus("filled"))
+				Expect(rep).To(HaveKeyWithValue("type", "market"), "the trade report of the market order")
+			})
+		})
 	})
 
 	framework.ConformanceIt("V2-WS-REPORT-NEW", func(ctx SpecContext) {

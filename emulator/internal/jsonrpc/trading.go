@@ -34,6 +34,17 @@ func (s *Server) report(o engine.Order, reportType string, tr *engine.Trade) any
 		o.Status = engine.StatusNew
 	}
 	r := v2shape.NewReport(o, reportType, tr)
+	if f.On("V2-WS-REPORT-ORDER-TYPE") {
+		// The snake_case spelling instead of the document's camelCase:
+		// limit and market read the same in both, so only stop orders'
+		// reports change.
+		switch o.Type {
+		case engine.StopLimit:
+			r.Type = "stop_limit"
+		case engine.StopMarket:
+			r.Type = "stop_market"
+		}
+	}
 	var drop []string
 	if f.On("V2-WS-REPORT-FIELDS") {
 		drop = append(drop, "postOnly")
