@@ -102,6 +102,10 @@ var listMarginFaultCases = []struct {
 		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "0"}))
 		return str(v.balance(full1, "USDT"), "available")
 	}, "100000", "99000"},
+	{"V3-MARGIN-PUT-FUNDS", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		return code(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "200000"}))
+	}, "20001", "10001"},
 	{"V3-MARGIN-PUT-STRICT", func(v *tradingEnv) string {
 		return code(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1e2", "strict_validate": true}))
 	}, "10001", "200"},
