@@ -97,7 +97,11 @@ func (s *session) onUpdate(u OrderUpdate) {
 	s.mu.Lock()
 	orders, balances, futBalances, wallet := s.subs[feed], s.subs["spot_balance"], s.subs["futures_balance"], s.subs["wallet_balances"]
 	s.mu.Unlock()
-	if orders && !s.c.srv.opts.Faults.On(dropFault[u.Report]) {
+	// V3-WST-NOTIFY-MARGIN drops every margin order update, whatever its
+	// report type, and only those: the spot and futures feeds are other
+	// rules'.
+	dropMargin := feed == "margin" && s.c.srv.opts.Faults.On("V3-WST-NOTIFY-MARGIN")
+	if orders && !dropMargin && !s.c.srv.opts.Faults.On(dropFault[u.Report]) {
 		if b := rpcNotification(method, s.report(u)); b != nil {
 			s.push(func() []byte { return b })
 		}
