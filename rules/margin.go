@@ -28,6 +28,8 @@ var marginRules = []Rule{
 		Statement: "PATCH /margin/order/{client_order_id} takes strict_validate as the spot replace does: with strict_validate true a price not divisible by tick_size is refused with 10001 and the order stays as it was."},
 	{ID: "V3-MARGIN-CLOSE-POSITION", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "close_position requires quantity to be omitted (given both, the order is refused with 10001); such an order closes the position."},
+	{ID: "V3-MARGIN-CLOSE-POSITION-CANCELED", Area: "margin", Section: secMargin, Status: Testable,
+		Statement: "A close_position stop market order \"closes the position or is canceled\": one whose position was closed by other means before it executes ends canceled, executing nothing and opening no position."},
 	{ID: "V3-MARGIN-REDUCE-ONLY", Area: "margin", Section: secMargin, Status: Ambiguous,
 		Reason:    "the spec lists reduce_only without saying what happens to a reduce-only order that would increase the position",
 		Statement: "What becomes of a reduce-only order that would increase the position."},

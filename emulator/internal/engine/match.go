@@ -374,11 +374,19 @@ func (e *Engine) trigger(o *order, now int64) {
 func (e *Engine) ready(o *order, now int64) bool {
 	if o.mg != nil && o.mg.closePos {
 		n := e.closeSize(o)
-		if n == 0 {
+		switch {
+		case n > 0:
+			o.setQty(n)
+		case e.faults.On("V3-MARGIN-CLOSE-POSITION-CANCELED") && !o.mg.fut && o.qty > 0:
+			// The fault forgets the order closes a position: it executes
+			// as a plain order of the size it had when placed, opening a
+			// position on the other side.
+			o.mg.closePos = false
+		default:
+			// Its position is gone: "closes the position or is canceled".
 			e.finalize(o, cCanceled, now, true)
 			return false
 		}
-		o.setQty(n)
 	}
 	switch {
 	case o.mg != nil:

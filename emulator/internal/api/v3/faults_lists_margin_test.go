@@ -137,6 +137,17 @@ var listMarginFaultCases = []struct {
 		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
 		return code(v.send("POST", "/margin/order", full1, params{"symbol": "BTCUSDT", "side": "sell", "type": "market", "quantity": "0.1", "close_position": true}))
 	}, "10001", "200"},
+	// The position is closed at market into a bid of 0.2 at 58000; that
+	// trade fires the close_position stop at 59000, which finds no position
+	// and is canceled (with the fault it sells 0.1 into the rest of the bid).
+	{"V3-MARGIN-CLOSE-POSITION-CANCELED", func(v *tradingEnv) string {
+		openLong(v)
+		v.ok(v.send("POST", "/margin/order", full1, params{"symbol": "BTCUSDT", "side": "sell", "type": "stopMarket", "stop_price": "59000", "close_position": true, "client_order_id": "close-gone-01"}))
+		v.ok(v.send("POST", "/spot/order", full2, lim("BTCUSDT", "buy", "0.2", "58000")))
+		v.ok(v.send("DELETE", "/margin/position/isolated/BTCUSDT", full1, nil))
+		h := v.history(full1, "/margin/history/order", "close-gone-01")
+		return fmt.Sprintf("%s %d", str(h, "status"), len(positions(v.ok(v.send("GET", "/margin/account/isolated/BTCUSDT", full1, nil)).obj())))
+	}, "canceled 0", "filled 1"},
 	{"V3-MARGIN-POSITION-FIELDS", func(v *tradingEnv) string {
 		openLong(v)
 		_, has := positions(v.ok(v.send("GET", "/margin/account/isolated/BTCUSDT", full1, nil)).obj())[0]["price_liquidation"]
