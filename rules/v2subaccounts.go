@@ -12,6 +12,10 @@ const (
 var v2subaccountsRules = []Rule{
 	{ID: "V2-SUBACC-FREEZE", Area: "v2subaccounts", Section: secV2SubStates, Status: Testable,
 		Statement: "POST /sub-acc/freeze with ids answers result true and the sub-account is frozen (its ACL read is then an empty array)."},
+	{ID: "V2-SUBACC-FREEZE-CANCELS", Area: "v2subaccounts", Section: secV2SubStates, Status: Testable,
+		Statement: "Freezing a sub-account through POST /sub-acc/freeze cancels its active orders (\"all their orders are canceled\"): once activated again it has none of them active."},
+	{ID: "V2-SUBACC-FREEZE-FUNDS", Area: "v2subaccounts", Section: secV2SubStates, Status: Testable,
+		Statement: "Freezing a sub-account through POST /sub-acc/freeze moves its funds off the trading balance (\"funds moved off the trading balance\"): GET /sub-acc/balance shows nothing available or reserved in its trading array afterwards."},
 	{ID: "V2-SUBACC-ACTIVATE", Area: "v2subaccounts", Section: secV2SubStates, Status: Testable,
 		Statement: "POST /sub-acc/activate restores a frozen sub-account with result true (its ACL is read again)."},
 	{ID: "V2-SUBACC-ACTIVATE-DISABLED", Area: "v2subaccounts", Section: secV2SubStates, Status: Testable,

@@ -3,6 +3,8 @@ package faults
 // v2subaccountsFaults break the rules of the v2subaccounts area (rules/v2subaccounts.go).
 var v2subaccountsFaults = []Fault{
 	{"V2-SUBACC-FREEZE", "(api v2) answers freeze with result true and changes nothing"},
+	{"V2-SUBACC-FREEZE-CANCELS", "(api v2) freezes but leaves the sub-account's orders active (a v3 freeze still cancels them)"},
+	{"V2-SUBACC-FREEZE-FUNDS", "(api v2) freezes but leaves the sub-account's funds on its trading balance (a v3 freeze still moves them)"},
 	{"V2-SUBACC-IDS-LIST", "(api v2) freezes only the first of the listed ids"},
 	{"V2-SUBACC-ACTIVATE", "(api v2) answers activate with result true and leaves a frozen sub-account frozen"},
 	{"V2-SUBACC-ACTIVATE-DISABLED", "(api v2) answers result true when activating a disabled sub-account"},

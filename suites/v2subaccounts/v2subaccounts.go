@@ -180,6 +180,36 @@ var _ = Describe("v2 sub-accounts: states", func() {
 		Expect(acl(ctx, id)).To(BeEmpty(), "the frozen sub-account's settings read as an empty array")
 	})
 
+	framework.ConformanceIt("V2-SUBACC-FREEZE-CANCELS", func(ctx SpecContext) {
+		id := userID(target.RoleSub)
+		sym := fundSub(ctx)
+		t := trading.NewTrader(target.RoleSub, trading.Spot)
+		p := sym.RestingBuy(cloids.New(), 3)
+		// Registered before the freeze, so it runs after the activation:
+		// an order the freeze left active must not outlive the spec.
+		t.CancelAtEnd(p["client_order_id"])
+		t.PlaceOK(ctx, p)
+		Expect(t.IsActive(ctx, p["client_order_id"])).To(BeTrue(), "the resting buy %s is active before the freeze", p["client_order_id"])
+		freezeAndActivate(ctx, id)
+		Expect(t.IsActive(ctx, p["client_order_id"])).To(BeFalse(), "the order %s was canceled by the v2 freeze (\"all their orders are canceled\")", p["client_order_id"])
+	})
+
+	framework.ConformanceIt("V2-SUBACC-FREEZE-FUNDS", func(ctx SpecContext) {
+		id := userID(target.RoleSub)
+		sym := fundSub(ctx)
+		held := decimal.Zero
+		for _, m := range tradingItems(ctx, id) {
+			if m["currency"] == sym.Quote {
+				held = onTrading(m)
+			}
+		}
+		Expect(held.IsPositive()).To(BeTrue(), "the funded sub-account holds %s on its trading balance before the freeze", sym.Quote)
+		freezeForSpec(ctx, id)
+		for _, m := range tradingItems(ctx, id) {
+			Expect(onTrading(m).IsZero()).To(BeTrue(), "after the v2 freeze no funds stay on the trading balance (\"funds moved off the trading balance\"), yet trading lists %v", m)
+		}
+	})
+
 	framework.ConformanceIt("V2-SUBACC-ACTIVATE", func(ctx SpecContext) {
 		id := userID(target.RoleSub)
 		freezeForSpec(ctx, id)

@@ -231,11 +231,26 @@ func (r *Registry) findAll(super string, refs []string) ([]*sub, *Error) {
 	return out, nil
 }
 
+// FreezeOptions are the fault paths of one caller of FreezeWith. Both
+// versions freeze through the same registry (one state, as the v2 document
+// says), so a fault of one version's freeze is a flag its handler passes
+// down rather than a check here, where it would break the other version's
+// rules too. The zero value is the documented freeze.
+type FreezeOptions struct {
+	KeepOrders bool // leave the frozen accounts' orders active
+	KeepFunds  bool // leave their funds on the trading balance
+}
+
 // Freeze freezes the listed sub-accounts, all or none: every one of them
 // must exist (NotFound) and be neither frozen nor disabled (AlreadyOff).
 // Their orders are canceled (spot, margin, order lists) and their trading
 // balance moves to their wallet.
 func (r *Registry) Freeze(super string, refs []string) error {
+	return r.FreezeWith(super, refs, FreezeOptions{})
+}
+
+// FreezeWith is Freeze with a caller's fault paths.
+func (r *Registry) FreezeWith(super string, refs []string, opt FreezeOptions) error {
 	r.mu.Lock()
 	subs, err := r.findAll(super, refs)
 	if err == nil {
@@ -272,7 +287,7 @@ func (r *Registry) Freeze(super string, refs []string) error {
 	// The state changed first: from here on the accounts' keys are refused,
 	// so no new order can race the cancellation below.
 	for _, id := range frozen {
-		if err := r.shutDown(id); err != nil {
+		if err := r.shutDown(id, opt); err != nil {
 			return err
 		}
 	}
@@ -281,13 +296,15 @@ func (r *Registry) Freeze(super string, refs []string) error {
 
 // shutDown cancels every order of a frozen account and moves its trading
 // balance to its wallet.
-func (r *Registry) shutDown(id string) error {
-	if !r.faults.On("V3-SUBACC-FREEZE-CANCELS") {
+func (r *Registry) shutDown(id string, opt FreezeOptions) error {
+	// KeepOrders leaves every kind of order active: the v2 sentence ("all
+	// their orders are canceled") covers them all.
+	if !opt.KeepOrders && !r.faults.On("V3-SUBACC-FREEZE-CANCELS") {
 		if err := r.cancelSpot(id); err != nil {
 			return err
 		}
 	}
-	if !r.faults.On("V3-SUBACC-FREEZE-CANCELS-MARGIN") {
+	if !opt.KeepOrders && !r.faults.On("V3-SUBACC-FREEZE-CANCELS-MARGIN") {
 		if _, err := r.orders.CancelAll(engine.MarginKey(id), ""); err != nil {
 			return fmt.Errorf("subaccount: cancel margin orders of %s: %w", id, err)
 		}
@@ -295,7 +312,7 @@ func (r *Registry) shutDown(id string) error {
 			return fmt.Errorf("subaccount: cancel futures orders of %s: %w", id, err)
 		}
 	}
-	if r.faults.On("V3-SUBACC-FREEZE-FUNDS") {
+	if opt.KeepFunds || r.faults.On("V3-SUBACC-FREEZE-FUNDS") {
 		return nil
 	}
 	for _, b := range r.ledger.Balances(id) {

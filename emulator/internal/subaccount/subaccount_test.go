@@ -101,6 +101,42 @@ func TestTransitions(t *testing.T) {
 	}
 }
 
+// FreezeWith's options are the v2 faults of the freeze's effects: each one
+// keeps exactly its effect (orders or funds) while the account is still
+// frozen, and the zero options (Freeze, version 3's path) keep neither.
+func TestFreezeWithOptions(t *testing.T) {
+	cases := []struct {
+		name           string
+		opt            FreezeOptions
+		cancels, moves bool
+	}{
+		{"documented", FreezeOptions{}, true, true},
+		{"V2-SUBACC-FREEZE-CANCELS", FreezeOptions{KeepOrders: true}, false, true},
+		{"V2-SUBACC-FREEZE-FUNDS", FreezeOptions{KeepFunds: true}, true, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, l, orders := setup(t)
+			if _, err := r.Transfer("SUPER", "aa01", "BTC", ToSub, dec("0.25")); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.FreezeWith("SUPER", []string{"aa01"}, c.opt); err != nil {
+				t.Fatal(err)
+			}
+			if r.Usable("aa01") {
+				t.Error("aa01 is usable after the freeze")
+			}
+			if got := len(orders.canceled) > 0; got != c.cancels {
+				t.Errorf("orders canceled: %v (%v), want %v", got, orders.canceled, c.cancels)
+			}
+			moved := l.Balance(WalletKey("aa01"), "BTC").Available.Equal(dec("0.25")) && l.Balance("aa01", "BTC").Available.IsZero()
+			if moved != c.moves {
+				t.Errorf("funds moved off the trading balance: %v, want %v", moved, c.moves)
+			}
+		})
+	}
+}
+
 // Concurrent transfers both ways never overdraw and conserve the total.
 func TestConcurrentTransfers(t *testing.T) {
 	r, l, _ := setup(t)

@@ -128,7 +128,11 @@ func SubAccountRoutes(a Accounts) []api.Route {
 					return nil, a.subAccountError(err)
 				}
 			}
-			if err := reg.Freeze(r.Principal.Account, ids); err != nil {
+			// The v2 faults of the freeze's effects travel down as flags:
+			// the registry is shared with version 3, whose freeze must
+			// still cancel and move funds.
+			opt := subaccount.FreezeOptions{KeepOrders: f.On("V2-SUBACC-FREEZE-CANCELS"), KeepFunds: f.On("V2-SUBACC-FREEZE-FUNDS")}
+			if err := reg.FreezeWith(r.Principal.Account, ids, opt); err != nil {
 				return nil, a.subAccountError(err)
 			}
 			return result{Result: true}, nil
