@@ -88,6 +88,8 @@ var subaccountsRules = []Rule{
 		Statement: "The sub-account balance is answered in any sub-account state (new, active, frozen, disable)."},
 	{ID: "V3-SUBACC-ADDRESS", Area: "subaccounts", Section: secSubAccount, Status: Testable,
 		Statement: "GET /sub-account/crypto/address/{sub_acc_id}/{currency} answers result, a deposit address: address String, payment_id and public_key Strings when present."},
+	{ID: "V3-SUBACC-ADDRESS-NETWORK", Area: "subaccounts", Section: secSubAccount, Status: Testable,
+		Statement: "GET /sub-account/crypto/address/{sub_acc_id}/{currency} takes network_code: with a network the currency lists it answers result, a deposit address (address String). The v3 Deposit address resource has no network field, so which network the address is on is not observable."},
 	{ID: "V3-SUBACC-ID-TYPE", Area: "subaccounts", Section: secSubAccounts, Status: Ambiguous,
 		Reason:    "the Sub-account resource gives sub_account_id as a String (hex identifier) but the transfer requests as a Number",
 		Statement: "Which form of sub_account_id the transfer requests take: the resource's hex String or a Number."},

@@ -22,6 +22,8 @@ var v2accountRules = []Rule{
 		Statement: "Deposit address records (current, new, last 10) carry address String with paymentId, publicKey and networkCode String optional; used-address records carry address with paymentId and networkCode optional."},
 	{ID: "V2-ACCOUNT-ADDRESS-NETWORK-GET", Area: "v2account", Section: secV2Account, Status: Testable,
 		Statement: "networkCode selects the network of GET /account/crypto/address/{currency} and GET /account/crypto/addresses/{currency}: with a currency's non-default network they answer addresses of that network."},
+	{ID: "V2-ACCOUNT-WITHDRAW-NETWORK", Area: "v2account", Section: secV2Account, Status: Testable,
+		Statement: "POST /account/crypto/withdraw takes networkCode: a withdrawal on a non-default network the currency lists is accepted (id String), and its address is then among the used addresses GET /account/crypto/used-addresses/{currency} lists for that networkCode, with networkCode, when present, that network."},
 	{ID: "V2-ACCOUNT-ESTIMATE", Area: "v2account", Section: secV2Account, Status: Testable,
 		Statement: "GET /account/crypto/estimate-withdraw answers the fee of a withdrawal of amount (a decimal)."},
 	{ID: "V2-ACCOUNT-TRANSFER-TYPE", Area: "v2account", Section: secV2Account, Status: Testable,

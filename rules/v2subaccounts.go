@@ -50,6 +50,8 @@ var v2subaccountsRules = []Rule{
 		Statement: "GET /sub-acc/balance/{subAccountUserID} answers result with main and trading arrays of {currency, available, reserved}, in any sub-account state."},
 	{ID: "V2-SUBACC-ADDRESS", Area: "v2subaccounts", Section: secV2SubRecords, Status: Testable,
 		Statement: "GET /sub-acc/deposit-address/{subAccountUserId}/{currency} answers result, a deposit address: address String, paymentId, publicKey and networkCode Strings when present."},
+	{ID: "V2-SUBACC-ADDRESS-NETWORK", Area: "v2subaccounts", Section: secV2SubRecords, Status: Testable,
+		Statement: "GET /sub-acc/deposit-address/{subAccountUserId}/{currency} takes networkCode: with a non-default network the currency lists it answers result, a deposit address (address String) whose networkCode, when present, is that network."},
 	{ID: "V2-SUBACC-V3-STATE", Area: "v2subaccounts", Section: secV2SubStates, Status: Testable,
 		Statement: "Version 2 and version 3 show one sub-account state: frozen through one version, it is frozen through the other, and activated likewise."},
 	{ID: "V2-SUBACC-ID", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Ambiguous,

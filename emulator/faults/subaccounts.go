@@ -41,4 +41,5 @@ var subaccountsFaults = []Fault{
 	{"V3-SUBACC-BALANCE", "lists zero balances in the sub-account balance"},
 	{"V3-SUBACC-BALANCE-ANY-STATE", "refuses the balance of a sub-account that is not active with 21004"},
 	{"V3-SUBACC-ADDRESS", "(api) answers the deposit address as wallet_address instead of address"},
+	{"V3-SUBACC-ADDRESS-NETWORK", "(api) refuses network_code on the sub-account deposit address with 10001"},
 }

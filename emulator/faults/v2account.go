@@ -11,6 +11,7 @@ var v2accountFaults = []Fault{
 	{"V2-ACCOUNT-ADDRESS-NETWORK", "ignores networkCode when making a deposit address"},
 	{"V2-ADDRESS-FIELDS", "answers publicKey false (a Boolean) on deposit address records"},
 	{"V2-ACCOUNT-ADDRESS-NETWORK-GET", "ignores networkCode when reading the current and the last deposit addresses"},
+	{"V2-ACCOUNT-WITHDRAW-NETWORK", "ignores networkCode on POST /account/crypto/withdraw: the withdrawal goes over the default network"},
 	{"V2-ACCOUNT-ESTIMATE", "answers estimate-withdraw with the fee under estimatedFee instead of fee"},
 	{"V2-ACCOUNT-TRANSFER-TYPE", "reads any transfer type other than exchangeToBank as bankToExchange"},
 	{"V2-ACCOUNT-INTERNAL-BY", "reads any by other than email as username"},

@@ -22,5 +22,6 @@ var v2subaccountsFaults = []Fault{
 	{"V2-SUBACC-ACL-PUT", "(api v2) answers PUT /sub-acc/acl with isPayoutEnabled inverted"},
 	{"V2-SUBACC-BALANCE", "(api v2) leaves the main array out of the sub-account balance"},
 	{"V2-SUBACC-ADDRESS", "(api v2) answers the deposit address without address"},
+	{"V2-SUBACC-ADDRESS-NETWORK", "(api v2) ignores networkCode on the sub-account deposit address: answers the default network's address and networkCode"},
 	{"V2-SUBACC-V3-STATE", "(api v2) keeps a state of its own: freeze through v2 does not freeze for v3"},
 }

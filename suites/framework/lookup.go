@@ -42,3 +42,50 @@ func (e *Env) AnyCurrency(ctx context.Context) string {
 	ExpectWithOffset(1, codes).NotTo(BeEmpty(), "the target lists no currency")
 	return codes[0]
 }
+
+// CurrencyNetwork is a network a currency lists in v3's /public/currency:
+// the currency's code and record and the network's record.
+type CurrencyNetwork struct {
+	Currency string
+	Code     string
+	Cur, Net map[string]any
+}
+
+// NonDefaultNetworks reads /public/currency (v3, the one catalogue both
+// versions share) and returns the non-default networks of crypto
+// currencies that keep ok, sorted by currency then network code, so that
+// network specs pick what the target lists, never a hard-coded chain. A
+// non-default network is what makes a request's network observable: a
+// server ignoring the parameter answers the default one.
+func (e *Env) NonDefaultNetworks(ctx context.Context, ok func(cur, net map[string]any) bool) []CurrencyNetwork {
+	ex, err := e.Public().Get(ctx, "/public/currency", nil)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred(), "reading the currency list: %s", ex)
+	var out []CurrencyNetwork
+	for code, v := range ObjectOf(ex) {
+		cur, _ := v.(map[string]any)
+		if cur == nil || cur["crypto"] != true {
+			continue
+		}
+		nets, _ := cur["networks"].([]any)
+		for _, n := range nets {
+			net, _ := n.(map[string]any)
+			nc, _ := net["code"].(string)
+			if net == nil || net["default"] == true || nc == "" || !ok(cur, net) {
+				continue
+			}
+			out = append(out, CurrencyNetwork{Currency: code, Code: nc, Cur: cur, Net: net})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Currency != out[j].Currency {
+			return out[i].Currency < out[j].Currency
+		}
+		return out[i].Code < out[j].Code
+	})
+	return out
+}
+
+// PayinOn answers whether deposits are enabled for a currency on a network.
+func PayinOn(cur, net map[string]any) bool {
+	return cur["payin_enabled"] == true && net["payin_enabled"] == true
+}

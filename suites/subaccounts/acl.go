@@ -218,6 +218,20 @@ var _ = Describe("Sub-account ACL, balance and deposit address", func() {
 		}))
 	})
 
+	// The v3 Deposit address resource names no network, so all the document
+	// lets a spec see is that network_code is taken.
+	framework.ConformanceIt("V3-SUBACC-ADDRESS-NETWORK", func(ctx SpecContext) {
+		nets := framework.Current().NonDefaultNetworks(ctx, framework.PayinOn)
+		if len(nets) == 0 {
+			Skip("the target lists no crypto currency taking deposits on a non-default network")
+		}
+		s, id := newSuper(), subID(target.RoleSub)
+		cur, net := nets[0].Currency, nets[0].Code
+		ex := do(ctx, s.c, http.MethodGet, "/sub-account/crypto/address/"+id+"/"+cur, url.Values{"network_code": {net}})
+		Expect(ex).To(framework.BeOK(), "the sub-account's %s deposit address with network_code=%s", cur, net)
+		Expect(resultOf(ex)).To(HaveKeyWithValue("address", And(BeAssignableToTypeOf(""), Not(BeEmpty()))), "result is a deposit address: %s", ex)
+	})
+
 	framework.ConformanceContext("V3-SUBACC-RIGHTS-WITHDRAW", func() {
 		DescribeTable("a transfer with a key lacking Withdraw cryptocurrencies is refused with 1003",
 			func(ctx SpecContext, role string) {

@@ -99,10 +99,48 @@ func choosePayout(ctx context.Context, c *client.Client) payout {
 	return payout{}
 }
 
+// choosePayoutOn is a withdrawal over a non-default network of a currency
+// (v3 /public/currency lists the networks) with payouts and deposits on and
+// a main balance to spare: the payout, to an address of that network, and
+// the network. A non-default network is what makes networkCode observable.
+// It skips the spec without one.
+func choosePayoutOn(ctx context.Context, c *client.Client) (payout, string) {
+	GinkgoHelper()
+	e := framework.Current()
+	bals, _ := framework.GetObjects(ctx, c, "/account/balance", nil)
+	avail := map[string]decimal.Decimal{}
+	for _, b := range bals {
+		avail[fmt.Sprint(b["currency"])] = trading.DecField(b, "available")
+	}
+	nets := e.NonDefaultNetworks(ctx, func(cur, net map[string]any) bool {
+		return framework.PayinOn(cur, net) && cur["payout_enabled"] == true && net["payout_enabled"] == true
+	})
+	var why []string
+	for _, n := range nets {
+		// precision_payout is the network's minimum withdrawal amount.
+		fee, _ := decimal.NewFromString(fmt.Sprint(n.Net["payout_fee"]))
+		least, _ := decimal.NewFromString(fmt.Sprint(n.Net["precision_payout"]))
+		amount := decimal.Max(fee.Mul(decimal.NewFromInt(10)), least.Mul(decimal.NewFromInt(10)))
+		if !amount.IsPositive() || avail[n.Currency].LessThan(amount.Add(fee).Mul(decimal.NewFromInt(2))) {
+			why = append(why, n.Currency+" on "+n.Code+": main balance "+avail[n.Currency].String()+" is short")
+			continue
+		}
+		return payout{cur: n.Currency, amount: amount.String(), fee: fee, address: depositAddressOn(ctx, n.Currency, n.Code)}, n.Code
+	}
+	Skip(fmt.Sprintf("no crypto currency takes withdrawals on a non-default network with a main balance to spare: %v", why))
+	return payout{}, ""
+}
+
 // depositAddress is where the spec's withdrawals go: the counterparty's
 // current deposit address when its key has Payment information, else the
 // account's own.
 func depositAddress(ctx context.Context, cur string) string {
+	GinkgoHelper()
+	return depositAddressOn(ctx, cur, "")
+}
+
+// depositAddressOn is depositAddress on network net ("" for the default).
+func depositAddressOn(ctx context.Context, cur, net string) string {
 	GinkgoHelper()
 	e := framework.Current()
 	role := target.RoleFull
@@ -113,7 +151,11 @@ func depositAddress(ctx context.Context, cur string) string {
 			}
 		}
 	}
-	o := okObject(send(ctx, e.V2Signed(role), http.MethodGet, "/account/crypto/address/"+cur, nil), "the deposit address withdrawals go to")
+	var q url.Values
+	if net != "" {
+		q = url.Values{"networkCode": {net}}
+	}
+	o := okObject(send(ctx, e.V2Signed(role), http.MethodGet, "/account/crypto/address/"+cur, q), "the deposit address withdrawals go to")
 	addr, _ := o["address"].(string)
 	Expect(addr).NotTo(BeEmpty(), "deposit address of %s", cur)
 	return addr

@@ -93,6 +93,24 @@ var _ = Describe("v2 account: withdrawals", func() {
 			before.avail, after.avail, before.reserved, after.reserved, ex.Status, trading.Decoded(ex))
 	})
 
+	framework.ConformanceIt("V2-ACCOUNT-WITHDRAW-NETWORK", func(ctx SpecContext) {
+		p, net := choosePayoutOn(ctx, c)
+		// Committed, as V2-ACCOUNT-USED-ADDRESSES does: the document lists
+		// addresses used for withdrawal, which an uncommitted one may not be.
+		withdraw(ctx, c, p, url.Values{"networkCode": {net}})
+		used, _ := framework.GetObjects(ctx, c, "/account/crypto/used-addresses/"+p.cur, url.Values{"networkCode": {net}})
+		var rec map[string]any
+		for _, a := range used {
+			if a["address"] == p.address {
+				rec = a
+			}
+		}
+		Expect(rec).NotTo(BeNil(), "the address just withdrawn to over network %s (%s) is among the used %s addresses of that network: %v", net, p.address, p.cur, used)
+		if n, ok := rec["networkCode"]; ok {
+			Expect(n).To(Equal(net), "networkCode of the used-address record")
+		}
+	})
+
 	// Errors: 20001 for "any account operation": a withdrawal too.
 	It("V2-ERR-20001 a withdrawal of more than the available balance is refused with 20001 and HTTP 400", framework.Checks("V2-ERR-20001"), func(ctx SpecContext) {
 		p := choosePayout(ctx, c)

@@ -447,6 +447,23 @@ var _ = Describe("v2 sub-accounts: transfers, settings, balances, addresses", fu
 			"publicKey": {Kind: framework.String, Optional: true}, "networkCode": {Kind: framework.String, Optional: true},
 		}))
 	})
+
+	framework.ConformanceIt("V2-SUBACC-ADDRESS-NETWORK", func(ctx SpecContext) {
+		// A non-default network: a server ignoring networkCode would answer
+		// the default one, which the networkCode field then gives away.
+		nets := framework.Current().NonDefaultNetworks(ctx, framework.PayinOn)
+		if len(nets) == 0 {
+			Skip("the target lists no crypto currency taking deposits on a non-default network")
+		}
+		cur, net := nets[0].Currency, nets[0].Code
+		ex := do(ctx, v2(target.RoleFull), http.MethodGet, "/sub-acc/deposit-address/"+userID(target.RoleSub)+"/"+cur, url.Values{"networkCode": {net}})
+		Expect(ex).To(framework.BeOK(), "the sub-account's %s deposit address on network %s", cur, net)
+		a, _ := resultOf(ex).(map[string]any)
+		Expect(a).To(HaveKeyWithValue("address", And(BeAssignableToTypeOf(""), Not(BeEmpty()))), "result is a deposit address: %s", ex)
+		if n, ok := a["networkCode"]; ok {
+			Expect(n).To(Equal(net), "networkCode of the address answered for networkCode=%s", net)
+		}
+	})
 })
 
 // cryptoCurrency answers the first crypto currency with deposits enabled

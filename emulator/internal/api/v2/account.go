@@ -227,6 +227,9 @@ func withdrawRequest(r *api.Request, d Deps) (wallet.WithdrawRequest, *api.Error
 	if req.Address, err = required(p, "address"); err != nil {
 		return req, err
 	}
+	if d.Faults.On("V2-ACCOUNT-WITHDRAW-NETWORK") {
+		req.Network = "" // the fault: networkCode is dropped, the wallet takes the default network
+	}
 	req.PaymentID, _ = p.String("paymentId")
 	req.PublicComment, _ = p.String("publicComment")
 	if req.IncludeFee, err = p.Bool("includeFee", false); err != nil {

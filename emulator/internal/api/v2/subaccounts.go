@@ -281,6 +281,15 @@ func SubAccountRoutes(a Accounts) []api.Route {
 				if !found {
 					return nil, api.Validation("%s is not a network of %s", network, cur)
 				}
+				if f.On("V2-SUBACC-ADDRESS-NETWORK") {
+					// The fault: the request's network is dropped and the
+					// default one answered, as a server ignoring it would.
+					for _, n := range c.Networks {
+						if n.Default {
+							network = n.Code
+						}
+					}
+				}
 			}
 			out := map[string]string{"address": subaccount.Address(s.ID, cur, strings.ToUpper(network))}
 			if network != "" {

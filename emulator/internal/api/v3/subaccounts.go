@@ -238,6 +238,9 @@ func subAccountRoutes(d Deps) []api.Route {
 			}{subBalances(b.Wallet), subBalances(b.Spot)}}, nil
 		}},
 		{Method: "GET", Path: "/sub-account/crypto/address/{sub_acc_id}/{currency}", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
+			if r.Params.Has("network_code") && d.Faults.On("V3-SUBACC-ADDRESS-NETWORK") {
+				return nil, api.Validation("network_code is not a parameter of the sub-account deposit address")
+			}
 			addr, perr := d.subAddress(r, r.PathValue("sub_acc_id"), r.PathValue("currency"), "network_code")
 			if perr != nil {
 				return nil, perr
