@@ -149,16 +149,9 @@ func TestBotTradesFuturesOverTheTradingStream(t *testing.T) {
 	defer emu.Close()
 	accts, _ := fixtures.Accounts()
 	key := accts[0].Keys[0]
-	req, _ := http.NewRequest("POST", emu.URL()+"/api/3/wallet/transfer", strings.NewReader(`{"currency":"USDT","amount":"1000","source":"spot","destination":"derivatives"}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.SetBasicAuth(key.APIKey, key.Secret)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("transfer to derivatives: HTTP %d", resp.StatusCode)
+	if code := restAs(t, key, http.MethodPost, emu.URL()+"/api/3/wallet/transfer", "application/json",
+		`{"currency":"USDT","amount":"1000","source":"spot","destination":"derivatives"}`); code != http.StatusOK {
+		t.Fatalf("transfer to derivatives: HTTP %d", code)
 	}
 	b := dialBot(t, emu, "trading")
 	b.send(map[string]any{"method": "login", "id": 1, "params": map[string]any{"type": "BASIC", "api_key": key.APIKey, "secret_key": key.Secret}})
@@ -287,4 +280,23 @@ func TestTradingStreamAnswersMalformedFrames(t *testing.T) {
 			t.Errorf("%s: answered %v, want an error with id %v", tc.frame, m, tc.wantID)
 		}
 	}
+}
+
+// restAs sends one REST request with key's Basic credentials and answers
+// its HTTP status (the body is not read: these set up what a stream test
+// then watches).
+func restAs(t *testing.T, key fixtures.Key, method, url, contentType, body string) int {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", contentType)
+	req.SetBasicAuth(key.APIKey, key.Secret)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }

@@ -2,7 +2,6 @@ package emulator_test
 
 import (
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/conform-harness/conform/emulator"
@@ -30,16 +29,9 @@ func TestMarginNotifyFault(t *testing.T) {
 		}
 		accts, _ := fixtures.Accounts()
 		key := accts[0].Keys[0]
-		req, _ := http.NewRequest(http.MethodPut, emu.URL()+"/api/3/margin/account/isolated/BTCUSDT", strings.NewReader("margin_balance=1000"))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.SetBasicAuth(key.APIKey, key.Secret)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("faults %v: opening the isolated margin account: HTTP %d", tc.faults, resp.StatusCode)
+		if code := restAs(t, key, http.MethodPut, emu.URL()+"/api/3/margin/account/isolated/BTCUSDT",
+			"application/x-www-form-urlencoded", "margin_balance=1000"); code != http.StatusOK {
+			t.Fatalf("faults %v: opening the isolated margin account: HTTP %d", tc.faults, code)
 		}
 
 		b := dialBot(t, emu, "trading")
