@@ -2,7 +2,6 @@ package margin
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 
 	"github.com/conform-harness/conform/suites/framework"
@@ -55,13 +54,7 @@ func (t *trader) open(ctx context.Context, mode, instrument string, amount decim
 // from all of it.
 func (t *trader) collateral(ctx context.Context, cur string) decimal.Decimal {
 	GinkgoHelper()
-	// Within the currency's precision, so that strict_validate accepts it.
-	places := min(int32(4), max(0, -currencyPrecision(ctx, cur).Exponent()))
-	amount := t.Balance(ctx, cur).Avail.Div(decimal.NewFromInt(20)).Truncate(places)
-	if !amount.IsPositive() {
-		Skip(fmt.Sprintf("the %s account holds too little %s to fund a margin account", t.Role, cur))
-	}
-	return amount
+	return t.MarginCollateral(ctx, cur, currencyPrecision(ctx, cur))
 }
 
 // openIsolated opens an isolated account on s funded with collateral in its

@@ -62,20 +62,13 @@ func openIsolated(ctx context.Context, t *trading.Trader, s trading.Symbol) {
 	Expect(ex).To(framework.BeOK(), "opening the isolated margin account with PUT %s %s", isolatedPath(s), p)
 }
 
-// collateral is a twentieth of the available balance of cur, enough for a
-// resting order of a few ticks and far from all of it, within the
-// currency's precision_transfer so that strict validation accepts it.
+// collateral is the margin suite's amount (trading.MarginCollateral), with
+// the currency's precision_transfer read from the target.
 func collateral(ctx context.Context, t *trading.Trader, cur string) decimal.Decimal {
 	GinkgoHelper()
 	ex, _ := framework.Current().Public().Get(ctx, "/public/currency/"+cur, nil)
 	Expect(ex).To(framework.BeOK(), "reading the currency %s", cur)
-	prec := trading.DecField(framework.ObjectOf(ex), "precision_transfer")
-	places := min(int32(4), max(0, -prec.Exponent()))
-	amount := t.Balance(ctx, cur).Avail.Div(decimal.NewFromInt(20)).Truncate(places)
-	if !amount.IsPositive() {
-		Skip(fmt.Sprintf("the %s account holds too little %s to fund a margin account", t.Role, cur))
-	}
-	return amount
+	return t.MarginCollateral(ctx, cur, trading.DecField(framework.ObjectOf(ex), "precision_transfer"))
 }
 
 var _ = Describe("Trading stream: a notification for every margin order update", func() {

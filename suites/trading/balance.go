@@ -68,3 +68,18 @@ func (t *Trader) Snapshot(ctx context.Context, curs ...string) map[string]Balanc
 	}
 	return out
 }
+
+// MarginCollateral is what a spec puts on a margin account in cur: a
+// twentieth of t's available balance, enough for the orders specs place
+// and far from all of it, within precision (the currency's
+// precision_transfer, at most 4 places) so that strict validation accepts
+// it. The spec skips when that leaves nothing.
+func (t *Trader) MarginCollateral(ctx context.Context, cur string, precision decimal.Decimal) decimal.Decimal {
+	GinkgoHelper()
+	places := min(int32(4), max(0, -precision.Exponent()))
+	amount := t.Balance(ctx, cur).Avail.Div(decimal.NewFromInt(20)).Truncate(places)
+	if !amount.IsPositive() {
+		Skip(fmt.Sprintf("the %s account holds too little %s to fund a margin account", t.Role, cur))
+	}
+	return amount
+}
