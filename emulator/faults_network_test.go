@@ -7,9 +7,10 @@ import (
 
 // networkFaultCases shows, for each fault of a network request parameter
 // (V2-ACCOUNT-WITHDRAW-NETWORK, V2-SUBACC-ADDRESS-NETWORK,
-// V3-SUBACC-ADDRESS-NETWORK), one observation of its rule that differs with
-// the fault on. No per-fault table of the v2account, v2subaccounts or
-// subaccounts areas exists yet; these cases are the start of one.
+// V3-SUBACC-ADDRESS-NETWORK, V2-BUY-ORDER-NETWORK), one observation of its
+// rule that differs with the fault on. No per-fault table of the v2account,
+// v2subaccounts, subaccounts or v2buycrypto areas exists yet; these cases
+// are the start of one.
 var networkFaultCases = []struct {
 	fault   string
 	run     func(t *testing.T, bot, other v2bot) string
@@ -34,6 +35,19 @@ var networkFaultCases = []struct {
 		}
 		return fmt.Sprint(code)
 	}, "200", "10001"},
+	{"V2-BUY-ORDER-NETWORK", func(t *testing.T, bot, _ v2bot) string {
+		code, v := bot.do("POST", "/api/2/buy-crypto/provider/1/order", map[string]any{"source": "EUR", "target": "USDT", "sourceAmount": "100", "paymentMethodId": 11, "targetNetworkCode": "ETH"})
+		if code != 200 {
+			return errCode(t, v)
+		}
+		id := obj(t, v)["id"]
+		for _, o := range arr(t, bot.ok("GET", "/api/2/buy-crypto/provider/1/order?from=0&till=99999999999999&targetNetworkCode=ETH", nil)) {
+			if obj(t, o)["id"] == id {
+				return "listed"
+			}
+		}
+		return "not listed"
+	}, "listed", "10001"},
 }
 
 func TestNetworkFaults(t *testing.T) {

@@ -34,6 +34,8 @@ var v2buycryptoRules = []Rule{
 		Statement: "limit and offset page through the v2 order listing."},
 	{ID: "V2-BUY-ORDERS-NETWORK", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
 		Statement: "targetNetworkCode filters the v2 order listing by the network the crypto is delivered on (Versioning: multichain support on the buy-crypto order listing as targetNetworkCode)."},
+	{ID: "V2-BUY-ORDER-NETWORK", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
+		Statement: "A v2 buy order may be created with targetNetworkCode (Versioning: multichain support on buy-crypto order creation as targetNetworkCode): the creation is accepted, and the order created with targetNetworkCode N is listed when the v2 order listing filters by targetNetworkCode N (the v2 order record shows no network)."},
 	{ID: "V2-BUY-RIGHTS", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
 		Statement: "The v2 buy-crypto endpoints need Payment information; a key lacking it gets 1003 with HTTP 403."},
 	{ID: "V2-BUY-V3-SAME", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,

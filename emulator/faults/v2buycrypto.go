@@ -15,6 +15,7 @@ var v2buycryptoFaults = []Fault{
 	{"V2-BUY-ORDERS-FILTERS", "(api v2) ignores targetCode on the order listing"},
 	{"V2-BUY-ORDERS-LIMIT-OFFSET", "(api v2) ignores offset on the order listing"},
 	{"V2-BUY-ORDERS-NETWORK", "(api v2) ignores targetNetworkCode on the order listing"},
+	{"V2-BUY-ORDER-NETWORK", "(api v2) refuses targetNetworkCode on buy-order creation with 10001"},
 	{"V2-BUY-RIGHTS", "(api v2) serves the provider listing to keys without Payment information"},
 	{"V2-BUY-V3-SAME", "(api v2) answers created orders with an id other than the one both versions list"},
 }

@@ -126,9 +126,19 @@ func mayBuy() {
 
 func place(ctx context.Context, o offer) map[string]any {
 	GinkgoHelper()
-	ex, _ := v2(target.RoleFull).Do(ctx, client.Request{Method: http.MethodPost, Path: fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider),
-		JSON: map[string]any{"source": o.source, "target": o.target, "sourceAmount": o.mid.String(), "paymentMethodId": o.method}})
-	Expect(ex).To(framework.BeOK(), "creating a purchase order through v2")
+	return placeWith(ctx, o, nil)
+}
+
+// placeWith creates a purchase order of the offer with the required fields
+// and the optional ones of extra.
+func placeWith(ctx context.Context, o offer, extra map[string]any) map[string]any {
+	GinkgoHelper()
+	body := map[string]any{"source": o.source, "target": o.target, "sourceAmount": o.mid.String(), "paymentMethodId": o.method}
+	for k, v := range extra {
+		body[k] = v
+	}
+	ex, _ := v2(target.RoleFull).Do(ctx, client.Request{Method: http.MethodPost, Path: fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider), JSON: body})
+	Expect(ex).To(framework.BeOK(), "creating a purchase order through v2 with %v", extra)
 	return framework.ObjectOf(ex)
 }
 
@@ -484,6 +494,26 @@ var _ = Describe("v2 buy crypto", func() {
 			listed := listing(ctx, x.provider, createdAt(ox), url.Values{"targetNetworkCode": {x.network}, "limit": {"1000"}})
 			Expect(listed).To(ContainElement(num(ox, "id")), "targetNetworkCode=%s lists the order delivering on it", x.network)
 			Expect(listed).NotTo(ContainElement(num(oy, "id")), "targetNetworkCode=%s leaves the order delivering on %s out", x.network, y.network)
+		})
+
+		// The v2 order record shows no network, so the listing's
+		// targetNetworkCode filter is the one place the created order's
+		// network shows; the network is the one the target lists for the
+		// offer's target currency, so the method can deliver on it.
+		framework.ConformanceIt("V2-BUY-ORDER-NETWORK", func(ctx SpecContext) {
+			os := offers(ctx)
+			var o *offer
+			for i := range os {
+				if o == nil && os[i].network != "" {
+					o = &os[i]
+				}
+			}
+			if o == nil {
+				Skip("no v2 provider method lists a networkCode for its target currency")
+			}
+			ord := placeWith(ctx, *o, map[string]any{"targetNetworkCode": o.network})
+			listed := listing(ctx, o.provider, createdAt(ord), url.Values{"targetNetworkCode": {o.network}, "limit": {"1000"}})
+			Expect(listed).To(ContainElement(num(ord, "id")), "the order created with targetNetworkCode=%s is listed by targetNetworkCode=%s", o.network, o.network)
 		})
 
 		framework.ConformanceIt("V2-BUY-V3-SAME", func(ctx SpecContext) {

@@ -186,6 +186,13 @@ func BuyCryptoRoutes(a Accounts) []api.Route {
 			if perr != nil {
 				return nil, perr
 			}
+			// Ignoring targetNetworkCode would go unseen (the order falls
+			// back to the network the method lists for the target, the one
+			// a client names), so the fault refuses it: a gateway that
+			// missed the multichain change.
+			if req.Network != "" && f.On("V2-BUY-ORDER-NETWORK") {
+				return nil, api.Validation("unknown field targetNetworkCode")
+			}
 			o, err := svc.Place(req)
 			if err != nil {
 				return nil, buycrypto.APIError(err)
