@@ -54,7 +54,7 @@ func (t *trader) open(ctx context.Context, mode, instrument string, amount decim
 // from all of it.
 func (t *trader) collateral(ctx context.Context, cur string) decimal.Decimal {
 	GinkgoHelper()
-	return t.MarginCollateral(ctx, cur, currencyPrecision(ctx, cur))
+	return t.MarginCollateral(ctx, cur)
 }
 
 // openIsolated opens an isolated account on s funded with collateral in its

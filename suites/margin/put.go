@@ -109,7 +109,7 @@ var _ = Describe("Margin account balance", func() {
 				t.closeAtEnd(mode, instrument(mode))
 				a := t.put(ctx, mode, instrument(mode), params{"margin_balance": x.String(), "strict_validate": "true"})
 				code := collateralCode(a)
-				prec := currencyPrecision(ctx, code)
+				prec := trading.TransferPrecision(ctx, code)
 				bad := "1e-2"
 				if kind == "precision" {
 					bad = x.Div(two).Truncate(-prec.Exponent()).Add(prec.Div(decimal.NewFromInt(10))).String()

@@ -3,12 +3,9 @@ package margin
 import (
 	"context"
 	"fmt"
-	"sync"
 
-	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/suites/trading"
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 	"github.com/shopspring/decimal"
 )
 
@@ -40,32 +37,6 @@ func fundable(ctx context.Context, t *trader, n int) []trading.Symbol {
 		Skip(fmt.Sprintf("needs %d working margin symbols whose quote currency the %s account holds; found %d", n, t.Role, len(out)))
 	}
 	return out[:n]
-}
-
-// precisionCache holds the currencies' precision_transfer: a process reads
-// each once, since real targets rate-limit public calls.
-var (
-	precisionMu    sync.Mutex
-	precisionCache = map[string]decimal.Decimal{}
-)
-
-// currencyPrecision reads a currency's precision_transfer, the only
-// precision the Currency table gives.
-func currencyPrecision(ctx context.Context, code string) decimal.Decimal {
-	GinkgoHelper()
-	precisionMu.Lock()
-	p, ok := precisionCache[code]
-	precisionMu.Unlock()
-	if ok {
-		return p
-	}
-	ex, _ := framework.Current().Public().Get(ctx, "/public/currency/"+code, nil)
-	Expect(ex).To(framework.BeOK(), "reading the currency %s", code)
-	p = trading.DecField(framework.ObjectOf(ex), "precision_transfer")
-	precisionMu.Lock()
-	precisionCache[code] = p
-	precisionMu.Unlock()
-	return p
 }
 
 // otherFundable returns a margin symbol other than s whose quote t holds,

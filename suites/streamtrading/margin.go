@@ -57,18 +57,9 @@ func openIsolated(ctx context.Context, t *trading.Trader, s trading.Symbol) {
 				"cleanup: the isolated margin account %s could not be closed with margin_balance 0 (%s) and is still listed", s, trading.Outcome(ex))
 		}
 	})
-	p := trading.Params{"margin_balance": collateral(ctx, t, s.Quote).String()}
+	p := trading.Params{"margin_balance": t.MarginCollateral(ctx, s.Quote).String()}
 	ex := t.Do(ctx, http.MethodPut, isolatedPath(s), p)
 	Expect(ex).To(framework.BeOK(), "opening the isolated margin account with PUT %s %s", isolatedPath(s), p)
-}
-
-// collateral is the margin suite's amount (trading.MarginCollateral), with
-// the currency's precision_transfer read from the target.
-func collateral(ctx context.Context, t *trading.Trader, cur string) decimal.Decimal {
-	GinkgoHelper()
-	ex, _ := framework.Current().Public().Get(ctx, "/public/currency/"+cur, nil)
-	Expect(ex).To(framework.BeOK(), "reading the currency %s", cur)
-	return t.MarginCollateral(ctx, cur, trading.DecField(framework.ObjectOf(ex), "precision_transfer"))
 }
 
 var _ = Describe("Trading stream: a notification for every margin order update", func() {

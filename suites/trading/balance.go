@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 
 	"github.com/conform-harness/conform/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
@@ -71,15 +72,47 @@ func (t *Trader) Snapshot(ctx context.Context, curs ...string) map[string]Balanc
 
 // MarginCollateral is what a spec puts on a margin account in cur: a
 // twentieth of t's available balance, enough for the orders specs place
-// and far from all of it, within precision (the currency's
-// precision_transfer, at most 4 places) so that strict validation accepts
-// it. The spec skips when that leaves nothing.
-func (t *Trader) MarginCollateral(ctx context.Context, cur string, precision decimal.Decimal) decimal.Decimal {
+// and far from all of it, within TransferPlaces so that strict validation
+// accepts it. The spec skips when that leaves nothing.
+func (t *Trader) MarginCollateral(ctx context.Context, cur string) decimal.Decimal {
 	GinkgoHelper()
-	places := min(int32(4), max(0, -precision.Exponent()))
-	amount := t.Balance(ctx, cur).Avail.Div(decimal.NewFromInt(20)).Truncate(places)
+	amount := t.Balance(ctx, cur).Avail.Div(decimal.NewFromInt(20)).Truncate(TransferPlaces(ctx, cur))
 	if !amount.IsPositive() {
 		Skip(fmt.Sprintf("the %s account holds too little %s to fund a margin account", t.Role, cur))
 	}
 	return amount
+}
+
+// precisionCache holds the currencies' precision_transfer: a process reads
+// each once, since real targets rate-limit public calls.
+var (
+	precisionMu    sync.Mutex
+	precisionCache = map[string]decimal.Decimal{}
+)
+
+// TransferPrecision reads a currency's precision_transfer, the only
+// precision the Currency table gives.
+func TransferPrecision(ctx context.Context, code string) decimal.Decimal {
+	GinkgoHelper()
+	precisionMu.Lock()
+	p, ok := precisionCache[code]
+	precisionMu.Unlock()
+	if ok {
+		return p
+	}
+	ex, _ := framework.Current().Public().Get(ctx, "/public/currency/"+code, nil)
+	Expect(ex).To(framework.BeOK(), "reading the currency %s", code)
+	p = DecField(framework.ObjectOf(ex), "precision_transfer")
+	precisionMu.Lock()
+	precisionCache[code] = p
+	precisionMu.Unlock()
+	return p
+}
+
+// TransferPlaces is how many decimal places an amount of cur that specs
+// move may have: those of its precision_transfer, at most 4 (an amount any
+// target accepts).
+func TransferPlaces(ctx context.Context, cur string) int32 {
+	GinkgoHelper()
+	return min(int32(4), max(0, -TransferPrecision(ctx, cur).Exponent()))
 }

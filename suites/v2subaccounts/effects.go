@@ -44,7 +44,7 @@ func fundSub(ctx context.Context) trading.Symbol {
 		if ex == nil || ex.Status != http.StatusOK {
 			continue
 		}
-		amt := trading.DecField(framework.ObjectOf(ex), "available").Div(decimal.NewFromInt(50)).Truncate(precisionPlaces(ctx, sym.Quote))
+		amt := trading.DecField(framework.ObjectOf(ex), "available").Div(decimal.NewFromInt(50)).Truncate(trading.TransferPlaces(ctx, sym.Quote))
 		if !amt.IsPositive() {
 			continue
 		}
@@ -55,21 +55,6 @@ func fundSub(ctx context.Context) trading.Symbol {
 	}
 	Skip("the super account holds the quote currency of no working symbol to fund its sub-account with")
 	return trading.Symbol{}
-}
-
-// precisionPlaces is the number of decimal places of a currency's transfer
-// precision, at most 4 (an amount any target accepts).
-func precisionPlaces(ctx context.Context, cur string) int32 {
-	GinkgoHelper()
-	ex, _ := framework.Current().Public().Get(ctx, "/public/currency/"+cur, nil)
-	if ex == nil || ex.Status != http.StatusOK {
-		return 0
-	}
-	unit := trading.DecField(framework.ObjectOf(ex), "precision_transfer")
-	if !unit.IsPositive() {
-		return 0
-	}
-	return min(int32(4), max(0, -unit.Exponent()))
 }
 
 // tradingItems reads GET /sub-acc/balance/{id} and answers the items of its
