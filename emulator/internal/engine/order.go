@@ -188,11 +188,16 @@ func newRates(take, mk, unit decimal.Decimal) rates {
 // clientID is the order's client_order_id. A generated one is kept as its
 // sequence number and made a string only where it is read: making it for
 // every placement (an allocation each) was a twentieth of the engine.
-func (o *order) clientID() string {
-	if o.genID {
-		return genString(o.genSeq)
+func (o *order) clientID() string { return clientIDOf(o.cloid, o.genOf()) }
+
+// clientIDOf is a client_order_id kept as the one chosen, or when that is
+// "" as the generator's sequence number gen (0: none, as under the
+// V3-SPOT-CLOID-GENERATED fault).
+func clientIDOf(cloid string, gen uint64) string {
+	if cloid == "" && gen != 0 {
+		return genString(gen)
 	}
-	return o.cloid
+	return cloid
 }
 
 // genOf is o's generator sequence number when its ID was generated, else 0
@@ -503,12 +508,7 @@ type tradeRec struct {
 }
 
 // clientID is the client_order_id of the trade's order.
-func (t *tradeRec) clientID() string {
-	if t.cloid == "" && t.gen != 0 {
-		return genString(t.gen)
-	}
-	return t.cloid
-}
+func (t *tradeRec) clientID() string { return clientIDOf(t.cloid, t.gen) }
 
 // addActive puts o into the active set: a slice with each order's place
 // in it, which a map keyed by order ID cost a tenth of the engine's time.

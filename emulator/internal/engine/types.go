@@ -179,12 +179,7 @@ type Order struct {
 // ClientOrderID is the order's client_order_id. A generated one is made
 // here, where the answer is read, from the sequence number the engine
 // keeps (see order.clientID).
-func (o Order) ClientOrderID() string {
-	if o.cloid == "" && o.genSeq != 0 {
-		return genString(o.genSeq)
-	}
-	return o.cloid
-}
+func (o Order) ClientOrderID() string { return clientIDOf(o.cloid, o.genSeq) }
 
 // execution is a trade as the engine records it for an answer: its
 // quantity in increments and price in ticks of its book.
