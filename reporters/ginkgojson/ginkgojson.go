@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
@@ -67,15 +69,17 @@ type SuiteFailure struct {
 }
 
 // SuiteFailures lists the failed suite-level nodes and the special failure
-// reasons Ginkgo gives for a whole suite (interrupted, timed out, ...).
-// Ginkgo reports a SynchronizedBeforeSuite failure once per process; the
-// repeats that only say "failed on process #1" are dropped.
+// reasons Ginkgo gives for a whole suite (--fail-on-pending, ...), but not
+// an interruption (see Interruption): a run stopped by a signal or its
+// time limit did not break. Ginkgo reports a SynchronizedBeforeSuite
+// failure once per process; the repeats that only say "failed on process
+// #1" are dropped.
 func SuiteFailures(reports []types.Report) []SuiteFailure {
 	var out []SuiteFailure
 	seen := map[string]bool{}
 	for _, r := range reports {
 		for _, s := range r.SpecReports {
-			if !s.LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes) || !s.Failed() {
+			if !s.LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes) || !s.Failed() || StoppedInFlight(s) {
 				continue
 			}
 			msg := strings.TrimSpace(s.Failure.Message)
@@ -92,13 +96,95 @@ func SuiteFailures(reports []types.Report) []SuiteFailure {
 			}
 		}
 		for _, reason := range r.SpecialSuiteFailureReasons {
-			if !seen[reason] {
+			if !seen[reason] && !slices.Contains(interruptions, reason) {
 				seen[reason] = true
 				out = append(out, SuiteFailure{Node: "suite", Message: reason})
 			}
 		}
 	}
 	return out
+}
+
+// The special failure reasons Ginkgo gives a suite that was stopped before
+// its end: a signal (to this process, or to another, which then aborts the
+// rest) or its --timeout.
+const (
+	InterruptedByUser         = "Interrupted by User"
+	InterruptedByOtherProcess = "Interrupted by Other Ginkgo Process"
+	SuiteTimeoutElapsed       = "Suite Timeout Elapsed"
+)
+
+var interruptions = []string{InterruptedByUser, InterruptedByOtherProcess, SuiteTimeoutElapsed}
+
+// Interruption returns why Ginkgo stopped the run before its end, as it
+// says it (InterruptedByUser, SuiteTimeoutElapsed, ...), or "" when the
+// run was not interrupted. A signal wins over the other process's echo of
+// it.
+func Interruption(reports []types.Report) string {
+	found := ""
+	for _, r := range reports {
+		for _, reason := range r.SpecialSuiteFailureReasons {
+			if i := slices.Index(interruptions, reason); i >= 0 && (found == "" || i < slices.Index(interruptions, found)) {
+				found = reason
+			}
+		}
+	}
+	return found
+}
+
+// StoppedInFlight reports whether a spec (or suite node) was running when
+// the run was interrupted or reached Ginkgo's suite timeout, and ended for
+// that reason rather than for a failure of its own.
+func StoppedInFlight(s types.SpecReport) bool {
+	switch s.State {
+	case types.SpecStateInterrupted:
+		return true
+	case types.SpecStateTimedout:
+		return strings.HasPrefix(s.Failure.Message, "A suite timeout occurred")
+	}
+	return false
+}
+
+// Selector returns whether the run's filters (the label filter, focus and
+// skip expressions of r's suite config) select a spec of r, as Ginkgo
+// decides before the run: a skipped spec without a message that they
+// select was never reached, rather than filtered out. Pending specs are not
+// selected. A suite with programmatic focus (FIt) cannot be judged from its
+// report: no spec counts as selected. (Ginkgo's file and version filters,
+// which conform does not pass, are not judged.)
+func Selector(r types.Report) func(types.SpecReport) bool {
+	c := r.SuiteConfig
+	none := func(types.SpecReport) bool { return false }
+	if r.SuiteHasProgrammaticFocus {
+		return none
+	}
+	labels := func([]string) bool { return true }
+	if c.LabelFilter != "" {
+		f, err := types.ParseLabelFilter(c.LabelFilter)
+		if err != nil {
+			return none
+		}
+		labels = func(l []string) bool { return f(l) }
+	}
+	var focus, skip *regexp.Regexp
+	var err error
+	if len(c.FocusStrings) > 0 {
+		if focus, err = regexp.Compile(strings.Join(c.FocusStrings, "|")); err != nil {
+			return none
+		}
+	}
+	if len(c.SkipStrings) > 0 {
+		if skip, err = regexp.Compile(strings.Join(c.SkipStrings, "|")); err != nil {
+			return none
+		}
+	}
+	return func(s types.SpecReport) bool {
+		if s.State == types.SpecStatePending || !labels(append(slices.Clone(r.SuiteLabels), s.Labels()...)) {
+			return false
+		}
+		text := r.SuiteDescription + " " + s.FullText()
+		return (focus == nil || focus.MatchString(text)) && (skip == nil || !skip.MatchString(text))
+	}
 }
 
 // Location renders a code location as file:line, or "" when unknown.

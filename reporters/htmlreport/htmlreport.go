@@ -39,13 +39,13 @@ type Options struct {
 
 // Verdicts in the order the report shows them.
 var verdictOrder = []results.Verdict{
-	results.VerdictFailed, results.VerdictNotRun, results.VerdictPassed, results.VerdictInformational,
+	results.VerdictFailed, results.VerdictNotRun, results.VerdictInterrupted, results.VerdictPassed, results.VerdictInformational,
 	results.VerdictInconclusive, results.VerdictSkipped, results.VerdictNotCovered, results.VerdictOutOfScope,
 }
 
 // Spec outcomes in the order the report shows them.
 var outcomeOrder = []results.Outcome{
-	results.Failed, results.Passed, results.Informational, results.Inconclusive, results.Skipped, results.Pending,
+	results.Failed, results.Interrupted, results.NotRun, results.Passed, results.Informational, results.Inconclusive, results.Skipped, results.Pending,
 }
 
 type count struct {
@@ -124,6 +124,9 @@ func build(r *results.Results, o Options) view {
 		Duration: (time.Duration(r.Summary.DurationMS) * time.Millisecond).Round(10 * time.Millisecond).String(),
 		Skips:    r.SkipReasons(), Verdicts: verdictOrder, Certification: r.Certification}
 	switch {
+	case r.Interrupted != nil:
+		// Incomplete whatever else it found: its failures are listed.
+		v.Verdict = results.StatusInterrupted
 	case len(r.SuiteFailures) > 0:
 		v.Verdict = "BROKEN"
 	case r.Failing():
@@ -136,6 +139,9 @@ func build(r *results.Results, o Options) view {
 		sc[s.Outcome]++
 	}
 	for _, oc := range outcomeOrder {
+		if (oc == results.Interrupted || oc == results.NotRun) && r.Interrupted == nil {
+			continue // only an interrupted run has them
+		}
 		v.SpecCounts = append(v.SpecCounts, count{string(oc), sc[oc]})
 	}
 	rc := map[results.Verdict]int{}
@@ -145,6 +151,9 @@ func build(r *results.Results, o Options) view {
 	for _, vd := range verdictOrder {
 		if vd == results.VerdictNotRun && !r.Certification && rc[vd] == 0 {
 			continue // only a certification has rules that could not run
+		}
+		if vd == results.VerdictInterrupted && r.Interrupted == nil {
+			continue
 		}
 		v.RuleCounts = append(v.RuleCounts, count{string(vd), rc[vd]})
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/conform-harness/conform/reporters/results"
 )
@@ -109,5 +110,40 @@ func TestDocumentsLocateTheSentence(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q in\n%s", want, b.String()[strings.Index(b.String(), `<tr class="rule"`):])
 		}
+	}
+}
+
+// An interrupted run's report says INTERRUPTED, when and why, before any
+// verdict, and counts what was stopped and never started.
+func TestInterruptedRunSaysSo(t *testing.T) {
+	res := &results.Results{
+		Suite:       "conform",
+		Interrupted: &results.Interruption{Status: results.StatusInterrupted, Cause: results.CauseTimeLimit, At: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Reason: "the time limit of 1m0s was reached"},
+		Summary:     results.Summary{Interrupted: 2, NotRun: 7, RulesInterrupted: 3},
+		Rules: []results.RuleResult{
+			{ID: "V3-A", Area: "spot", Section: "v3 Endpoints: Spot trading", Statement: "a", Status: "testable", Verdict: results.VerdictInterrupted},
+			{ID: "V3-B", Area: "spot", Section: "v3 Endpoints: Spot trading", Statement: "b", Status: "testable", Verdict: results.VerdictFailed, Failures: []string{"expected 400"}},
+		},
+		Specs: []results.Spec{{Text: "t", Rules: []string{"V3-A"}, Outcome: results.Interrupted}, {Text: "u", Rules: []string{"V3-A"}, Outcome: results.NotRun}},
+	}
+	var b bytes.Buffer
+	if err := Write(&b, res, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{`id="verdict">INTERRUPTED<`, "<b>INTERRUPTED</b> at 2026-01-02 03:04:05 UTC (time limit): the time limit of 1m0s was reached",
+		"2 specs were stopped in flight and 7 never started", `data-verdict="interrupted">interrupted: <b class="n">1</b>`,
+		`data-outcome="not-run">not-run: <b class="n">1</b>`, `id="V3-A" data-verdict="interrupted"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	b.Reset()
+	res.Interrupted = nil
+	if err := Write(&b, res, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), `id="verdict">INTERRUPTED`) || strings.Contains(b.String(), `id="interrupted"`) || strings.Contains(b.String(), `data-outcome="not-run"`) {
+		t.Error("a complete run's report speaks of an interruption")
 	}
 }

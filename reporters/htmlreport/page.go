@@ -20,7 +20,8 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f7f7f7;border:1px so
 .passed{background:#dff0d8;color:#2b542c}.failed{background:#f2dede;color:#843534}.not-run{background:#843534;color:#fff}
 .informational{background:#d9edf7;color:#245269}.inconclusive{background:#fcf8e3;color:#8a6d3b}
 .skipped,.pending{background:#eee;color:#555}.not-covered{background:#f5f5f5;color:#888}.out-of-scope{background:#fff;color:#888;border:1px dashed #bbb}
-.PASSED{background:#dff0d8;color:#2b542c}.FAILED,.BROKEN{background:#f2dede;color:#843534}
+.PASSED{background:#dff0d8;color:#2b542c}.FAILED,.BROKEN{background:#f2dede;color:#843534}.INTERRUPTED{background:#fcf8e3;color:#8a6d3b;border:1px solid #8a6d3b}
+.interrupted{background:#fcf8e3;color:#8a6d3b;border:1px dashed #8a6d3b}.bar .interrupted{background:#e5c07b}
 .verdict{font-size:1.3em;padding:.2em .6em}
 .counts{display:flex;flex-wrap:wrap;gap:.4em;margin:.3em 0}
 .counts .badge{font-size:.95em}
@@ -42,6 +43,8 @@ details summary{cursor:pointer;color:#843534;font-weight:600}
 <h1>{{.Title}}</h1>
 <p><span class="badge verdict {{.Verdict}}" id="verdict">{{.Verdict}}</span>
 {{if .Certification}}<span class="badge">certification run: a rule that cannot run is a failure</span>{{end}}</p>
+{{with .Res.Interrupted}}<p id="interrupted"><b>{{.Status}}</b> at {{.At.UTC.Format "2006-01-02 15:04:05 UTC"}} ({{.Cause}}){{with .Reason}}: {{.}}{{end}}.
+The run is incomplete: {{$.Res.Summary.Interrupted}} specs were stopped in flight and {{$.Res.Summary.NotRun}} never started; neither is a failure, and the {{$.Res.Summary.RulesInterrupted}} rules they name are marked interrupted, not judged.</p>{{end}}
 <table class="facts">
 <tr><th>suite</th><td>{{.Res.Suite}}</td></tr>
 <tr><th>started</th><td>{{.Res.StartTime.UTC.Format "2006-01-02 15:04:05 UTC"}}</td></tr>

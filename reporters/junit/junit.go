@@ -4,7 +4,8 @@
 // failed rule (or one a certification could not run), a skipped element
 // with its message for every other outcome that is not a pass
 // (informational, ambiguous, inconclusive, skipped, not run, out of
-// scope), and never a testcase both disabled and skipped. The schema it
+// scope, interrupted), and never a testcase both disabled and skipped. An
+// interrupted run says so in a property "interrupted" of every testsuite. The schema it
 // keeps to is testdata/junit-10.xsd, Jenkins' JUnit schema.
 package junit
 
@@ -14,6 +15,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/conform-harness/conform/reporters/ginkgojson"
 	"github.com/conform-harness/conform/reporters/results"
@@ -86,15 +88,22 @@ func Build(r *results.Results) *TestSuites {
 		if !r.StartTime.IsZero() {
 			ts.Timestamp = r.StartTime.UTC().Format("2006-01-02T15:04:05")
 		}
+		var props []Property
 		if a.Title != "" {
-			ts.Properties = &Properties{Property: []Property{{Name: "title", Value: a.Title}, {Name: "document", Value: a.Document}}}
+			props = append(props, Property{Name: "title", Value: a.Title}, Property{Name: "document", Value: a.Document})
+		}
+		if r.Interrupted != nil {
+			props = append(props, Property{Name: "interrupted", Value: r.Interrupted.String()})
+		}
+		if len(props) > 0 {
+			ts.Properties = &Properties{Property: props}
 		}
 		var suiteMS int64
 		for _, rr := range r.Rules {
 			if cmpOr(rr.Area, "unknown") != a.Name {
 				continue
 			}
-			tc, ms := testCase(rr, specsOf[rr.ID])
+			tc, ms := testCase(rr, specsOf[rr.ID], r.Interrupted)
 			suiteMS += ms
 			ts.Tests++
 			switch {
@@ -115,8 +124,9 @@ func Build(r *results.Results) *TestSuites {
 	return doc
 }
 
-// testCase renders one rule and returns the time its specs took.
-func testCase(rr results.RuleResult, specs []results.Spec) (TestCase, int64) {
+// testCase renders one rule and returns the time its specs took; stop is
+// the run's interruption, if any.
+func testCase(rr results.RuleResult, specs []results.Spec, stop *results.Interruption) (TestCase, int64) {
 	tc := TestCase{Name: rr.ID, Classname: cmpOr(rr.Area, "unknown")}
 	var ms int64
 	var out strings.Builder
@@ -145,6 +155,12 @@ func testCase(rr results.RuleResult, specs []results.Spec) (TestCase, int64) {
 		skip("inconclusive", strings.Join(rr.Inconclusive, "; "))
 	case results.VerdictOutOfScope:
 		skip("out of scope", rr.Reason)
+	case results.VerdictInterrupted:
+		why := "not judged: the run was stopped before its specs ended"
+		if stop != nil {
+			why = fmt.Sprintf("not judged: the run was stopped (%s) at %s before its specs ended", stop.Cause, stop.At.UTC().Format(time.RFC3339))
+		}
+		skip("interrupted", why)
 	case results.VerdictSkipped, results.VerdictNotCovered:
 		if rr.Status == results.StatusPending {
 			skip("pending", rr.Reason)

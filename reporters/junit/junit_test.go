@@ -134,3 +134,51 @@ func TestJUnitOnePerRuleValidAgainstJenkinsSchema(t *testing.T) {
 		}
 	}
 }
+
+// An interrupted run says so in every testsuite, valid against the schema,
+// and a rule it did not judge is skipped as interrupted, never a failure.
+func TestJUnitInterruptedRun(t *testing.T) {
+	s, err := loadSchema("testdata/junit-10.xsd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := rules.New([]rules.Rule{
+		{ID: "V3-PASS", Area: "spot", Section: "S", Status: rules.Testable, Statement: "passes"},
+		{ID: "V3-STOP", Area: "auth", Section: "S", Status: rules.Testable, Statement: "was running"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "runs", LeafNodeLabels: []string{"rule:V3-STOP"},
+		State: types.SpecStateInterrupted, Failure: types.Failure{Message: "Interrupted by User"}}
+	passed := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "serves", LeafNodeLabels: []string{"rule:V3-PASS"}, State: types.SpecStatePassed}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	res := results.BuildStopped([]types.Report{{SuiteDescription: "conform", SpecReports: types.SpecReports{passed, stopped}}}, cat,
+		&results.Interruption{Cause: results.CauseSIGINT, At: at})
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	if err := Write(path, res); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if errs := s.validate(b); len(errs) > 0 {
+		t.Fatalf("not valid against junit-10.xsd:\n%s\n%s", strings.Join(errs, "\n"), b)
+	}
+	doc := decode(t, path)
+	if doc.Failures != 0 {
+		t.Errorf("%d failures in a run whose only non-pass was interrupted", doc.Failures)
+	}
+	for _, ts := range doc.Suites {
+		var said bool
+		for _, p := range ts.Properties.Property {
+			said = said || (p.Name == "interrupted" && strings.HasPrefix(p.Value, "INTERRUPTED at 2026-01-02 03:04:05 UTC (SIGINT)"))
+		}
+		if !said {
+			t.Errorf("testsuite %s does not say the run was interrupted: %+v", ts.Name, ts.Properties)
+		}
+		for _, tc := range ts.Cases {
+			if tc.Name == "V3-STOP" && (tc.Skipped == nil || tc.Skipped.Message != "interrupted: not judged: the run was stopped (SIGINT) at 2026-01-02T03:04:05Z before its specs ended") {
+				t.Errorf("V3-STOP: %+v", tc)
+			}
+		}
+	}
+}

@@ -123,6 +123,11 @@ func JudgeFault(f faults.Fault, specs int, run Run) FaultResult {
 		r.Verdict, r.Note = Broken, fmt.Sprintf("the suite did not run: %s: %s", sf[0].Node, ginkgojson.FirstLine(sf[0].Message))
 		return r
 	}
+	if why := ginkgojson.Interruption(run.Reports); why != "" {
+		// A spec stopped by the suite's timeout is no kill.
+		r.Verdict, r.Note = Broken, "the suite did not run to its end: "+why
+		return r
+	}
 	ran := 0
 	var skipReasons []string
 	for _, s := range ruleSpecs(run.Reports, f.Rule) {
@@ -162,6 +167,9 @@ func JudgeBaseline(b *Baseline, run Run) map[string]bool {
 	default:
 		for _, f := range ginkgojson.SuiteFailures(run.Reports) {
 			b.Problems = append(b.Problems, fmt.Sprintf("%s: %s", f.Node, ginkgojson.FirstLine(f.Message)))
+		}
+		if why := ginkgojson.Interruption(run.Reports); why != "" {
+			b.Problems = append(b.Problems, "the suite did not run to its end: "+why)
 		}
 		for _, s := range ginkgojson.Specs(run.Reports) {
 			if !s.Failed() {

@@ -51,6 +51,8 @@ func TestJudgeFault(t *testing.T) {
 		{"all skipped", 1, Run{Reports: report(skipped)}, Survived, nil, "every spec of the rule was skipped: the target may not trade"},
 		{"no report", 1, Run{Err: errors.New("suite exited with status 2 and wrote no report")}, Broken, nil, "wrote no report"},
 		{"suite did not start", 1, Run{Reports: report(beforeSuite)}, Broken, nil, "embedded emulator: bad fault"},
+		{"stopped by the suite timeout", 1, Run{Reports: []types.Report{{SpecialSuiteFailureReasons: []string{"Suite Timeout Elapsed"},
+			SpecReports: types.SpecReports{itSpec("a", types.SpecStateTimedout, "rule:V3-A")}}}}, Broken, nil, "did not run to its end: Suite Timeout Elapsed"},
 	}
 	for _, c := range cases {
 		got := JudgeFault(f, c.specs, c.run)

@@ -45,6 +45,12 @@ const (
 	// Inconclusive: the spec could not tell (the harness missed its own
 	// timing after its retries); neither a pass nor a rule failure.
 	Inconclusive Outcome = "inconclusive"
+	// Interrupted: the spec was running when the run was stopped (a signal,
+	// the time limit, a stall); neither a pass nor a rule failure.
+	Interrupted Outcome = "interrupted"
+	// NotRun: the run's filters selected the spec, but the run was stopped
+	// before it started.
+	NotRun Outcome = "not-run"
 )
 
 // Verdict is what a run says about one rule.
@@ -59,6 +65,10 @@ const (
 	VerdictInconclusive  Verdict = "inconclusive" // no pass or failure, some spec inconclusive
 	VerdictNotCovered    Verdict = "not-covered"  // no spec in this run names it
 	VerdictOutOfScope    Verdict = "out-of-scope"
+	// VerdictInterrupted: the run was stopped before every spec of the rule
+	// ended (some interrupted or not run) and none of them failed: the rule
+	// was not judged, so it neither passes nor fails.
+	VerdictInterrupted Verdict = "interrupted"
 	// VerdictNotRun is a certification failure: a testable rule that applies
 	// to the target but that the certifying run could not check (every spec
 	// skipped or inconclusive, or none ran). Only Certify gives it.
@@ -86,6 +96,43 @@ type Results struct {
 	// Certification is set by Certify: the run was a certification, where
 	// a rule that cannot run is a failure.
 	Certification bool `json:"certification,omitempty"`
+	// Interrupted is set when the run was stopped before its end: the run
+	// is incomplete (its unjudged rules are VerdictInterrupted).
+	Interrupted *Interruption `json:"interrupted,omitempty"`
+}
+
+// Causes of an interruption that conform gives (Ginkgo's own reasons,
+// such as "Interrupted by User", stand when conform did not stop the run).
+const (
+	CauseSIGINT    = "SIGINT"
+	CauseSIGTERM   = "SIGTERM"
+	CauseTimeLimit = "time limit"
+	CauseStalled   = "stalled"
+)
+
+// Interruption says when and why a run was stopped before its end.
+type Interruption struct {
+	// Status is always "INTERRUPTED", so that the file says it in words.
+	Status string `json:"status"`
+	// Cause is CauseSIGINT, CauseSIGTERM, CauseTimeLimit, CauseStalled, or
+	// Ginkgo's reason when something else stopped it.
+	Cause string    `json:"cause"`
+	At    time.Time `json:"at"`
+	// Reason is a sentence for a person: what stopped the run and, for a
+	// stall, which specs were in flight.
+	Reason string `json:"reason,omitempty"`
+}
+
+// StatusInterrupted is the Status of every Interruption.
+const StatusInterrupted = "INTERRUPTED"
+
+// String is the one-line account of the interruption.
+func (i *Interruption) String() string {
+	s := fmt.Sprintf("INTERRUPTED at %s (%s)", i.At.Format("2006-01-02 15:04:05 MST"), i.Cause)
+	if i.Reason != "" {
+		s += ": " + i.Reason
+	}
+	return s
 }
 
 // Spec is one spec of the run.
@@ -155,6 +202,10 @@ type Summary struct {
 	Pending       int `json:"pending"`
 	Informational int `json:"informational"`
 	Inconclusive  int `json:"inconclusive"`
+	// Interrupted and NotRun count the specs stopped in flight and never
+	// started when the run was interrupted.
+	Interrupted int `json:"interrupted,omitempty"`
+	NotRun      int `json:"not_run,omitempty"`
 	// RulesTestable counts testable rules, pending ones included.
 	RulesTestable int `json:"rules_testable"`
 	// RulesPending counts testable rules waiting for work.
@@ -167,13 +218,26 @@ type Summary struct {
 	RulesInformational int `json:"rules_informational"`
 	RulesOutOfScope    int `json:"rules_out_of_scope"`
 	// RulesNotRun counts the certification failures (Certify).
-	RulesNotRun int   `json:"rules_not_run,omitempty"`
-	DurationMS  int64 `json:"duration_ms"`
+	RulesNotRun int `json:"rules_not_run,omitempty"`
+	// RulesInterrupted counts the rules an interrupted run did not judge.
+	RulesInterrupted int   `json:"rules_interrupted,omitempty"`
+	DurationMS       int64 `json:"duration_ms"`
 }
 
 // Build joins the reports of a run with a rule catalogue.
 func Build(reports []types.Report, cat *rules.Catalogue) *Results {
+	return BuildStopped(reports, cat, nil)
+}
+
+// BuildStopped is Build for a run that conform stopped before its end
+// (stop: when and why; nil when it did not). An interruption that only the
+// reports record (a signal sent to the suite itself, Ginkgo's own suite
+// timeout) is found without it. In an interrupted run a spec stopped in
+// flight is Interrupted, not Failed, and a selected spec that never started
+// is NotRun, not skipped as filtered out.
+func BuildStopped(reports []types.Report, cat *rules.Catalogue, stop *Interruption) *Results {
 	res := &Results{Succeeded: true, SuiteFailures: ginkgojson.SuiteFailures(reports)}
+	res.Interrupted = interruption(reports, stop)
 	for i, r := range reports {
 		if i == 0 {
 			res.Suite, res.StartTime, res.EndTime = r.SuiteDescription, r.StartTime, r.EndTime
@@ -189,13 +253,19 @@ func Build(reports []types.Report, cat *rules.Catalogue) *Results {
 	}
 
 	byRule := map[string][]int{} // rule ID -> indexes into res.Specs
-	for _, sr := range ginkgojson.Specs(reports) {
-		s := specFrom(sr)
-		for _, id := range s.Rules {
-			byRule[id] = append(byRule[id], len(res.Specs))
+	for _, r := range reports {
+		selected := ginkgojson.Selector(r)
+		for _, sr := range ginkgojson.Specs([]types.Report{r}) {
+			s := specFrom(sr)
+			if res.Interrupted != nil {
+				s.interrupted(sr, selected(sr), res.Interrupted)
+			}
+			for _, id := range s.Rules {
+				byRule[id] = append(byRule[id], len(res.Specs))
+			}
+			res.Specs = append(res.Specs, s)
+			res.Summary.count(s.Outcome)
 		}
-		res.Specs = append(res.Specs, s)
-		res.Summary.count(s.Outcome)
 	}
 
 	for _, r := range cat.All() {
@@ -224,6 +294,50 @@ func Build(reports []types.Report, cat *rules.Catalogue) *Results {
 	}
 	res.Summary.countRules(res.Rules)
 	return res
+}
+
+// interruption is stop, or the interruption Ginkgo recorded (at the
+// moment the first spec was stopped, else the end of the run), or nil.
+func interruption(reports []types.Report, stop *Interruption) *Interruption {
+	if stop != nil {
+		i := *stop
+		i.Status = StatusInterrupted
+		return &i
+	}
+	reason := ginkgojson.Interruption(reports)
+	if reason == "" {
+		return nil
+	}
+	i := &Interruption{Status: StatusInterrupted, Cause: reason}
+	for _, r := range reports {
+		for _, s := range r.SpecReports {
+			if at := s.Failure.TimelineLocation.Time; ginkgojson.StoppedInFlight(s) && !at.IsZero() && (i.At.IsZero() || at.Before(i.At)) {
+				i.At = at
+			}
+		}
+	}
+	if i.At.IsZero() {
+		for _, r := range reports {
+			if r.EndTime.After(i.At) {
+				i.At = r.EndTime
+			}
+		}
+	}
+	return i
+}
+
+// interrupted corrects the outcome of a spec of an interrupted run: one
+// that ended because the run was stopped is Interrupted, and one that the
+// filters selected but that was skipped without a reason never started.
+func (s *Spec) interrupted(sr types.SpecReport, selected bool, i *Interruption) {
+	switch {
+	case ginkgojson.StoppedInFlight(sr):
+		s.Outcome, s.Failure = Interrupted, nil
+		s.SkipReason = fmt.Sprintf("the run was stopped (%s) while this spec ran", i.Cause)
+	case s.Outcome == Skipped && s.SkipReason == "" && selected:
+		s.Outcome = NotRun
+		s.SkipReason = fmt.Sprintf("the run was stopped (%s) before this spec started", i.Cause)
+	}
 }
 
 func specFrom(sr types.SpecReport) Spec {
@@ -284,7 +398,7 @@ func (rr *RuleResult) fill(specs []Spec, idx []int) {
 		rr.Verdict = VerdictNotCovered
 		return
 	}
-	var failed, passed, informational, inconclusive bool
+	var failed, passed, informational, inconclusive, interrupted bool
 	for _, i := range idx {
 		s := specs[i]
 		rr.Specs = append(rr.Specs, s.FullText())
@@ -299,6 +413,8 @@ func (rr *RuleResult) fill(specs []Spec, idx []int) {
 		case Inconclusive:
 			inconclusive = true
 			rr.Inconclusive = append(rr.Inconclusive, s.SkipReason)
+		case Interrupted, NotRun:
+			interrupted = true
 		case Skipped, Pending:
 			if reason := SkipReasonOf(s); !slices.Contains(rr.SkipReasons, reason) {
 				rr.SkipReasons = append(rr.SkipReasons, reason)
@@ -311,6 +427,10 @@ func (rr *RuleResult) fill(specs []Spec, idx []int) {
 	switch {
 	case failed:
 		rr.Verdict = VerdictFailed
+	case interrupted:
+		// A pass of some specs is not a pass of the rule while others
+		// never ended.
+		rr.Verdict = VerdictInterrupted
 	case passed:
 		rr.Verdict = VerdictPassed
 	case informational:
@@ -337,6 +457,10 @@ func (s *Summary) count(o Outcome) {
 		s.Informational++
 	case Inconclusive:
 		s.Inconclusive++
+	case Interrupted:
+		s.Interrupted++
+	case NotRun:
+		s.NotRun++
 	}
 	s.SpecsRun = s.Passed + s.Failed + s.Informational
 }
@@ -362,6 +486,8 @@ func (s *Summary) countRules(rs []RuleResult) {
 			s.RulesFailed++
 		case VerdictInformational:
 			s.RulesInformational++
+		case VerdictInterrupted:
+			s.RulesInterrupted++
 		}
 	}
 }

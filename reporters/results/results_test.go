@@ -205,10 +205,136 @@ func TestSuiteFailuresAreReported(t *testing.T) {
 	reps := []types.Report{{SpecReports: types.SpecReports{
 		fail(1, "emulator failed to start: listen tcp: address in use"),
 		fail(2, "SynchronizedBeforeSuite failed on Ginkgo parallel process #1\n  The first ..."),
-	}, SpecialSuiteFailureReasons: []string{"Interrupted by User"}}}
+	}, SpecialSuiteFailureReasons: []string{"Detected pending specs and --fail-on-pending is set"}}}
 	got := Build(reps, testCatalogue(t)).SuiteFailures
-	if len(got) != 2 || got[0].Node != "SynchronizedBeforeSuite" || !strings.HasPrefix(got[0].Message, "emulator failed") || got[1].Message != "Interrupted by User" {
+	if len(got) != 2 || got[0].Node != "SynchronizedBeforeSuite" || !strings.HasPrefix(got[0].Message, "emulator failed") || got[1].Message != "Detected pending specs and --fail-on-pending is set" {
 		t.Errorf("suite failures: %+v", got)
+	}
+}
+
+// interruptedFixture is a run stopped by a signal as Ginkgo reports it:
+// the spec in flight interrupted, the selected specs after it skipped
+// without a message, like the ones the label filter left out.
+func interruptedFixture(t *testing.T, reason string, inFlight types.SpecReport) []types.Report {
+	t.Helper()
+	skippedBy := spec("needs the control plane", types.SpecStateSkipped, "rule:V3-D")
+	skippedBy.Failure = types.Failure{Message: "needs the emulator control plane"}
+	failed := spec("rejects a 7-character id", types.SpecStateFailed, "rule:V3-G")
+	failed.Failure = types.Failure{Message: "Expected 400"}
+	rep := types.Report{
+		SuiteDescription: "conform", SuiteConfig: types.SuiteConfig{LabelFilter: "!slow"},
+		SpecialSuiteFailureReasons: []string{reason},
+		SpecReports: types.SpecReports{
+			{LeafNodeType: types.NodeTypeSynchronizedAfterSuite, State: types.SpecStatePassed},
+			spec("serves /api/3", types.SpecStatePassed, "rule:V3-A"),
+			inFlight,
+			spec("accepts an 8-character id", types.SpecStatePassed, "rule:V3-B"),
+			spec("never reached", types.SpecStateSkipped, "rule:V3-D"),
+			skippedBy,
+			spec("filtered out", types.SpecStateSkipped, "rule:V3-A", "slow"),
+			failed,
+		},
+	}
+	b, err := json.Marshal([]types.Report{rep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports, err := ginkgojson.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reports
+}
+
+// An interrupted run is incomplete, not broken: the spec in flight is
+// interrupted (its rule not failed), the selected specs never reached are
+// not run (not "not selected"), a real failure before the stop stays one,
+// and the interruption says when and why.
+func TestInterruptedRun(t *testing.T) {
+	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	byUser := spec("refuses a replay", types.SpecStateInterrupted, "rule:V3-B")
+	byUser.Failure = types.Failure{Message: "Interrupted by User", TimelineLocation: types.TimelineLocation{Time: at}}
+	byTimeout := spec("refuses a replay", types.SpecStateTimedout, "rule:V3-B")
+	byTimeout.Failure = types.Failure{Message: "A suite timeout occurred", TimelineLocation: types.TimelineLocation{Time: at}}
+	stop := &Interruption{Cause: CauseTimeLimit, At: at.Add(time.Second), Reason: "the time limit of 1m0s was reached"}
+	for _, tc := range []struct {
+		name     string
+		reason   string
+		inFlight types.SpecReport
+		stop     *Interruption
+		cause    string
+		at       time.Time
+	}{
+		{"a signal, as Ginkgo records it", ginkgojson.InterruptedByUser, byUser, nil, ginkgojson.InterruptedByUser, at},
+		{"Ginkgo's suite timeout", ginkgojson.SuiteTimeoutElapsed, byTimeout, nil, ginkgojson.SuiteTimeoutElapsed, at},
+		{"conform's time limit", ginkgojson.InterruptedByUser, byUser, stop, CauseTimeLimit, stop.At},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := BuildStopped(interruptedFixture(t, tc.reason, tc.inFlight), testCatalogue(t), tc.stop)
+			if len(res.SuiteFailures) != 0 {
+				t.Errorf("an interruption is not a suite failure: %+v", res.SuiteFailures)
+			}
+			i := res.Interrupted
+			if i == nil || i.Status != "INTERRUPTED" || i.Cause != tc.cause || !i.At.Equal(tc.at) {
+				t.Fatalf("interruption %+v, want cause %q at %s", i, tc.cause, tc.at)
+			}
+			outcomes := map[string]Outcome{}
+			for _, s := range res.Specs {
+				outcomes[s.Text] = s.Outcome
+			}
+			for text, want := range map[string]Outcome{
+				"serves /api/3": Passed, "refuses a replay": Interrupted, "never reached": NotRun,
+				"needs the control plane": Skipped, "filtered out": Skipped, "rejects a 7-character id": Failed,
+			} {
+				if outcomes[text] != want {
+					t.Errorf("%q: %s, want %s", text, outcomes[text], want)
+				}
+			}
+			verdicts := map[string]Verdict{}
+			for _, rr := range res.Rules {
+				verdicts[rr.ID] = rr.Verdict
+			}
+			for id, want := range map[string]Verdict{"V3-A": VerdictPassed, "V3-B": VerdictInterrupted, "V3-D": VerdictInterrupted, "V3-G": VerdictFailed} {
+				if verdicts[id] != want {
+					t.Errorf("%s: %s, want %s", id, verdicts[id], want)
+				}
+			}
+			s := res.Summary
+			if s.Failed != 1 || s.Interrupted != 1 || s.NotRun != 1 || s.RulesInterrupted != 2 || s.RulesFailed != 1 {
+				t.Errorf("summary %+v", s)
+			}
+			var out bytes.Buffer
+			if err := PrintSummary(&out, res); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"1 interrupted, 1 not run in", "INTERRUPTED at ", "(" + tc.cause + ")", "2 rules not judged", " interrupted passed"} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("console lacks %q:\n%s", want, out.String())
+				}
+			}
+			if strings.Contains(out.String(), "SUITE FAILURES") {
+				t.Errorf("console lists the interruption as a suite failure:\n%s", out.String())
+			}
+		})
+	}
+}
+
+// A run that was not interrupted keeps a skipped spec without a message as
+// filtered out, whatever the filter.
+func TestUninterruptedSkipIsNotSelected(t *testing.T) {
+	reps := interruptedFixture(t, "Detected pending specs and --fail-on-pending is set", spec("refuses a replay", types.SpecStatePassed, "rule:V3-B"))
+	res := Build(reps, testCatalogue(t))
+	if res.Interrupted != nil {
+		t.Fatalf("not interrupted: %+v", res.Interrupted)
+	}
+	for _, s := range res.Specs {
+		if s.Text == "never reached" && (s.Outcome != Skipped || SkipReasonOf(s) != NotSelected) {
+			t.Errorf("%q: %s %q", s.Text, s.Outcome, SkipReasonOf(s))
+		}
+	}
+	var out bytes.Buffer
+	if err := PrintSummary(&out, res); err != nil || strings.Contains(out.String(), "INTERRUPTED") || strings.Contains(out.String(), "interrupted") {
+		t.Errorf("console of a complete run:\n%s", out.String())
 	}
 }
 

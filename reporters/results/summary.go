@@ -21,16 +21,24 @@ const statementWidth = 100
 func PrintSummary(w io.Writer, r *Results) error {
 	bw := bufio.NewWriter(w)
 	s := r.Summary
-	fmt.Fprintf(bw, "conform: %d specs: %d passed, %d failed, %d informational, %d inconclusive, %d skipped, %d pending in %s\n",
-		s.Specs, s.Passed, s.Failed, s.Informational, s.Inconclusive, s.Skipped, s.Pending,
+	stopped := ""
+	if r.Interrupted != nil {
+		stopped = fmt.Sprintf(", %d interrupted, %d not run", s.Interrupted, s.NotRun)
+	}
+	fmt.Fprintf(bw, "conform: %d specs: %d passed, %d failed, %d informational, %d inconclusive, %d skipped, %d pending%s in %s\n",
+		s.Specs, s.Passed, s.Failed, s.Informational, s.Inconclusive, s.Skipped, s.Pending, stopped,
 		(time.Duration(s.DurationMS) * time.Millisecond).Round(10*time.Millisecond))
+	if i := r.Interrupted; i != nil {
+		fmt.Fprintf(bw, "%s\n  the run is incomplete: %d specs were stopped in flight and %d never started (neither is a failure); %s not judged\n",
+			i, s.Interrupted, s.NotRun, plural(s.RulesInterrupted, "rule"))
+	}
 	printSkipReasons(bw, r.SkipReasons())
 	fmt.Fprintf(bw, "rules: %d/%d testable covered (%d failed, %d pending), %d/%d ambiguous recorded, %d out of scope\n",
 		s.RulesCovered, s.RulesTestable, s.RulesFailed, s.RulesPending, s.RulesInformational, s.RulesAmbiguous, s.RulesOutOfScope)
 	if r.Certification {
 		fmt.Fprintf(bw, "certification: %d testable rules could not run (each a failure)\n", s.RulesNotRun)
 	}
-	printAreas(bw, r.Areas())
+	printAreas(bw, r.Areas(), r.Interrupted != nil)
 
 	if len(r.SuiteFailures) > 0 {
 		fmt.Fprintf(bw, "\nSUITE FAILURES (the run itself broke)\n")
@@ -158,23 +166,28 @@ func printSkipReasons(w io.Writer, reasons []ReasonCount) {
 // areaColumns are the rule verdicts shown per area on the console.
 var areaColumns = []Verdict{VerdictPassed, VerdictFailed, VerdictNotRun, VerdictInformational, VerdictInconclusive, VerdictSkipped, VerdictNotCovered, VerdictOutOfScope}
 
-// printAreas writes one line per area: its rules by verdict.
-func printAreas(w io.Writer, areas []AreaSummary) {
+// printAreas writes one line per area: its rules by verdict, with a column
+// of interrupted rules when the run was interrupted.
+func printAreas(w io.Writer, areas []AreaSummary, interrupted bool) {
 	if len(areas) == 0 {
 		return
+	}
+	columns := areaColumns
+	if interrupted {
+		columns = append([]Verdict{VerdictInterrupted}, areaColumns...)
 	}
 	width := len("AREA")
 	for _, a := range areas {
 		width = max(width, len(a.Name))
 	}
 	fmt.Fprintf(w, "\n%-*s %6s", width, "AREA", "RULES")
-	for _, v := range areaColumns {
+	for _, v := range columns {
 		fmt.Fprintf(w, " %*s", colWidth(v), v)
 	}
 	fmt.Fprintln(w)
 	for _, a := range areas {
 		fmt.Fprintf(w, "%-*s %6d", width, a.Name, a.Total)
-		for _, v := range areaColumns {
+		for _, v := range columns {
 			fmt.Fprintf(w, " %*d", colWidth(v), a.Rules[v])
 		}
 		fmt.Fprintln(w)

@@ -1,7 +1,8 @@
 // Package rundiff compares two conformance runs rule by rule: what newly
 // fails (a regression), what was fixed, what is newly covered and what
 // else changed outcome. Either run may be a results.json, a certification
-// bundle directory or its .tar.gz.
+// bundle directory or its .tar.gz. An interrupted run is incomplete: a rule
+// it did not get to judge is set apart, never a regression.
 package rundiff
 
 import (
@@ -115,10 +116,22 @@ type Diff struct {
 	// Changed are the other outcome changes (lost coverage, an ambiguous
 	// rule observed differently, a rule added or removed).
 	Changed []Change `json:"changed"`
+	// NotJudged are the rules the new run, interrupted, did not get to
+	// judge (interrupted, or in a certification not run): nothing is known
+	// of them, so they are no regression.
+	NotJudged []Change `json:"not_judged"`
+	// OldInterrupted and NewInterrupted are set when that run was stopped
+	// before its end: it is incomplete.
+	OldInterrupted *results.Interruption `json:"old_interrupted,omitempty"`
+	NewInterrupted *results.Interruption `json:"new_interrupted,omitempty"`
 }
 
-// Regressed reports whether the new run fails a rule the old did not.
+// Regressed reports whether the new run fails a rule the old did not; a
+// rule the new run did not judge is none.
 func (d *Diff) Regressed() bool { return len(d.NewlyFailing) > 0 }
+
+// Incomplete reports whether either run was interrupted.
+func (d *Diff) Incomplete() bool { return d.OldInterrupted != nil || d.NewInterrupted != nil }
 
 const absent results.Verdict = "absent"
 
@@ -133,7 +146,8 @@ func checked(v results.Verdict) bool {
 // Compare compares the old run with the new, rule by rule, in the new
 // run's order (then rules only the old run has).
 func Compare(old, cur *results.Results) *Diff {
-	d := &Diff{NewlyFailing: []Change{}, Fixed: []Change{}, NewlyCovered: []Change{}, Changed: []Change{}}
+	d := &Diff{NewlyFailing: []Change{}, Fixed: []Change{}, NewlyCovered: []Change{}, Changed: []Change{}, NotJudged: []Change{},
+		OldInterrupted: old.Interrupted, NewInterrupted: cur.Interrupted}
 	before := map[string]results.RuleResult{}
 	for _, r := range old.Rules {
 		before[r.ID] = r
@@ -148,10 +162,12 @@ func Compare(old, cur *results.Results) *Diff {
 		}
 		c := Change{ID: n.ID, Area: n.Area, Old: ov, New: n.Verdict}
 		switch {
+		case n.Verdict == results.VerdictInterrupted || (cur.Interrupted != nil && n.Verdict == results.VerdictNotRun):
+			d.NotJudged = append(d.NotJudged, c)
 		case failing(n.Verdict) && !failing(ov):
 			c.Why = first(n.Failures)
 			d.NewlyFailing = append(d.NewlyFailing, c)
-		case failing(ov) && n.Verdict == results.VerdictPassed:
+		case failing(ov) && !(old.Interrupted != nil && ov == results.VerdictNotRun) && n.Verdict == results.VerdictPassed:
 			d.Fixed = append(d.Fixed, c)
 		case checked(n.Verdict) && !checked(ov):
 			d.NewlyCovered = append(d.NewlyCovered, c)
@@ -225,6 +241,9 @@ func first(items []string) string {
 	return ""
 }
 
+// idsShown bounds the rule IDs listed as not judged; the JSON has them all.
+const idsShown = 12
+
 // Print writes the comparison for a person: each group with its rules,
 // and a closing line with the counts.
 func (d *Diff) Print(w io.Writer) error {
@@ -247,7 +266,29 @@ func (d *Diff) Print(w io.Writer) error {
 	group("FIXED", d.Fixed)
 	group("NEWLY COVERED", d.NewlyCovered)
 	group("CHANGED OUTCOME", d.Changed)
-	fmt.Fprintf(bw, "diff: %d newly failing, %d fixed, %d newly covered, %d changed\n",
+	if i := d.OldInterrupted; i != nil {
+		fmt.Fprintf(bw, "the old run is incomplete: %s; a rule it did not judge counts as newly covered when the new run judges it\n\n", i)
+	}
+	if i := d.NewInterrupted; i != nil {
+		fmt.Fprintf(bw, "the new run is incomplete: %s\n  %d rules it did not judge are not compared (a rule that did not run is no regression)", i, len(d.NotJudged))
+		for n, c := range d.NotJudged {
+			if n == idsShown {
+				fmt.Fprintf(bw, " … %d more", len(d.NotJudged)-n)
+				break
+			}
+			sep := ", "
+			if n == 0 {
+				sep = ": "
+			}
+			fmt.Fprintf(bw, "%s%s", sep, c.ID)
+		}
+		fmt.Fprint(bw, "\n\n")
+	}
+	fmt.Fprintf(bw, "diff: %d newly failing, %d fixed, %d newly covered, %d changed",
 		len(d.NewlyFailing), len(d.Fixed), len(d.NewlyCovered), len(d.Changed))
+	if d.NewInterrupted != nil {
+		fmt.Fprintf(bw, ", %d not judged (the new run was interrupted: incomplete)", len(d.NotJudged))
+	}
+	fmt.Fprintln(bw)
 	return bw.Flush()
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/conform-harness/conform/reporters/results"
 )
@@ -123,5 +124,55 @@ func TestLoadFileDirAndBundle(t *testing.T) {
 		if _, err := Load(p); err == nil {
 			t.Errorf("%s: loaded", p)
 		}
+	}
+}
+
+// An interrupted new run is incomplete: the rules it did not judge are set
+// apart, never regressions, and the comparison says so; a rule that did
+// fail before the stop is still one.
+func TestCompareInterruptedRun(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	old := &results.Results{Rules: []results.RuleResult{
+		rr("V3-PASSES", results.VerdictPassed),
+		rr("V3-STOPPED", results.VerdictPassed),
+		rr("V3-NEVER", results.VerdictPassed),
+		rr("V3-CERT", results.VerdictPassed),
+		rr("V3-BREAKS", results.VerdictPassed),
+	}}
+	cur := &results.Results{Interrupted: &results.Interruption{Status: results.StatusInterrupted, Cause: results.CauseSIGINT, At: at},
+		Rules: []results.RuleResult{
+			rr("V3-PASSES", results.VerdictPassed),
+			rr("V3-STOPPED", results.VerdictInterrupted),
+			rr("V3-NEVER", results.VerdictInterrupted),
+			{ID: "V3-CERT", Verdict: results.VerdictNotRun, Failures: []string{"cannot run: no spec of this run checks it"}},
+			rr("V3-BREAKS", results.VerdictFailed, "expected 400"),
+		}}
+	d := Compare(old, cur)
+	if len(d.NotJudged) != 3 || len(d.NewlyFailing) != 1 || d.NewlyFailing[0].ID != "V3-BREAKS" || len(d.Changed) != 0 {
+		t.Errorf("not judged %+v, newly failing %+v, changed %+v", d.NotJudged, d.NewlyFailing, d.Changed)
+	}
+	if !d.Incomplete() || d.NewInterrupted == nil {
+		t.Error("the diff does not know the new run is incomplete")
+	}
+	var b bytes.Buffer
+	if err := d.Print(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"the new run is incomplete: INTERRUPTED at 2026-01-02 03:04:05 UTC (SIGINT)",
+		"3 rules it did not judge are not compared (a rule that did not run is no regression): V3-STOPPED, V3-NEVER, V3-CERT",
+		"diff: 1 newly failing, 0 fixed, 0 newly covered, 0 changed, 3 not judged (the new run was interrupted: incomplete)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("print lacks %q:\n%s", want, b.String())
+		}
+	}
+	cur.Rules[4] = rr("V3-BREAKS", results.VerdictInterrupted)
+	if Compare(old, cur).Regressed() {
+		t.Error("an interrupted run with no failure regressed")
+	}
+	// The other way round, the rules the old run did not judge are newly
+	// covered when the new one judges them.
+	back := Compare(cur, old)
+	if back.Regressed() || len(back.NewlyCovered) != 4 || back.OldInterrupted == nil {
+		t.Errorf("old run interrupted: %+v", back)
 	}
 }
