@@ -58,6 +58,19 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 
 var _ = SynchronizedAfterSuite(func() {}, func() { stopTarget() })
 
+// -conform.progress: a line per spec started and ended, which conform tails
+// for its progress line and stall detector (Ginkgo's parallel output says
+// nothing until a spec ends).
+var progress = &framework.Progress{}
+
+var _ = ReportBeforeSuite(func(r Report) {
+	Expect(progress.Total(flags.Progress, r)).To(Succeed(), "harness: the progress file conform named")
+})
+
+var _ = ReportBeforeEach(func(s SpecReport) { progress.Started(flags.Progress, s) })
+
+var _ = ReportAfterEach(func(s SpecReport) { progress.Ended(flags.Progress, s) })
+
 // -conform.report: the report of the selected specs only (conform mutate's).
 var _ = ReportAfterSuite("conform report", func(r Report) {
 	if flags.Report != "" {

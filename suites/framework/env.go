@@ -44,7 +44,9 @@ type Flags struct {
 	// Report is where the suite writes the report of the specs its label
 	// filter selects (see WriteSelectedReport).
 	Report string
-	fs     *flag.FlagSet
+	// Progress is the progress file conform tails (see Progress).
+	Progress string
+	fs       *flag.FlagSet
 }
 
 // given reports whether a flag was set on the command line, so that an
@@ -67,6 +69,7 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 	fs.BoolVar(&f.AllowLiveTrading, "conform.allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
 	fs.StringVar(&f.Resolved, "conform.resolved", "", "the target as conform run resolved it (internal: set by the CLI, which probes the target once)")
 	fs.StringVar(&f.Faults, "conform.faults", "", "comma-separated rule IDs whose faults the embedded emulator switches on")
+	fs.StringVar(&f.Progress, "conform.progress", "", "append a line to this `file` whenever a spec starts or ends (internal: set by the CLI, which shows the run's progress and notices a stall)")
 	fs.StringVar(&f.Report, "conform.report", "", "write a Ginkgo JSON report of the suite nodes and the specs the label filter selects to this `path` (a mutation run's: without the other specs)")
 	return f
 }
