@@ -41,12 +41,14 @@ type runReport struct {
 	self       string
 	// specDir holds the documents the rules come from, if given.
 	specDir string
+	// stop says when and why conform stopped the run (nil: it did not).
+	stop *results.Interruption
 }
 
 // write builds results.json, junit.xml and report.html from Ginkgo's
 // reports, with a replay command for every failed rule.
 func (rr runReport) write(reports []types.Report) (*results.Results, error) {
-	res := results.Build(reports, rules.Default())
+	res := results.BuildStopped(reports, rules.Default(), rr.stop)
 	if rr.o.certify {
 		res.Certify()
 	}

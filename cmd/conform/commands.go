@@ -49,7 +49,12 @@ const exitCodesHelp = `Exit codes:
      embedded emulator did not start), no report written
   4  load: a threshold was breached
   5  load: the run is invalid (achieved rate short of the requested by more
-     than 1%, or interrupted)
+     than 1%)
+  6  run: stopped by a bound of its own, the time limit (--timeout) or the
+     stall limit (--stall-timeout); the reports say INTERRUPTED, when and why
+  130, 143  run or load stopped by SIGINT or SIGTERM: the reports are still
+     written and say INTERRUPTED (an incomplete run: specs stopped in flight
+     are interrupted, not failed; those never started are not run)
 `
 
 func cmdHelp(args []string, e *env) error {

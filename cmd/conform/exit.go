@@ -11,6 +11,14 @@ const (
 	exitFailed  = 1 // a rule failed (or, for rules --check and mutate, a problem was found)
 	exitUsage   = 2 // bad flags, arguments or target config
 	exitHarness = 3 // the harness could not do its job: target unreachable, binaries missing, suite crashed
+	// exitStopped: conform run stopped by a bound of its own, the time
+	// limit or the stall limit; the run is incomplete.
+	exitStopped = 6
+	// A run stopped by a signal exits as a shell reports a process killed
+	// by it (128 + the signal's number), so that a job stopped on purpose
+	// is not mistaken for a broken target.
+	exitInterrupted = 130 // SIGINT
+	exitTerminated  = 143 // SIGTERM
 )
 
 // errHelp is returned when -h was asked for and usage has been printed.

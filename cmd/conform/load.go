@@ -344,14 +344,6 @@ func interruptible(parent context.Context) (context.Context, func() os.Signal) {
 	}
 }
 
-// Exit statuses of a load run stopped by a signal, as a shell reports a
-// process killed by it (128 + the signal's number), so that a Job stopped
-// on purpose is not mistaken for a broken target.
-const (
-	exitInterrupted = 130 // SIGINT
-	exitTerminated  = 143 // SIGTERM
-)
-
 // loadOutcome prints the summary and maps the verdict to the exit status;
 // sig is the signal that stopped the run (nil: none, or a merge).
 func loadOutcome(a *load.Analysis, outDir string, w io.Writer, sig os.Signal) error {

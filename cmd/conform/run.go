@@ -51,7 +51,7 @@ type runOptions struct {
 	procs                     int
 	out                       string
 	suite, ginkgo             string
-	timeout                   time.Duration
+	timeout, stall            time.Duration
 	certify                   bool
 	specURL, specDir          string
 	// set records which flags were given, so that a flag set to its zero
@@ -79,7 +79,8 @@ func runFlagSet(o *runOptions) *flag.FlagSet {
 	fs.StringVar(&o.out, "out", "reports", "output `dir` for ginkgo.json, junit.xml and results.json")
 	fs.StringVar(&o.suite, "suite", "", "suite binary `path` (default: suites.test next to conform, in ./bin or on PATH)")
 	fs.StringVar(&o.ginkgo, "ginkgo", "", "Ginkgo CLI `path` (default: ginkgo next to conform, in ./bin or on PATH)")
-	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time limit of the whole suite")
+	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "time limit of the whole run, a safety bound (0: none); the run then stops, interrupted, and exits 6")
+	fs.DurationVar(&o.stall, "stall-timeout", defaultStall, "stop the run when no spec has ended for this long (0: never), naming the specs in flight; exits 6")
 	fs.BoolVar(&o.certify, "certify", false, "certification run: every spec that applies (slow ones too), a rule that cannot run fails, --out becomes a bundle (and a .tar.gz)")
 	fs.StringVar(&o.specURL, "spec-url", "", "base `URL` of the documents for report.html's links (default: api-v3.md beside the report)")
 	fs.StringVar(&o.specDir, "spec-dir", "", "`dir` holding the documents (api-v3.md, api-v2.md): report.html then links each rule to its sentence and quotes it, and the documents are copied beside the report (default $CONFORM_SPEC_DIR)")
@@ -101,8 +102,10 @@ func parseRun(args []string, e *env) (*runOptions, error) {
 	switch {
 	case o.procs < 1:
 		return nil, usageErrorf("run: --procs must be at least 1, got %d", o.procs)
-	case o.timeout <= 0:
-		return nil, usageErrorf("run: --timeout must be positive, got %s", o.timeout)
+	case o.timeout < 0:
+		return nil, usageErrorf("run: --timeout must be positive, or 0 for none, got %s", o.timeout)
+	case o.stall < 0:
+		return nil, usageErrorf("run: --stall-timeout must be positive, or 0 for none, got %s", o.stall)
 	case o.out == "":
 		return nil, usageErrorf("run: --out must not be empty")
 	case o.certify && (o.labelFilter != "" || o.focus != ""):
@@ -154,7 +157,7 @@ func resolveTarget(o *runOptions, getenv func(string) string) (target.Config, er
 // Paths are absolute because Ginkgo runs a precompiled suite from the
 // binary's directory.
 func ginkgoArgs(o *runOptions, cfg target.Config, suite, outDir, configPath, resolved string, color bool) []string {
-	args := []string{"-p", "--procs=" + strconv.Itoa(o.procs), "--timeout=" + o.timeout.String()}
+	args := []string{"-p", "--procs=" + strconv.Itoa(o.procs), "--timeout=" + ginkgoTimeout(o.timeout).String()}
 	switch {
 	case o.certify:
 		args = append(args, "--label-filter="+certifyFilter)
@@ -199,10 +202,14 @@ func suiteArgs(cfg target.Config, configPath, resolved string) []string {
 	return args
 }
 
-// runOutcome maps what came of the Ginkgo run to conform's exit: no report
-// or a broken suite is a harness error, a failed spec is a failure, and a
+// runOutcome maps what came of the Ginkgo run to conform's exit: an
+// interrupted run is incomplete (130, 143 or exitStopped), no report or a
+// broken suite is a harness error, a failed spec is a failure, and a
 // non-zero Ginkgo exit that the report cannot explain is a harness error.
-func runOutcome(res *results.Results, ginkgoStatus int) error {
+func runOutcome(res *results.Results, ginkgoStatus int, outDir string) error {
+	if res.Interrupted != nil {
+		return stopError(res.Interrupted, outDir)
+	}
 	if len(res.SuiteFailures) > 0 {
 		f := res.SuiteFailures[0]
 		return harnessErrorf("the suite did not run to completion: %s: %s", f.Node, firstLine(f.Message))
@@ -272,20 +279,22 @@ func cmdRun(args []string, e *env) error {
 	}
 	defer logf.Close()
 
-	ctx, cancel := context.WithTimeout(ctx, o.timeout+killGrace) // Ginkgo's own --timeout should end it first
-	defer cancel()
 	c := child{path: ginkgo, args: ginkgoArgs(o, cfg, suite, outDir, configPath, resolved, isTerminal(os.Stdout)),
 		stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf)}
-	status, err := c.run(ctx)
+	x, err := runSuite(ctx, c, o.timeout, o.stall)
 	if err != nil {
 		return harnessError(err)
 	}
+	status, stop := x.status, interruption(x)
 
 	reports, err := ginkgojson.Read(filepath.Join(outDir, ginkgoReport))
 	if err != nil {
+		if stop != nil {
+			return &cliError{code: stopCode(stop), err: fmt.Errorf("the run was interrupted (%s) before the suite wrote its report: %v", stop.Reason, err)}
+		}
 		return harnessErrorf("ginkgo exited with status %d and wrote no usable report: %v", status, err)
 	}
-	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR"))}
+	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR")), stop: stop}
 	res, err := rep.write(reports)
 	if err != nil {
 		return harnessError(err)
@@ -297,18 +306,18 @@ func cmdRun(args []string, e *env) error {
 	}
 	fmt.Fprintf(console, "reports: %s (report.html to read)\n", outDir)
 	sincePrevious(console, outDir, res)
-	if o.certify {
+	if o.certify && res.Interrupted == nil { // an incomplete run certifies nothing
 		if err := rep.bundle(ctx, res, logf, e); err != nil {
 			return harnessError(err)
 		}
 	}
-	if selectsNone(reports) && len(res.SuiteFailures) == 0 && (o.labelFilter != "" || o.focus != "") {
+	if selectsNone(reports) && len(res.SuiteFailures) == 0 && res.Interrupted == nil && (o.labelFilter != "" || o.focus != "") {
 		// Every spec was filtered out (none even reached a skip): a typo in
 		// the filter must not pass as a green run.
 		return usageErrorf("run: --label-filter %q --focus %q selects no spec (see conform rules for rule IDs; labels are rule:<ID>, %s, ...)",
 			o.labelFilter, o.focus, "informational")
 	}
-	return runOutcome(res, status)
+	return runOutcome(res, status, outDir)
 }
 
 // selectsNone reports whether the filters left no spec to run: Ginkgo's

@@ -26,7 +26,9 @@ func TestParseRun(t *testing.T) {
 		{[]string{"--procs", "1", "--timeout", "30s", "--label-filter", "rule:V3-A || auth", "--focus", "^Errors"}, ""},
 		{[]string{"--procs", "-1"}, "--procs must be at least 1"},
 		{[]string{"--procs", "0"}, "--procs must be at least 1"},
-		{[]string{"--timeout", "0s"}, "--timeout must be positive"},
+		{[]string{"--timeout", "0s", "--stall-timeout", "0"}, ""},
+		{[]string{"--timeout", "-1s"}, "--timeout must be positive, or 0 for none"},
+		{[]string{"--stall-timeout", "-1s"}, "--stall-timeout must be positive, or 0 for none"},
 		{[]string{"--timeout", "soon"}, "invalid value"},
 		{[]string{"--out", ""}, "--out must not be empty"},
 		{[]string{"--label-filter", "a &&"}, "Unexpected EOF"},
@@ -42,8 +44,8 @@ func TestParseRun(t *testing.T) {
 		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr) || exitCode(err) != exitUsage):
 			t.Errorf("%q: got %v (exit %d), want a usage error with %q", c.args, err, exitCode(err), c.wantErr)
 		case c.wantErr == "" && len(c.args) == 0:
-			if o.procs < 2 || o.timeout != 5*time.Minute || o.out != "reports" {
-				t.Errorf("defaults: procs %d timeout %s out %q", o.procs, o.timeout, o.out)
+			if o.procs < 2 || o.timeout != 60*time.Minute || o.stall != 5*time.Minute || o.out != "reports" {
+				t.Errorf("defaults: procs %d timeout %s stall %s out %q", o.procs, o.timeout, o.stall, o.out)
 			}
 		}
 	}
@@ -116,18 +118,18 @@ func TestGinkgoArgs(t *testing.T) {
 		want   []string
 	}{
 		{"embedded emulator", base, target.Config{}, "", true, []string{
-			"-p", "--procs=4", "--timeout=5m0s",
+			"-p", "--procs=4", "--timeout=6m0s",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--"}},
 		{"filters without colour", filtered, target.Config{}, "", false, []string{
-			"-p", "--procs=2", "--timeout=1m0s", "--label-filter=rule:V3-A", "--focus=Errors", "--no-color",
+			"-p", "--procs=2", "--timeout=2m0s", "--label-filter=rule:V3-A", "--focus=Errors", "--no-color",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--"}},
 		{"remote target", base, remote, "/etc/target.json", true, []string{
-			"-p", "--procs=4", "--timeout=5m0s",
+			"-p", "--procs=4", "--timeout=6m0s",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
 			"-conform.target=https://api.example.com", "-conform.ws-target=wss://api.example.com",
 			"-conform.config=/etc/target.json", "-conform.sandbox"}},
 		{"live trading", base, target.Config{REST: "http://h", WS: "ws://h", AllowLiveTrading: true}, "", true, []string{
-			"-p", "--procs=4", "--timeout=5m0s",
+			"-p", "--procs=4", "--timeout=6m0s",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
 			"-conform.target=http://h", "-conform.ws-target=ws://h", "-conform.allow-live-trading"}},
 	}
@@ -137,6 +139,10 @@ func TestGinkgoArgs(t *testing.T) {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
 	}
+}
+
+func stopped(cause string, s results.Summary) *results.Results {
+	return &results.Results{Summary: s, Interrupted: &results.Interruption{Status: results.StatusInterrupted, Cause: cause, At: time.Now()}}
 }
 
 func TestRunOutcome(t *testing.T) {
@@ -153,11 +159,16 @@ func TestRunOutcome(t *testing.T) {
 		{"informational and skipped do not fail", res(results.Summary{Passed: 1, Informational: 2, Skipped: 4, Pending: 1}), 0, exitOK},
 		{"a spec failed", res(results.Summary{Passed: 1, Failed: 1}), 1, exitFailed},
 		{"emulator did not start", res(results.Summary{}, ginkgojson.SuiteFailure{Node: "SynchronizedBeforeSuite", Message: "embedded emulator: listen"}), 1, exitHarness},
-		{"suite timed out", res(results.Summary{Failed: 1}, ginkgojson.SuiteFailure{Node: "suite", Message: "Suite Timeout Elapsed"}), 1, exitHarness},
 		{"ginkgo failed without a failed spec", res(results.Summary{Passed: 1}), 2, exitHarness},
+		{"SIGINT, whatever failed before", stopped(results.CauseSIGINT, results.Summary{Failed: 1}), 1, exitInterrupted},
+		{"SIGTERM", stopped(results.CauseSIGTERM, results.Summary{Passed: 1}), 1, exitTerminated},
+		{"the time limit", stopped(results.CauseTimeLimit, results.Summary{Passed: 1}), 1, exitStopped},
+		{"a stall", stopped(results.CauseStalled, results.Summary{Passed: 1}), 1, exitStopped},
+		{"Ginkgo's suite timeout", stopped(ginkgojson.SuiteTimeoutElapsed, results.Summary{Passed: 1}), 1, exitStopped},
+		{"the suite interrupted by someone else", stopped(ginkgojson.InterruptedByUser, results.Summary{Passed: 1}), 1, exitInterrupted},
 	}
 	for _, c := range cases {
-		if got := exitCode(runOutcome(c.res, c.status)); got != c.code {
+		if got := exitCode(runOutcome(c.res, c.status, "/out")); got != c.code {
 			t.Errorf("%s: exit %d, want %d", c.name, got, c.code)
 		}
 	}

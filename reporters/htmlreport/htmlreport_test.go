@@ -132,7 +132,7 @@ func TestInterruptedRunSaysSo(t *testing.T) {
 	}
 	html := b.String()
 	for _, want := range []string{`id="verdict">INTERRUPTED<`, "<b>INTERRUPTED</b> at 2026-01-02 03:04:05 UTC (time limit): the time limit of 1m0s was reached",
-		"2 specs were stopped in flight and 7 never started", `data-verdict="interrupted">interrupted: <b class="n">1</b>`,
+		"specs stopped in flight 2, never started 7; neither is a failure, and the rules they name (3)", `data-verdict="interrupted">interrupted: <b class="n">1</b>`,
 		`data-outcome="not-run">not-run: <b class="n">1</b>`, `id="V3-A" data-verdict="interrupted"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report lacks %q", want)

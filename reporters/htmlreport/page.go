@@ -44,7 +44,7 @@ details summary{cursor:pointer;color:#843534;font-weight:600}
 <p><span class="badge verdict {{.Verdict}}" id="verdict">{{.Verdict}}</span>
 {{if .Certification}}<span class="badge">certification run: a rule that cannot run is a failure</span>{{end}}</p>
 {{with .Res.Interrupted}}<p id="interrupted"><b>{{.Status}}</b> at {{.At.UTC.Format "2006-01-02 15:04:05 UTC"}} ({{.Cause}}){{with .Reason}}: {{.}}{{end}}.
-The run is incomplete: {{$.Res.Summary.Interrupted}} specs were stopped in flight and {{$.Res.Summary.NotRun}} never started; neither is a failure, and the {{$.Res.Summary.RulesInterrupted}} rules they name are marked interrupted, not judged.</p>{{end}}
+The run is incomplete: specs stopped in flight {{$.Res.Summary.Interrupted}}, never started {{$.Res.Summary.NotRun}}; neither is a failure, and the rules they name ({{$.Res.Summary.RulesInterrupted}}) are marked interrupted, not judged.</p>{{end}}
 <table class="facts">
 <tr><th>suite</th><td>{{.Res.Suite}}</td></tr>
 <tr><th>started</th><td>{{.Res.StartTime.UTC.Format "2006-01-02 15:04:05 UTC"}}</td></tr>

@@ -307,7 +307,7 @@ func TestInterruptedRun(t *testing.T) {
 			if err := PrintSummary(&out, res); err != nil {
 				t.Fatal(err)
 			}
-			for _, want := range []string{"1 interrupted, 1 not run in", "INTERRUPTED at ", "(" + tc.cause + ")", "2 rules not judged", " interrupted passed"} {
+			for _, want := range []string{"1 interrupted, 1 not run in", "INTERRUPTED at ", "(" + tc.cause + ")", "specs stopped in flight 1, never started 1 (neither is a failure); rules not judged 2", " interrupted passed"} {
 				if !strings.Contains(out.String(), want) {
 					t.Errorf("console lacks %q:\n%s", want, out.String())
 				}

@@ -29,8 +29,8 @@ func PrintSummary(w io.Writer, r *Results) error {
 		s.Specs, s.Passed, s.Failed, s.Informational, s.Inconclusive, s.Skipped, s.Pending, stopped,
 		(time.Duration(s.DurationMS) * time.Millisecond).Round(10*time.Millisecond))
 	if i := r.Interrupted; i != nil {
-		fmt.Fprintf(bw, "%s\n  the run is incomplete: %d specs were stopped in flight and %d never started (neither is a failure); %s not judged\n",
-			i, s.Interrupted, s.NotRun, plural(s.RulesInterrupted, "rule"))
+		fmt.Fprintf(bw, "%s\n  the run is incomplete: specs stopped in flight %d, never started %d (neither is a failure); rules not judged %d\n",
+			i, s.Interrupted, s.NotRun, s.RulesInterrupted)
 	}
 	printSkipReasons(bw, r.SkipReasons())
 	fmt.Fprintf(bw, "rules: %d/%d testable covered (%d failed, %d pending), %d/%d ambiguous recorded, %d out of scope\n",
