@@ -75,7 +75,7 @@ func runFlagSet(o *runOptions) *flag.FlagSet {
 	fs.BoolVar(&o.allowLiveTrading, "allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
 	fs.StringVar(&o.labelFilter, "label-filter", "", "Ginkgo label filter `expr`, e.g. 'rule:V3-ERR-BODY || auth'")
 	fs.StringVar(&o.focus, "focus", "", "run only specs whose text matches `regex`")
-	fs.IntVar(&o.procs, "procs", 0, "parallel Ginkgo processes (default: the number of CPUs, at least 2)")
+	fs.IntVar(&o.procs, "procs", 0, "parallel Ginkgo processes (default: two per CPU, at least 4 and at most 8; on a target that may trade, at most one per configured account set)")
 	fs.StringVar(&o.out, "out", "reports", "output `dir` for ginkgo.json, junit.xml and results.json")
 	fs.StringVar(&o.suite, "suite", "", "suite binary `path` (default: suites.test next to conform, in ./bin or on PATH)")
 	fs.StringVar(&o.ginkgo, "ginkgo", "", "Ginkgo CLI `path` (default: ginkgo next to conform, in ./bin or on PATH)")
@@ -231,6 +231,12 @@ func cmdRun(args []string, e *env) error {
 	cfg, err := resolveTarget(o, e.getenv)
 	if err != nil {
 		return err
+	}
+	if cfg.REST == "" && (len(cfg.Accounts) > 0 || len(cfg.AccountSets) > 0) {
+		// The embedded emulator knows only its fixture accounts, one per
+		// process for up to 8 (the suite drops configured ones there too).
+		fmt.Fprintf(e.stderr, "conform: the embedded emulator runs on its own fixture accounts; the configured accounts (--config, CONFORM_KEY_*) are for a --target and are not used\n")
+		cfg.Accounts, cfg.AccountSets = nil, nil
 	}
 	if lim := cfg.ParallelAccounts(); lim > 0 && o.procs > lim {
 		// Specs that read account-wide state would race across processes

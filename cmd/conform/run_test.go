@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -294,5 +296,58 @@ func TestSuiteArgsCarryTheResolution(t *testing.T) {
 	}
 	if args := suiteArgs(target.Config{}, "", ""); len(args) != 0 {
 		t.Errorf("embedded emulator: suite args %q", args)
+	}
+}
+
+// A config with accounts (or CONFORM_KEY_* in the environment) aimed at
+// the embedded emulator keeps the default number of processes: the
+// emulator has fixture accounts for 8, and the configured ones are for a
+// --target (the CLI says so in one line).
+func TestEmbeddedEmulatorKeepsItsProcesses(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("needs /bin/sh")
+	}
+	dir := t.TempDir()
+	ginkgo := fakeGinkgo(t, dir)
+	writeExe(t, filepath.Join(dir, "suites.test"))
+	report := filepath.Join(dir, "pass.json")
+	writeReport(t, report, itSpec("serves /api/3", types.SpecStatePassed, "rule:V3-CONV-ADDRESS"))
+	cfgPath := filepath.Join(dir, "target.json")
+	for name, cfg := range map[string]string{
+		"accounts":            `{"accounts":{"full":{"api_key":"k","secret":"s"}}}`,
+		"accounts, a sandbox": `{"sandbox":true,"accounts":{"full":{"api_key":"k","secret":"s"}}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			argsFile := filepath.Join(t.TempDir(), "args")
+			t.Setenv("FAKE_GINKGO_REPORT", report)
+			t.Setenv("FAKE_GINKGO_STATUS", "0")
+			t.Setenv("FAKE_GINKGO_ARGS", argsFile)
+			e, stdout, stderr := testEnv(t)
+			e.exeDir = dir
+			if code := realMain([]string{"run", "--config", cfgPath, "--out", t.TempDir(), "--ginkgo", ginkgo}, e); code != exitOK {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			args, _ := os.ReadFile(argsFile)
+			if want := fmt.Sprintf("--procs=%d\n", defaultProcs()); !strings.Contains(string(args), want) {
+				t.Errorf("ginkgo args %q lack %q", args, want)
+			}
+			if strings.Contains(stderr.String(), "instead of") || !strings.Contains(stderr.String(), "the embedded emulator runs on its own fixture accounts") {
+				t.Errorf("stderr:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// The help of --procs says what the default is.
+func TestProcsHelpMatchesTheDefault(t *testing.T) {
+	f := runFlagSet(&runOptions{}).Lookup("procs")
+	if !strings.Contains(f.Usage, "two per CPU, at least 4 and at most 8") {
+		t.Errorf("--procs help: %q", f.Usage)
+	}
+	if got, want := defaultProcs(), min(max(2*runtime.NumCPU(), 4), 8); got != want {
+		t.Errorf("defaultProcs() = %d on %d CPUs, want %d", got, runtime.NumCPU(), want)
 	}
 }

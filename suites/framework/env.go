@@ -158,6 +158,9 @@ func StartTarget(f *Flags) ([]byte, func(), error) {
 			return nil, nil, fmt.Errorf("embedded emulator: %w", err)
 		}
 		cfg.REST = emu.URL()
+		// It knows only its fixture accounts (Setup hands each process its
+		// own): keys configured for another target do not apply.
+		cfg.Accounts, cfg.AccountSets = nil, nil
 		stop = func() { _ = emu.Close() }
 	} else if f.Faults != "" {
 		return nil, nil, fmt.Errorf("-conform.faults applies to the embedded emulator only, not to target %s", cfg.REST)
