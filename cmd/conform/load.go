@@ -142,7 +142,7 @@ func loadFlagSet(o *loadOptions) *flag.FlagSet {
 	fs.BoolVar(&o.allowLiveTrading, "allow-live-trading", false, "let the order scenarios place orders on a target that is not a sandbox")
 	fs.BoolVar(&o.emulatorNoLimits, "emulator-no-limits", false, "start the embedded emulator with its rate limits off")
 	fs.BoolVar(&o.netHTTP, "net-http", false, "send through Go's net/http client even on plain http targets (the generator's own HTTP/1.1 client is faster)")
-	fs.StringVar(&o.scenario, "scenario", load.ScenarioPublic, "scenario `name`: "+strings.Join(load.ScenarioNames(), ", "))
+	fs.StringVar(&o.scenario, "scenario", "", "scenario `name` (required): "+strings.Join(load.ScenarioNames(), ", "))
 	fs.StringVar(&o.rate, "rate", "", "constant rate: N, N/s, N/1m, or max (needs --override-bounds)")
 	fs.StringVar(&o.ramp, "ramp", "", "linear ramp FROM:TO requests per second over the duration")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "duration of the run")
@@ -184,6 +184,11 @@ func parseLoad(args []string, e *env) (*loadOptions, error) {
 	}
 	if err != nil {
 		return nil, usageErrorf("load: %v", err)
+	}
+	if o.scenario == "" {
+		// No default: a capacity figure is only meaningful for a workload
+		// the user chose.
+		return nil, usageErrorf("load: --scenario is required: one of %s", strings.Join(load.ScenarioNames(), ", "))
 	}
 	if !slices.Contains(load.ScenarioNames(), o.scenario) {
 		return nil, usageErrorf("load: unknown scenario %q (want one of %s)", o.scenario, strings.Join(load.ScenarioNames(), ", "))

@@ -26,14 +26,15 @@ func TestLoadFlagErrors(t *testing.T) {
 		{"no rate", []string{"load"}, "give the rate"},
 		{"rate and ramp", []string{"load", "--rate", "10/s", "--ramp", "1:10"}, "not both"},
 		{"bad rate", []string{"load", "--rate", "fast"}, `rate "fast"`},
-		{"rate above the cap", []string{"load", "--rate", "20000/s"}, "--override-bounds"},
-		{"max rate", []string{"load", "--rate", "max"}, "--override-bounds"},
-		{"too long", []string{"load", "--rate", "10/s", "--duration", "1h"}, "--override-bounds"},
-		{"no duration", []string{"load", "--rate", "10/s", "--duration", "0s", "--override-bounds"}, "duration must be positive"},
+		{"rate above the cap", []string{"load", "--scenario", "public", "--rate", "20000/s"}, "--override-bounds"},
+		{"max rate", []string{"load", "--scenario", "public", "--rate", "max"}, "--override-bounds"},
+		{"too long", []string{"load", "--scenario", "public", "--rate", "10/s", "--duration", "1h"}, "--override-bounds"},
+		{"no duration", []string{"load", "--scenario", "public", "--rate", "10/s", "--duration", "0s", "--override-bounds"}, "duration must be positive"},
+		{"no scenario", []string{"load", "--rate", "10/s"}, "--scenario is required: one of mixed, orders, public"},
 		{"unknown scenario", []string{"load", "--rate", "10/s", "--scenario", "chaos"}, `unknown scenario "chaos"`},
-		{"bad threshold", []string{"load", "--rate", "10/s", "--threshold", "p99>>1"}, "threshold"},
-		{"bad local address", []string{"load", "--rate", "10/s", "--local-addr", "localhost"}, "want an IP address"},
-		{"no-limits with a target", []string{"load", "--rate", "10/s", "--target", "http://127.0.0.1:1", "--emulator-no-limits"}, "embedded emulator only"},
+		{"bad threshold", []string{"load", "--scenario", "public", "--rate", "10/s", "--threshold", "p99>>1"}, "threshold"},
+		{"bad local address", []string{"load", "--scenario", "public", "--rate", "10/s", "--local-addr", "localhost"}, "want an IP address"},
+		{"no-limits with a target", []string{"load", "--scenario", "public", "--rate", "10/s", "--target", "http://127.0.0.1:1", "--emulator-no-limits"}, "embedded emulator only"},
 		{"orders on a live target", []string{"load", "--rate", "10/s", "--scenario", "orders", "--target", "http://127.0.0.1:1"}, "--allow-live-trading"},
 		{"orders without a key", []string{"load", "--rate", "10/s", "--scenario", "mixed", "--target", "http://127.0.0.1:1", "--sandbox"}, "need a key of role full"},
 		{"merge without out", []string{"load", "merge", "a.bin"}, "--out is required"},
@@ -59,7 +60,7 @@ func TestLoadHelp(t *testing.T) {
 		if code := realMain(args, e); code != exitOK {
 			t.Errorf("%v: exit %d", args, code)
 		}
-		for _, want := range []string{"conform load merge", "-scenario", "exit 5"} {
+		for _, want := range []string{"conform load merge", "-scenario", "exit 5", "exits 130 or 143"} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("%v: help lacks %q", args, want)
 			}
@@ -110,7 +111,7 @@ func TestLoadRunExitCodes(t *testing.T) {
 			t.Parallel()
 			e, stdout, stderr := testEnv(t)
 			out := filepath.Join(t.TempDir(), "load")
-			code := realMain(append([]string{"load", "--out", out}, c.args...), e)
+			code := realMain(append([]string{"load", "--scenario", "public", "--out", out}, c.args...), e)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d\nstdout %s\nstderr %s", code, c.code, stdout, stderr)
 			}
@@ -160,7 +161,7 @@ func TestLoadMergeOfWorkerProcesses(t *testing.T) {
 	cmds := make([]*exec.Cmd, n)
 	outs := make([]strings.Builder, n)
 	for k := range n {
-		args, _ := json.Marshal([]string{"load", "--target", srv.URL, "--rate", "100/s", "--duration", "1s",
+		args, _ := json.Marshal([]string{"load", "--scenario", "public", "--target", srv.URL, "--rate", "100/s", "--duration", "1s",
 			"--worker-id", fmt.Sprint(k), "--local-addr", fmt.Sprintf("127.0.0.%d", 2+k), "--out", filepath.Join(root, fmt.Sprintf("w%d", k))})
 		cmds[k] = exec.Command(os.Args[0], "-test.run=^TestLoadWorkerProcess$")
 		cmds[k].Env = append(os.Environ(), workerArgsEnv+"="+string(args))

@@ -493,18 +493,18 @@ func TestTrustLoadVerdicts(t *testing.T) {
 	bin := binDir(t)
 	t.Run("429 storm without thresholds", func(t *testing.T) {
 		out := t.TempDir()
-		code, console := conformCLI(t, bin, nil, "load", "--target", apiServer(t, http.StatusTooManyRequests), "--rate", "50/s", "--duration", "1s", "--out", out)
+		code, console := conformCLI(t, bin, nil, "load", "--scenario", "public", "--target", apiServer(t, http.StatusTooManyRequests), "--rate", "50/s", "--duration", "1s", "--out", out)
 		if code != exitThreshold || !strings.Contains(console, "429") {
 			t.Errorf("exit %d, want %d with the 429 share shown:\n%s", code, exitThreshold, console)
 		}
-		code, console = conformCLI(t, bin, nil, "load", "--target", apiServer(t, http.StatusTooManyRequests), "--rate", "50/s", "--duration", "1s", "--out", out, "--threshold", "none")
+		code, console = conformCLI(t, bin, nil, "load", "--scenario", "public", "--target", apiServer(t, http.StatusTooManyRequests), "--rate", "50/s", "--duration", "1s", "--out", out, "--threshold", "none")
 		if code != exitOK {
 			t.Errorf("--threshold none: exit %d:\n%s", code, console)
 		}
 	})
 	t.Run("SIGTERM", func(t *testing.T) {
 		out := t.TempDir()
-		cmd := exec.Command(filepath.Join(bin, "conform"), "load", "--target", apiServer(t, http.StatusOK), "--rate", "100/s", "--duration", "60s", "--out", out)
+		cmd := exec.Command(filepath.Join(bin, "conform"), "load", "--scenario", "public", "--target", apiServer(t, http.StatusOK), "--rate", "100/s", "--duration", "60s", "--out", out)
 		var console bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &console, &console
 		if err := cmd.Start(); err != nil {
