@@ -528,3 +528,187 @@ func TestTrustLoadVerdicts(t *testing.T) {
 		}
 	})
 }
+
+// lockedBuffer is a console that a test reads while the process writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startConform starts the built conform with args, its console captured.
+func startConform(t *testing.T, bin string, args ...string) (*exec.Cmd, *lockedBuffer) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bin, "conform"), args...)
+	console := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = console, console
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return cmd, console
+}
+
+// exitOf waits for cmd and returns its exit code, failing the test when it
+// takes longer than limit.
+func exitOf(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(limit):
+		_ = cmd.Process.Kill()
+		t.Fatalf("conform did not exit within %s", limit)
+	}
+	return -1
+}
+
+// waitFor polls the console until it holds s.
+func waitFor(t *testing.T, console *lockedBuffer, s string, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !strings.Contains(console.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q on the console within %s:\n%.3000s", s, limit, console.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// interruptedResults reads what results.json in dir says of the run's
+// interruption and its specs.
+func interruptedResults(t *testing.T, dir string) (cause, reason string, summary map[string]int, reasons []string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Interrupted *struct {
+			Status, Cause, Reason string
+			At                    time.Time
+		} `json:"interrupted"`
+		Summary map[string]int `json:"summary"`
+		Specs   []struct {
+			Outcome    string `json:"outcome"`
+			SkipReason string `json:"skip_reason"`
+		} `json:"specs"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Interrupted == nil || r.Interrupted.Status != "INTERRUPTED" || r.Interrupted.At.IsZero() {
+		t.Fatalf("results.json does not say the run was interrupted and when: %+v", r.Interrupted)
+	}
+	for _, s := range r.Specs {
+		if s.Outcome == "skipped" && s.SkipReason == "" {
+			reasons = append(reasons, "not selected")
+		}
+	}
+	return r.Interrupted.Cause, r.Interrupted.Reason, r.Summary, reasons
+}
+
+// SIGINT in the middle of a full run exits 130 with every report saying
+// INTERRUPTED; the specs it never reached are not run, not "not selected";
+// report diff against a full run says the run is incomplete and finds no
+// regression; nothing outlives the run. SIGTERM exits 143, the time limit
+// and a stall 6, each saying why.
+func TestTrustInterruptedRun(t *testing.T) {
+	t.Parallel()
+	bin := binDir(t)
+	full := t.TempDir()
+	t.Run("full run", func(t *testing.T) {
+		start := time.Now()
+		code, console := conformCLI(t, bin, nil, "run", "--out", full)
+		took := time.Since(start)
+		if code != exitOK {
+			t.Fatalf("full run: exit %d:\n%s", code, console)
+		}
+		// A progress line at least every 10 s (the first at 10 s).
+		if lines, want := strings.Count(console, " specs done"), int(took/(10*time.Second))-1; lines < want {
+			t.Errorf("%d progress lines in %s, want at least %d", lines, took.Round(time.Second), want)
+		}
+	})
+	t.Run("SIGINT", func(t *testing.T) {
+		out := t.TempDir()
+		cmd, console := startConform(t, bin, "run", "--procs", "2", "--out", out)
+		waitFor(t, console, " specs done", 60*time.Second) // the first progress line: the run is under way
+		_ = cmd.Process.Signal(os.Interrupt)
+		if code := exitOf(t, cmd, 90*time.Second); code != exitInterrupted {
+			t.Fatalf("exit %d, want %d:\n%s", code, exitInterrupted, console)
+		}
+		cause, _, summary, filtered := interruptedResults(t, out)
+		if cause != "SIGINT" || summary["passed"] == 0 || summary["not_run"] == 0 || summary["failed"] != 0 {
+			t.Errorf("cause %q, summary %v: want SIGINT, some passed, some not run, none failed", cause, summary)
+		}
+		if len(filtered) > 0 {
+			t.Errorf("%d specs never reached are reported as not selected by the filter", len(filtered))
+		}
+		for _, f := range []string{"junit.xml", "report.html"} {
+			if b, _ := os.ReadFile(filepath.Join(out, f)); !bytes.Contains(b, []byte("INTERRUPTED")) {
+				t.Errorf("%s does not say INTERRUPTED", f)
+			}
+		}
+		if !strings.Contains(console.String(), "INTERRUPTED at ") {
+			t.Errorf("the console summary does not say INTERRUPTED:\n%s", console)
+		}
+		if left := processesMentioning(t, out); len(left) > 0 {
+			t.Errorf("%d processes outlived the interrupted run", len(left))
+		}
+		if _, err := os.Stat(filepath.Join(full, "results.json")); err != nil {
+			t.Skip("no full run to compare with")
+		}
+		code, diff := conformCLI(t, bin, nil, "report", "diff", full, out)
+		if code != exitOK || !strings.Contains(diff, "the new run is incomplete: INTERRUPTED") || !strings.Contains(diff, "not judged") {
+			t.Errorf("report diff full interrupted: exit %d:\n%s", code, diff)
+		}
+	})
+	for _, c := range []struct {
+		name  string
+		args  []string
+		sig   os.Signal
+		code  int
+		cause string
+		why   string
+	}{
+		{"SIGTERM", nil, syscall.SIGTERM, exitTerminated, "SIGTERM", "conform received SIGTERM"},
+		{"time limit", []string{"--timeout", "8s"}, nil, exitStopped, "time limit", "time limit of 8s (--timeout)"},
+		{"stall", []string{"--label-filter", "rule:V3-LIMIT-429", "--stall-timeout", "3s"}, nil, exitStopped, "stalled", `no spec ended for 3s (--stall-timeout); in flight: "Limits V3-LIMIT-429`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := t.TempDir()
+			cmd, console := startConform(t, bin, append([]string{"run", "--procs", "2", "--out", out}, c.args...)...)
+			if c.sig != nil {
+				waitFor(t, console, " specs done", 60*time.Second)
+				_ = cmd.Process.Signal(c.sig)
+			}
+			if code := exitOf(t, cmd, 120*time.Second); code != c.code {
+				t.Fatalf("exit %d, want %d:\n%s", code, c.code, console)
+			}
+			cause, reason, summary, _ := interruptedResults(t, out)
+			if cause != c.cause || !strings.Contains(reason, c.why) || summary["failed"] != 0 {
+				t.Errorf("cause %q reason %q failed %d, want %q with %q and none failed", cause, reason, summary["failed"], c.cause, c.why)
+			}
+		})
+	}
+}
