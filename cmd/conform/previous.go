@@ -53,6 +53,10 @@ func sincePrevious(w io.Writer, outDir string, res *results.Results) {
 		return
 	}
 	d := rundiff.Compare(old, res)
-	fmt.Fprintf(w, "since the previous run: %d newly failing, %d fixed, %d newly covered, %d changed (conform report diff %s %s)\n",
-		len(d.NewlyFailing), len(d.Fixed), len(d.NewlyCovered), len(d.Changed), prev, outDir)
+	incomplete := ""
+	if d.NewInterrupted != nil {
+		incomplete = fmt.Sprintf(", %d not judged (this run is incomplete)", len(d.NotJudged))
+	}
+	fmt.Fprintf(w, "since the previous run: %d newly failing, %d fixed, %d newly covered, %d changed%s (conform report diff %s %s)\n",
+		len(d.NewlyFailing), len(d.Fixed), len(d.NewlyCovered), len(d.Changed), incomplete, prev, outDir)
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 
@@ -25,6 +26,12 @@ func TestReportDiffExitCodes(t *testing.T) {
 		return p
 	}
 	good, bad := write("good.json", results.VerdictPassed), write("bad.json", results.VerdictFailed)
+	stopped := filepath.Join(dir, "stopped.json")
+	sr := &results.Results{Interrupted: &results.Interruption{Status: results.StatusInterrupted, Cause: results.CauseSIGINT, At: time.Now()},
+		Rules: []results.RuleResult{{ID: "V3-A", Area: "spot", Verdict: results.VerdictPassed}, {ID: "V3-B", Area: "spot", Verdict: results.VerdictInterrupted}}}
+	if err := sr.Write(stopped); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name   string
 		args   []string
@@ -34,6 +41,8 @@ func TestReportDiffExitCodes(t *testing.T) {
 		{"regression", []string{"report", "diff", good, bad}, exitFailed, "NEWLY FAILING (regressions) (1)\n  V3-B"},
 		{"fixed", []string{"report", "diff", bad, good}, exitOK, "FIXED (1)"},
 		{"same", []string{"report", "diff", good, good}, exitOK, "diff: 0 newly failing"},
+		{"interrupted: incomplete, no regression", []string{"report", "diff", good, stopped}, exitOK, "the new run is incomplete: INTERRUPTED"},
+		{"interrupted, as JSON", []string{"report", "diff", good, stopped, "--json"}, exitOK, `"new_interrupted": {`},
 		{"json after the runs", []string{"report", "diff", good, bad, "--json"}, exitFailed, `"newly_failing": [`},
 		{"one run", []string{"report", "diff", good}, exitUsage, ""},
 		{"no subcommand", []string{"report"}, exitUsage, ""},
@@ -220,5 +229,25 @@ func TestRotatePrevious(t *testing.T) {
 				t.Errorf("%s: %s holds %q, want %q", s.name, name, got, want)
 			}
 		}
+	}
+}
+
+// The line that compares a run with the previous one says when this run is
+// incomplete and how many rules it did not judge.
+func TestSincePreviousOfAnInterruptedRun(t *testing.T) {
+	dir := t.TempDir()
+	prev := &results.Results{Rules: []results.RuleResult{{ID: "V3-A", Verdict: results.VerdictPassed}, {ID: "V3-B", Verdict: results.VerdictPassed}}}
+	if err := os.MkdirAll(filepath.Join(dir, previousDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := prev.Write(filepath.Join(dir, previousDir, resultsReport)); err != nil {
+		t.Fatal(err)
+	}
+	cur := &results.Results{Interrupted: &results.Interruption{Status: results.StatusInterrupted, Cause: results.CauseSIGTERM, At: time.Now()},
+		Rules: []results.RuleResult{{ID: "V3-A", Verdict: results.VerdictPassed}, {ID: "V3-B", Verdict: results.VerdictInterrupted}}}
+	var b strings.Builder
+	sincePrevious(&b, dir, cur)
+	if !strings.Contains(b.String(), "0 newly failing, 0 fixed, 0 newly covered, 0 changed, 1 not judged (this run is incomplete)") {
+		t.Errorf("since the previous run: %q", b.String())
 	}
 }

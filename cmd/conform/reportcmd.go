@@ -15,7 +15,10 @@ const reportSynopsis = `usage: conform report diff [--json] OLD NEW
 Compares two runs rule by rule. OLD and NEW are each a results.json, a
 reports or bundle directory holding one, or a bundle's .tar.gz. Prints the
 rules newly failing (regressions), fixed, newly covered, and whose outcome
-changed otherwise; exits 1 when a rule newly fails, so CI can gate on it.`
+changed otherwise; exits 1 when a rule newly fails, so CI can gate on it.
+An interrupted run (SIGINT, SIGTERM, its time or stall limit) is incomplete:
+the comparison says so and lists apart the rules it did not judge, which
+are never a regression.`
 
 type reportOptions struct {
 	json bool

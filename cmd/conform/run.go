@@ -157,7 +157,7 @@ func resolveTarget(o *runOptions, getenv func(string) string) (target.Config, er
 // Paths are absolute because Ginkgo runs a precompiled suite from the
 // binary's directory.
 func ginkgoArgs(o *runOptions, cfg target.Config, suite, outDir, configPath, resolved string, color bool) []string {
-	args := []string{"-p", "--procs=" + strconv.Itoa(o.procs), "--timeout=" + ginkgoTimeout(o.timeout).String()}
+	args := []string{"-p", "--procs=" + strconv.Itoa(o.procs), "--timeout=" + ginkgoTimeout(o.timeout).String(), "--grace-period=" + nodeGrace.String()}
 	switch {
 	case o.certify:
 		args = append(args, "--label-filter="+certifyFilter)
@@ -312,7 +312,9 @@ func cmdRun(args []string, e *env) error {
 	}
 	fmt.Fprintf(console, "reports: %s (report.html to read)\n", outDir)
 	sincePrevious(console, outDir, res)
-	if o.certify && res.Interrupted == nil { // an incomplete run certifies nothing
+	if o.certify && res.Interrupted != nil {
+		fmt.Fprintln(console, "certification: the run was interrupted, so it certifies nothing and no bundle was made")
+	} else if o.certify {
 		if err := rep.bundle(ctx, res, logf, e); err != nil {
 			return harnessError(err)
 		}

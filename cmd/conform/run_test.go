@@ -120,18 +120,18 @@ func TestGinkgoArgs(t *testing.T) {
 		want   []string
 	}{
 		{"embedded emulator", base, target.Config{}, "", true, []string{
-			"-p", "--procs=4", "--timeout=6m0s",
+			"-p", "--procs=4", "--timeout=6m0s", "--grace-period=10s",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--"}},
 		{"filters without colour", filtered, target.Config{}, "", false, []string{
-			"-p", "--procs=2", "--timeout=2m0s", "--label-filter=rule:V3-A", "--focus=Errors", "--no-color",
+			"-p", "--procs=2", "--timeout=2m0s", "--grace-period=10s", "--label-filter=rule:V3-A", "--focus=Errors", "--no-color",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--"}},
 		{"remote target", base, remote, "/etc/target.json", true, []string{
-			"-p", "--procs=4", "--timeout=6m0s",
+			"-p", "--procs=4", "--timeout=6m0s", "--grace-period=10s",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
 			"-conform.target=https://api.example.com", "-conform.ws-target=wss://api.example.com",
 			"-conform.config=/etc/target.json", "-conform.sandbox"}},
 		{"live trading", base, target.Config{REST: "http://h", WS: "ws://h", AllowLiveTrading: true}, "", true, []string{
-			"-p", "--procs=4", "--timeout=6m0s",
+			"-p", "--procs=4", "--timeout=6m0s", "--grace-period=10s",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
 			"-conform.target=http://h", "-conform.ws-target=ws://h", "-conform.allow-live-trading"}},
 	}

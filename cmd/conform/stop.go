@@ -28,6 +28,12 @@ const (
 	pollEvery = time.Second
 )
 
+// nodeGrace is how long Ginkgo waits for a node in flight to return after
+// an interrupt (its --grace-period; its default is killGrace itself), so
+// that a spec stuck past its context still leaves Ginkgo the time to write
+// its reports before conform kills the run.
+const nodeGrace = killGrace / 3
+
 // noLimit stands for "no time limit" on Ginkgo's command line, whose own
 // default (one hour) would otherwise apply.
 const noLimit = 100 * 365 * 24 * time.Hour
