@@ -88,10 +88,15 @@ func runSuite(ctx context.Context, c child, limit, stall time.Duration) (childEx
 	}
 	w := &watcher{tail: progress.NewTail(path), tracker: progress.NewTracker(), out: c.stderr,
 		stall: stall, start: time.Now(), stop: cancel}
-	done := make(chan struct{})
-	defer close(done)
-	go w.loop(done)
-	return c.stoppable(ctx)
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		w.loop(done)
+	}()
+	x, err := c.stoppable(ctx)
+	close(done)
+	<-stopped // no progress line after the run's own output
+	return x, err
 }
 
 // watcher follows a run's progress file.
