@@ -71,6 +71,13 @@ func TestLoadHelp(t *testing.T) {
 	if !strings.Contains(stdout.String(), "4  load: a threshold was breached") || !strings.Contains(stdout.String(), "load ") {
 		t.Errorf("conform help lacks load:\n%s", stdout)
 	}
+	// An interrupted load exits 130 or 143, not 5; a run stopped by its
+	// own bounds 6.
+	codes := stdout.String()[strings.Index(stdout.String(), "Exit codes:"):]
+	if strings.Contains(codes, "or interrupted") || !strings.Contains(codes, "130, 143  run or load stopped by SIGINT or SIGTERM") ||
+		!strings.Contains(codes, "6  run: stopped by a bound of its own") {
+		t.Errorf("exit codes in conform help:\n%s", codes)
+	}
 }
 
 // slowServer answers after delay and counts requests by source address.
