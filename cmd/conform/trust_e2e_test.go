@@ -441,6 +441,7 @@ func TestTrustKilledRunLeavesNoOrphans(t *testing.T) {
 	}
 	out := t.TempDir()
 	cmd := exec.Command(filepath.Join(bin, "conform"), "run", "--procs", "2", "--out", out)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir()) // the progress file a killed run cannot remove
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
