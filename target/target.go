@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -135,8 +137,11 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
-// Validate checks URLs and fills in the WebSocket URL.
+// Validate checks URLs and accounts and fills in the WebSocket URL.
 func (c *Config) Validate() error {
+	if err := c.validateAccounts(); err != nil {
+		return err // whatever the target: a half-given key is a config mistake
+	}
 	if c.REST == "" {
 		return nil // the embedded emulator
 	}
@@ -152,16 +157,26 @@ func (c *Config) Validate() error {
 	} else if w, err := url.Parse(c.WS); err != nil || (w.Scheme != "ws" && w.Scheme != "wss") {
 		return fmt.Errorf("websocket target %q: want a ws(s) base URL", c.WS)
 	}
-	for role, a := range c.Accounts {
-		if a.APIKey == "" || a.Secret == "" {
-			return fmt.Errorf("account %q: api_key and secret are required", role)
+	return nil
+}
+
+// validateAccounts checks that every configured key has both halves, in a
+// fixed order so that the one line names the same account every time.
+func (c *Config) validateAccounts() error {
+	check := func(where string, set map[string]Account) error {
+		for _, role := range slices.Sorted(maps.Keys(set)) {
+			if a := set[role]; a.APIKey == "" || a.Secret == "" {
+				return fmt.Errorf("target config: %saccount %q: api_key and secret are required", where, role)
+			}
 		}
+		return nil
+	}
+	if err := check("", c.Accounts); err != nil {
+		return err
 	}
 	for i, set := range c.AccountSets {
-		for role, a := range set {
-			if a.APIKey == "" || a.Secret == "" {
-				return fmt.Errorf("account_sets[%d] %q: api_key and secret are required", i, role)
-			}
+		if err := check(fmt.Sprintf("account_sets[%d] ", i), set); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -285,3 +285,29 @@ func TestSuiteArgsCarryTheResolution(t *testing.T) {
 		t.Errorf("embedded emulator: suite args %q", args)
 	}
 }
+
+// A config account without a secret (or without a key) is a bad config:
+// one line and exit 2, before anything runs, whatever the target.
+func TestRunRefusesAnAccountWithoutASecretInOneLine(t *testing.T) {
+	dir := t.TempDir()
+	for name, cfg := range map[string]string{
+		"embedded emulator":  `{"accounts":{"full":{"api_key":"k"}}}`,
+		"remote target":      `{"rest":"https://api.example.com","accounts":{"full":{"api_key":"k","secret":"s"},"read-only":{"api_key":"r"}}}`,
+		"no key":             `{"accounts":{"full":{"secret":"s"}}}`,
+		"account set":        `{"rest":"https://api.example.com","accounts":{"full":{"api_key":"k","secret":"s"}},"account_sets":[{"full":{"api_key":"k2"}}]}`,
+		"empty secret given": `{"accounts":{"full":{"api_key":"k","secret":""}}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
+			if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			e, stdout, stderr := testEnv(t)
+			code := realMain([]string{"run", "--config", path, "--out", filepath.Join(dir, "out")}, e)
+			lines := strings.Split(strings.TrimRight(stderr.String(), "\n"), "\n")
+			if code != exitUsage || len(lines) != 1 || !strings.Contains(lines[0], "api_key and secret are required") || stdout.Len() != 0 {
+				t.Errorf("exit %d, want %d with one line\nstdout:\n%s\nstderr:\n%s", code, exitUsage, stdout, stderr)
+			}
+		})
+	}
+}
