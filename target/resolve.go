@@ -26,6 +26,9 @@ type Resolution struct {
 	// Emulator is set when the target is a conform emulator with its control plane.
 	Emulator   bool   `json:"emulator,omitempty"`
 	ControlURL string `json:"control_url,omitempty"`
+	// WSEmulator is set when the stream target is on another host:port and
+	// its own control plane proves it a conform emulator too.
+	WSEmulator bool `json:"ws_emulator,omitempty"`
 	// SharedSource is set when something between the harness and an
 	// emulator re-originates connections (a transparent proxy).
 	SharedSource bool `json:"shared_source,omitempty"`
@@ -50,13 +53,18 @@ func Resolve(ctx context.Context, c Config, dial Dialer) (Resolution, error) {
 		// shares one address's budgets there.
 		r.SharedSource = true
 	}
+	if c.WS != "" && !sameHost(c.REST, c.WS) {
+		// A stream target of its own trades only if it is proven an
+		// emulator itself (or declared a sandbox).
+		r.WSEmulator, _, _ = askControlPlane(ctx, httpBase(c.WS), nil)
+	}
 	return r, nil
 }
 
 // Apply puts a resolution into the config it was made for.
 func (c *Config) Apply(r Resolution) {
 	c.REST, c.WS = r.REST, r.WS
-	c.Emulator, c.ControlURL = r.Emulator, r.ControlURL
+	c.Emulator, c.ControlURL, c.WSEmulator = r.Emulator, r.ControlURL, r.WSEmulator
 	c.SharedSource = c.SharedSource || r.SharedSource
 }
 
@@ -78,8 +86,8 @@ func DecodeResolution(s string) (Resolution, error) {
 	return r, nil
 }
 
-// HostPort returns the host:port a REST base URL connects to, filling in the
-// scheme's default port.
+// HostPort returns the host:port a REST (or stream) base URL connects to,
+// filling in the scheme's default port.
 func HostPort(rest string) (string, error) {
 	u, err := url.Parse(rest)
 	if err != nil {
@@ -91,7 +99,7 @@ func HostPort(rest string) (string, error) {
 	port := u.Port()
 	if port == "" {
 		port = "80"
-		if u.Scheme == "https" {
+		if u.Scheme == "https" || u.Scheme == "wss" {
 			port = "443"
 		}
 	}

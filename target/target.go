@@ -59,8 +59,13 @@ type Config struct {
 	REST string `json:"rest,omitempty"`
 	// WS is the streaming base URL before /api/3/ws; derived from REST when empty.
 	WS string `json:"ws,omitempty"`
-	// Sandbox declares the target a sandbox, where orders may be placed.
+	// Sandbox declares the target a sandbox, where orders may be placed:
+	// the REST and the stream target both (see trading.go).
 	Sandbox bool `json:"sandbox,omitempty"`
+	// RESTSandbox and WSSandbox declare only the REST or only the stream
+	// target a sandbox, for targets on different hosts.
+	RESTSandbox bool `json:"rest_sandbox,omitempty"`
+	WSSandbox   bool `json:"ws_sandbox,omitempty"`
 	// AllowLiveTrading lets order-placing specs run on any target.
 	AllowLiveTrading bool `json:"allow_live_trading,omitempty"`
 	// Emulator is set when the target is a conform emulator with its control
@@ -68,6 +73,9 @@ type Config struct {
 	Emulator bool `json:"emulator,omitempty"`
 	// ControlURL is the emulator's control plane base URL.
 	ControlURL string `json:"control_url,omitempty"`
+	// WSEmulator is set when the stream target, on a host of its own, is
+	// itself proven a conform emulator (its control plane answered).
+	WSEmulator bool `json:"ws_emulator,omitempty"`
 	// Accounts maps a role to a key pair.
 	Accounts map[string]Account `json:"accounts,omitempty"`
 	// SharedSource declares that the target sees one source address for
@@ -84,7 +92,7 @@ type Config struct {
 
 // Load reads a JSON config file (when path is not empty) and then applies
 // environment overrides: CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_SANDBOX,
-// and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,<right>...] where ROLE is
+// CONFORM_REST_SANDBOX, CONFORM_WS_SANDBOX, and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,<right>...] where ROLE is
 // the role in upper case with - as _ (CONFORM_KEY_READ_ONLY).
 func Load(path string, getenv func(string) string) (Config, error) {
 	var c Config
@@ -108,12 +116,14 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	if v := getenv("CONFORM_WS_TARGET"); v != "" {
 		c.WS = v
 	}
-	if v := getenv("CONFORM_SANDBOX"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return c, fmt.Errorf("CONFORM_SANDBOX=%q: want true or false", v)
+	for name, dst := range map[string]*bool{"CONFORM_SANDBOX": &c.Sandbox, "CONFORM_REST_SANDBOX": &c.RESTSandbox, "CONFORM_WS_SANDBOX": &c.WSSandbox} {
+		if v := getenv(name); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return c, fmt.Errorf("%s=%q: want true or false", name, v)
+			}
+			*dst = b
 		}
-		c.Sandbox = b
 	}
 	for _, role := range []string{RoleFull, RoleReadOnly, RoleTradeOnly, RoleNoRights, RoleCounterparty, RoleSub, RoleSub2} {
 		name := "CONFORM_KEY_" + strings.ToUpper(strings.ReplaceAll(role, "-", "_"))
@@ -192,15 +202,6 @@ func DeriveWS(rest string) string {
 		return "ws://" + strings.TrimPrefix(rest, "http://")
 	}
 	return rest
-}
-
-// MayTrade says whether order-placing specs may run, and if not, why.
-func (c *Config) MayTrade() (bool, string) {
-	switch {
-	case c.Emulator, c.Sandbox, c.AllowLiveTrading:
-		return true, ""
-	}
-	return false, "the target is neither the conform emulator nor declared a sandbox (set sandbox in the config or pass --allow-live-trading)"
 }
 
 // IsLoopback reports whether the REST target is on this machine.

@@ -77,6 +77,11 @@ func TestResolveTarget(t *testing.T) {
 			func(c target.Config) bool { return c.REST == "http://env:2" }, ""},
 		{"flag over environment", []string{"--target", "http://flag:3"}, map[string]string{"CONFORM_TARGET": "http://env:2"},
 			func(c target.Config) bool { return c.REST == "http://flag:3" }, ""},
+		{"each target declared on its own", []string{"--target", "http://h:1", "--ws-target", "ws://w:2", "--ws-sandbox"}, map[string]string{"CONFORM_REST_SANDBOX": "true"},
+			func(c target.Config) bool { return !c.Sandbox && c.RESTSandbox && c.WSSandbox }, ""},
+		{"ws sandbox flag over config", []string{"--config", cfgPath, "--ws-sandbox=false", "--rest-sandbox"}, map[string]string{"CONFORM_WS_SANDBOX": "1"},
+			func(c target.Config) bool { return c.Sandbox && c.RESTSandbox && !c.WSSandbox }, ""},
+		{"bad ws sandbox env", nil, map[string]string{"CONFORM_WS_SANDBOX": "maybe"}, nil, "CONFORM_WS_SANDBOX"},
 		{"ws without target", []string{"--ws-target", "ws://x"}, nil, nil, "needs a --target"},
 		{"bad ws", []string{"--target", "http://h", "--ws-target", "http://x"}, nil, nil, "want a ws(s) base URL"},
 		{"versioned target", []string{"--target", "http://h/api/3"}, nil, nil, "without /api/3"},
@@ -126,6 +131,10 @@ func TestGinkgoArgs(t *testing.T) {
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
 			"-conform.target=https://api.example.com", "-conform.ws-target=wss://api.example.com",
 			"-conform.config=/etc/target.json", "-conform.sandbox"}},
+		{"stream target declared alone", base, target.Config{REST: "http://h", WS: "ws://w", RESTSandbox: true, WSSandbox: true}, "", true, []string{
+			"-p", "--procs=4", "--timeout=5m0s",
+			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
+			"-conform.target=http://h", "-conform.ws-target=ws://w", "-conform.rest-sandbox", "-conform.ws-sandbox"}},
 		{"live trading", base, target.Config{REST: "http://h", WS: "ws://h", AllowLiveTrading: true}, "", true, []string{
 			"-p", "--procs=4", "--timeout=5m0s",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
