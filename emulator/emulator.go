@@ -57,8 +57,13 @@ type Options struct {
 	Addr string
 	// Faults are rule IDs whose fault switches are on (see conform mutate --list).
 	Faults []string
-	// ControlPlane serves /_conform/{info,reset,fund,clock}.
+	// ControlPlane serves /_conform/{info,reset,fund,clock}, to loopback
+	// peers only unless ControlToken is set.
 	ControlPlane bool
+	// ControlToken, when set, opens the control plane to peers anywhere
+	// that present it (Authorization: Bearer <token> or X-Conform-Token)
+	// and closes it to every peer that does not, loopback included.
+	ControlToken string
 	// Clock is the time source; default the wall clock (movable through
 	// the control plane).
 	Clock clock.Clock
@@ -249,7 +254,7 @@ func New(opts Options) (*Emulator, error) {
 		Tape: e.tape, Faults: fs, Clock: e.clock, PingInterval: opts.PingInterval, Logger: opts.Logger})
 	var ctl http.Handler
 	if opts.ControlPlane {
-		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs}
+		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs, Token: opts.ControlToken}
 	}
 	notFound := &api.Writer{Faults: fs}
 	// Dispatch by prefix by hand: ServeMux would answer /api/3 with a

@@ -47,7 +47,7 @@ func Resolve(ctx context.Context, c Config, dial Dialer) (Resolution, error) {
 	}
 	r := Resolution{REST: c.REST, WS: c.WS, SharedSource: c.SharedSource}
 	var seen string
-	r.Emulator, r.ControlURL, seen = detectEmulator(ctx, c.REST, c.IsLoopback())
+	r.Emulator, r.ControlURL, seen = detectEmulator(ctx, c.REST, c.ControlToken, c.IsLoopback())
 	if r.Emulator && seen != "" && seen != probeSource.String() {
 		// Something between us re-originates connections: every client
 		// shares one address's budgets there.
@@ -56,7 +56,7 @@ func Resolve(ctx context.Context, c Config, dial Dialer) (Resolution, error) {
 	if c.WS != "" && !sameHost(c.REST, c.WS) {
 		// A stream target of its own trades only if it is proven an
 		// emulator itself (or declared a sandbox).
-		r.WSEmulator, _, _ = askControlPlane(ctx, httpBase(c.WS), nil)
+		r.WSEmulator, _, _ = askControlPlane(ctx, httpBase(c.WS), c.ControlToken, nil)
 	}
 	return r, nil
 }
@@ -135,24 +135,30 @@ func Probe(ctx context.Context, rest string, dial Dialer) error {
 // outside every suite process's range of 127.(16+p).0.0/16.
 var probeSource = net.IPv4(127, 16, 0, 1)
 
-// detectEmulator asks for the control plane; only a conform emulator has it.
-// It also returns the client address the emulator saw; on loopback the
-// probe connects from probeSource, so a different answer means a proxy.
-func detectEmulator(ctx context.Context, rest string, loopback bool) (bool, string, string) {
+// detectEmulator asks for the control plane (with the control token, if
+// any); only a conform emulator has it, and it answers only loopback peers
+// or the holders of its token. It also returns the client address the
+// emulator saw; on loopback the probe connects from probeSource, so a
+// different answer means a proxy.
+func detectEmulator(ctx context.Context, rest, token string, loopback bool) (bool, string, string) {
 	if loopback {
-		if ok, ctl, seen := askControlPlane(ctx, rest, probeSource); ok {
+		if ok, ctl, seen := askControlPlane(ctx, rest, token, probeSource); ok {
 			return ok, ctl, seen
 		}
 	}
 	// Not on loopback, or this system cannot connect from probeSource: the
 	// address seen tells nothing.
-	ok, ctl, _ := askControlPlane(ctx, rest, nil)
+	ok, ctl, _ := askControlPlane(ctx, rest, token, nil)
 	return ok, ctl, ""
 }
 
+// ControlTokenHeader carries the control token to an emulator's control
+// plane (which takes Authorization: Bearer too).
+const ControlTokenHeader = "X-Conform-Token"
+
 // askControlPlane reads the emulator's /_conform/info from source address
-// from (nil: the system's choice).
-func askControlPlane(ctx context.Context, rest string, from net.IP) (bool, string, string) {
+// from (nil: the system's choice), presenting token when there is one.
+func askControlPlane(ctx context.Context, rest, token string, from net.IP) (bool, string, string) {
 	ctl := strings.TrimRight(rest, "/") + "/_conform"
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
@@ -163,6 +169,9 @@ func askControlPlane(ctx context.Context, rest string, from net.IP) (bool, strin
 	tr := &http.Transport{Proxy: nil, DialContext: d.DialContext}
 	defer tr.CloseIdleConnections()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ctl+"/info", nil)
+	if token != "" {
+		req.Header.Set(ControlTokenHeader, token)
+	}
 	resp, err := (&http.Client{Transport: tr}).Do(req)
 	if err != nil {
 		return false, "", ""

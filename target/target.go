@@ -76,6 +76,10 @@ type Config struct {
 	// WSEmulator is set when the stream target, on a host of its own, is
 	// itself proven a conform emulator (its control plane answered).
 	WSEmulator bool `json:"ws_emulator,omitempty"`
+	// ControlToken is the token of an emulator whose control plane was
+	// started with one (conform emulate --control-token): the harness sends
+	// it to the control plane. A secret: the redactor knows it.
+	ControlToken string `json:"control_token,omitempty"`
 	// Accounts maps a role to a key pair.
 	Accounts map[string]Account `json:"accounts,omitempty"`
 	// SharedSource declares that the target sees one source address for
@@ -91,7 +95,7 @@ type Config struct {
 }
 
 // Load reads a JSON config file (when path is not empty) and then applies
-// environment overrides: CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_SANDBOX,
+// environment overrides: CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_CONTROL_TOKEN, CONFORM_SANDBOX,
 // CONFORM_REST_SANDBOX, CONFORM_WS_SANDBOX, and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,<right>...] where ROLE is
 // the role in upper case with - as _ (CONFORM_KEY_READ_ONLY).
 func Load(path string, getenv func(string) string) (Config, error) {
@@ -115,6 +119,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	}
 	if v := getenv("CONFORM_WS_TARGET"); v != "" {
 		c.WS = v
+	}
+	if v := getenv("CONFORM_CONTROL_TOKEN"); v != "" {
+		c.ControlToken = v
 	}
 	for name, dst := range map[string]*bool{"CONFORM_SANDBOX": &c.Sandbox, "CONFORM_REST_SANDBOX": &c.RESTSandbox, "CONFORM_WS_SANDBOX": &c.WSSandbox} {
 		if v := getenv(name); v != "" {

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/conform-harness/conform/emulator"
 )
 
 func TestMayTradePerDestination(t *testing.T) {
@@ -88,5 +90,34 @@ func TestResolveProvesAStreamTargetOfItsOwn(t *testing.T) {
 				t.Errorf("MayTradeStream = %v", ok)
 			}
 		})
+	}
+}
+
+// An emulator whose control plane takes a token is detected only by a
+// harness that presents it; one without a token only from loopback.
+func TestResolveSendsTheControlToken(t *testing.T) {
+	const token = "ctl-0123456789abcdef"
+	emu, err := emulator.New(emulator.Options{ControlPlane: true, ControlToken: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = emu.Close() })
+	for _, tc := range []struct {
+		token string
+		want  bool
+	}{{token, true}, {"", false}, {token + "x", false}} {
+		r, err := Resolve(context.Background(), Config{REST: emu.URL(), ControlToken: tc.token}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Emulator != tc.want {
+			t.Errorf("token %q: Emulator = %v, want %v", tc.token, r.Emulator, tc.want)
+		}
+		if strings.Contains(r.Encode(), token) {
+			t.Errorf("the resolution, which travels on a command line, holds the token: %s", r.Encode())
+		}
 	}
 }

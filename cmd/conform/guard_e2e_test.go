@@ -165,3 +165,52 @@ func TestTrustGuardCoversTheStreamTarget(t *testing.T) {
 		t.Error("declared with --ws-sandbox, the trading stream specs sent no order frame: the log does not see them")
 	}
 }
+
+// An emulator whose control plane takes a token: a run given the token
+// (CONFORM_CONTROL_TOKEN) finds the emulator and drives its control plane
+// (funding an account), and the token is nowhere in what it prints or
+// writes; without the token the emulator is not recognised, and the
+// emulator-only spec skips with the reason.
+func TestTrustControlTokenReachesTheControlPlane(t *testing.T) {
+	t.Parallel() // targets, ports and directories of its own
+	bin := binDir(t)
+	const token = "ctl-e2e-7c1d9a4b3f2e8d60"
+	base := startEmulator(t, emulator.Options{ControlPlane: true, ControlToken: token})
+	// A spec that funds an account through the control plane, and one that
+	// trades (permitted only where the emulator is recognised).
+	filter := "rule:V3-CONV-DECIMAL-PRECISION || rule:V3-SPOT-NEW"
+	out := t.TempDir()
+	code, console := conformCLI(t, bin, []string{"CONFORM_CONTROL_TOKEN=" + token}, "run", "--target", base, "--procs", "1", "--label-filter", filter, "--out", out)
+	if code != exitOK {
+		t.Fatalf("with the token: exit %d:\n%s", code, console)
+	}
+	if n := skippedFor(t, out, "emulator-only: needs"); n != 0 {
+		t.Errorf("with the token, %d emulator-only skips:\n%s", n, console)
+	}
+	if specs, _ := runSummary(t, out); specs < 2 {
+		t.Errorf("with the token only %d specs ran", specs)
+	}
+	if strings.Contains(console, token) {
+		t.Error("the console shows the control token")
+	}
+	_ = filepath.Walk(out, func(path string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), token) {
+				t.Errorf("%s holds the control token", path)
+			}
+		}
+		return nil
+	})
+
+	without := t.TempDir()
+	code, console = conformCLI(t, bin, nil, "run", "--target", base, "--procs", "1", "--label-filter", filter, "--out", without)
+	if code != exitOK {
+		t.Fatalf("without the token: exit %d:\n%s", code, console)
+	}
+	if n := skippedFor(t, without, "emulator-only: needs the conform emulator's control plane"); n == 0 {
+		t.Errorf("without the token the emulator-only spec did not skip for the control plane:\n%s", console)
+	}
+	if n := skippedFor(t, without, "neither the conform emulator nor declared a sandbox"); n == 0 {
+		t.Errorf("without the token the trading spec did not skip for the unrecognised target:\n%s", console)
+	}
+}

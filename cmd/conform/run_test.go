@@ -82,6 +82,8 @@ func TestResolveTarget(t *testing.T) {
 		{"ws sandbox flag over config", []string{"--config", cfgPath, "--ws-sandbox=false", "--rest-sandbox"}, map[string]string{"CONFORM_WS_SANDBOX": "1"},
 			func(c target.Config) bool { return c.Sandbox && c.RESTSandbox && !c.WSSandbox }, ""},
 		{"bad ws sandbox env", nil, map[string]string{"CONFORM_WS_SANDBOX": "maybe"}, nil, "CONFORM_WS_SANDBOX"},
+		{"control token from the environment", []string{"--target", "http://h:1"}, map[string]string{"CONFORM_CONTROL_TOKEN": "tok-123456"},
+			func(c target.Config) bool { return c.ControlToken == "tok-123456" }, ""},
 		{"ws without target", []string{"--ws-target", "ws://x"}, nil, nil, "needs a --target"},
 		{"bad ws", []string{"--target", "http://h", "--ws-target", "http://x"}, nil, nil, "want a ws(s) base URL"},
 		{"versioned target", []string{"--target", "http://h/api/3"}, nil, nil, "without /api/3"},

@@ -19,14 +19,18 @@ func tradingGuard(cfg target.Config) *client.Guard {
 	return client.PermitOnly("", dests...)
 }
 
-// newRedactor knows every secret the run may send: the configured accounts
-// and, on the emulator, every fixture account (each process uses its own).
+// newRedactor knows every secret the run may send: the configured accounts,
+// the control token and, on the emulator, every fixture account (each
+// process uses its own).
 func newRedactor(cfg target.Config) *client.Redactor {
 	var creds []client.Credential
 	for _, set := range append([]map[string]target.Account{cfg.Accounts}, cfg.AccountSets...) {
 		for _, a := range set {
 			creds = append(creds, client.Credential{Key: a.APIKey, Secret: a.Secret})
 		}
+	}
+	if cfg.ControlToken != "" {
+		creds = append(creds, client.Credential{Secret: cfg.ControlToken})
 	}
 	if accts, err := fixtures.Accounts(); err == nil {
 		for _, a := range accts {
