@@ -41,7 +41,9 @@ emulator (found by its control plane; a --ws-target counts only on the REST
 target's host:port or when its own control plane answers) or is declared a
 sandbox: --sandbox declares the REST and the stream target, --rest-sandbox
 or --ws-sandbox one of them; --allow-live-trading permits every host. Specs
-that would trade elsewhere skip with the reason.`
+that would trade elsewhere skip with the reason. An emulator started with a
+control token (conform emulate --control-token) is driven with
+CONFORM_CONTROL_TOKEN or the config's control_token.`
 
 // Report file names in the output directory.
 const (
@@ -80,7 +82,7 @@ func runFlagSet(o *runOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.StringVar(&o.target, "target", "", "REST base URL of the target, before /api/3 (empty: the embedded emulator)")
 	fs.StringVar(&o.wsTarget, "ws-target", "", "WebSocket base URL (default: derived from --target)")
-	fs.StringVar(&o.config, "config", "", "target config `file` (JSON: rest, ws, sandbox, accounts by role)")
+	fs.StringVar(&o.config, "config", "", "target config `file` (JSON: rest, ws, sandbox, rest_sandbox, ws_sandbox, control_token, accounts by role)")
 	fs.BoolVar(&o.sandbox, "sandbox", false, "declare the target a sandbox, where orders may be placed: the REST and the stream target (orders go only to the emulator and declared sandboxes, judged per host:port)")
 	fs.BoolVar(&o.restSandbox, "rest-sandbox", false, "declare only the REST target a sandbox (config: rest_sandbox)")
 	fs.BoolVar(&o.wsSandbox, "ws-sandbox", false, "declare only the stream target (--ws-target) a sandbox (config: ws_sandbox)")
