@@ -95,9 +95,10 @@ type Config struct {
 }
 
 // Load reads a JSON config file (when path is not empty) and then applies
-// environment overrides: CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_CONTROL_TOKEN, CONFORM_SANDBOX,
-// CONFORM_REST_SANDBOX, CONFORM_WS_SANDBOX, and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,<right>...] where ROLE is
-// the role in upper case with - as _ (CONFORM_KEY_READ_ONLY).
+// environment overrides: CONFORM_TARGET, CONFORM_WS_TARGET,
+// CONFORM_CONTROL_TOKEN, CONFORM_SANDBOX, CONFORM_REST_SANDBOX,
+// CONFORM_WS_SANDBOX, and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,...]
+// where ROLE is the role in upper case with - as _ (CONFORM_KEY_READ_ONLY).
 func Load(path string, getenv func(string) string) (Config, error) {
 	var c Config
 	if path != "" {
