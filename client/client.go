@@ -209,7 +209,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 		hreq.Header[http.CanonicalHeaderKey(k)] = vs
 	}
 	ex := &Exchange{Method: method, URL: c.redact.URL(&u), ReqHeader: c.redact.Header(hreq.Header), ReqBody: []byte(c.redact.Redact(string(body))), redact: c.redact}
-	if err := c.guard.CheckHeader(method, u.Path, hreq.Header); err != nil {
+	if err := c.guard.CheckHeader(method, u.String(), hreq.Header); err != nil {
 		// Refused before anything is sent: recorded, so a transcript shows
 		// what the spec would have sent, and returned for the caller.
 		ex.Err = err
@@ -235,7 +235,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 		}
 	}
 	start := time.Now()
-	resp, err := c.http.Do(hreq)
+	resp, err := c.guarded().Do(hreq)
 	if err == nil {
 		ex.Body, err = io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -263,6 +263,27 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 		return ex, &APIError{Status: ex.Status, Code: 0, Message: http.StatusText(ex.Status)}
 	}
 	return ex, nil
+}
+
+// guarded is the client's HTTP client with the guard on redirects too: a
+// 307 or 308 resends an authenticated mutating request, with its
+// Authorization when only the port changes, to wherever it points.
+func (c *Client) guarded() *http.Client {
+	hc := *c.http
+	next := hc.CheckRedirect
+	hc.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		if err := c.guard.CheckHeader(r.Method, r.URL.String(), r.Header); err != nil {
+			return err
+		}
+		if next != nil {
+			return next(r, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &hc
 }
 
 // Get is Do for a GET with query parameters.

@@ -94,8 +94,11 @@ var (
 	// value is not of the scheme-and-token form above.
 	authHeader = regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?)([A-Za-z0-9-]+)(\s+)([^\s"',}\]]+)`)
 	// secretParam is a credential-looking parameter in a query, a form or a
-	// JSON object (WebSocket login payloads of v3 and v2 included).
-	secretParam = regexp.MustCompile(`(?i)((?:api_?key|secret(?:_?key)?|signature|sKey|pKey|password|passphrase|jwt|token|nonce)["']?\s*[=:]\s*["']?)([^&"',\s}\]]+)`)
+	// JSON object (WebSocket login payloads of v3 and v2 included). The
+	// name starts a word (or follows _ or -: x_api_key), so that
+	// "whiskey: 12" is no sKey; groups: 1 before the name, 2 name, 3 its
+	// closing quote, 4 separator, 5 the value's opening quote, 6 value.
+	secretParam = regexp.MustCompile(`(?i)(^|[^A-Za-z])(api_?key|secret(?:_?key)?|signature|sKey|pKey|password|passphrase|jwt|token|nonce)(["']?)(\s*[=:]\s*)(["']?)([^&"',\s}\]]+)`)
 	// base64Token is a run of base64 characters long enough to hide a secret.
 	base64Token = regexp.MustCompile(`[A-Za-z0-9+/_-]{12,}={0,2}`)
 )
@@ -139,27 +142,77 @@ func (r *Redactor) Redact(s string) string {
 	})
 	s = authHeader.ReplaceAllStringFunc(s, func(m string) string {
 		sub := authHeader.FindStringSubmatch(m)
-		if sub[4] == Placeholder || strings.HasPrefix(sub[4], "<") {
+		if sub[4] == Placeholder || strings.HasPrefix(sub[4], "<") || !headerValueLike(sub[4]) {
 			return m
 		}
 		return sub[1] + sub[2] + sub[3] + Placeholder
 	})
-	return secretParam.ReplaceAllString(s, "${1}"+Placeholder)
+	return secretParam.ReplaceAllStringFunc(s, func(m string) string {
+		sub := secretParam.FindStringSubmatch(m)
+		if sub[6] == Placeholder || !paramValueLike(sub[3] != "" || sub[5] != "", sub[4], sub[6]) {
+			return m
+		}
+		return sub[1] + sub[2] + sub[3] + sub[4] + sub[5] + Placeholder
+	})
 }
 
 // credentialLike tells a credential token from an ordinary word after a
-// scheme name ("Basic authentication" is prose, "Basic a2V5OnNl" is not):
-// credentials carry digits, base64 punctuation or inner capitals.
+// scheme name: "Basic authentication", "HMAC SHA256" and "Basic ETHBTC"
+// are prose, "Basic a2V5OnNl" is not. A credential is either base64 of
+// text with a colon (key:secret, key:signature:timestamp: the Basic and
+// HS256 forms) or a long opaque token mixing lower case with digits or
+// capitals (a JWT, an API token, a hex signature).
 func credentialLike(tok string) bool {
-	for i, c := range tok {
-		switch {
-		case c >= '0' && c <= '9', strings.ContainsRune("+/=:_~", c):
-			return true
-		case i > 0 && c >= 'A' && c <= 'Z':
+	if decodesToPair(tok) {
+		return true
+	}
+	return len(tok) >= 16 && hasLower(tok) && strings.ContainsFunc(tok, func(c rune) bool { return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' })
+}
+
+// headerValueLike tells the credential of an Authorization line with an
+// unknown scheme ("Authorization: Custom opaque-token-value") from prose
+// ("Authorization: required for private endpoints"): a word of letters
+// alone, or a short one, hides no secret.
+func headerValueLike(tok string) bool {
+	return credentialLike(tok) || len(tok) >= 8 && !onlyLetters(tok)
+}
+
+// paramValueLike tells the value of a credential parameter from prose
+// after the same word: in a query or form (=) or JSON (quoted) it is a
+// value whatever it looks like; after a bare "name:" it is one unless it is
+// a plain word ("signature: HMAC SHA256", "the nonce: must be unique").
+func paramValueLike(quoted bool, sep, val string) bool {
+	if quoted || strings.Contains(sep, "=") {
+		return true
+	}
+	return !onlyLetters(val)
+}
+
+// decodesToPair reports whether tok is base64 (any alphabet) of printable
+// text holding a colon.
+func decodesToPair(tok string) bool {
+	trimmed := strings.TrimRight(tok, "=")
+	if len(trimmed) < 4 {
+		return false
+	}
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		b, err := enc.DecodeString(trimmed)
+		if err != nil || !strings.Contains(string(b), ":") {
+			continue
+		}
+		if !strings.ContainsFunc(string(b), func(c rune) bool { return c < 0x20 || c > 0x7e }) {
 			return true
 		}
 	}
 	return false
+}
+
+func hasLower(s string) bool {
+	return strings.ContainsFunc(s, func(c rune) bool { return c >= 'a' && c <= 'z' })
+}
+
+func onlyLetters(s string) bool {
+	return !strings.ContainsFunc(s, func(c rune) bool { return (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') })
 }
 
 // hidesSecret reports whether tok decodes, in any base64 alphabet, to text

@@ -43,15 +43,22 @@ func TestRedactorRemovesEveryFormOfACredential(t *testing.T) {
 
 func TestRedactorByFormWithoutKnownSecrets(t *testing.T) {
 	var r *Redactor // nil: patterns only
-	for _, in := range []string{
-		"Authorization: HS256 a2V5OnNpZ25hdHVyZToxNzAw",
-		"signature=0123456789abcdef0123456789abcdef",
-		`{"algo":"HS256","pKey":"k","nonce":"n","signature":"abcdef0123"}`,
-		"Authorization: Custom opaque-token-value",
+	for _, c := range []struct{ in, secret string }{
+		{"Authorization: HS256 a2V5OnNpZ25hdHVyZToxNzAw", "a2V5OnNpZ25hdHVyZToxNzAw"},
+		{"signature=0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef"},
+		{`{"algo":"HS256","pKey":"k","nonce":"n","signature":"abcdef0123"}`, "abcdef0123"},
+		{"Authorization: Custom opaque-token-value", "opaque-token-value"},
+		{"Authorization: Basic eDp5", "eDp5"}, // x:y, however short
+		{"Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlMTIz", "eyJhbGciOiJIUzI1NiJ9"},
+		{"secret_key=swordfish&api_key=k", "swordfish"},  // a form value, whatever it looks like
+		{`{"sKey":"swordfish","pKey":"k"}`, "swordfish"}, // a JSON value too
+		{"password: hunter2", "hunter2"},                 // a bare value that is no plain word
+		{"x_api_key=0123456789abcdef", "0123456789abcdef"},
+		{"Authorization: HS256 0123456789abcdefABCDEF", "0123456789abcdefABCDEF"}, // an opaque token after a scheme
 	} {
-		out := r.Redact(in)
-		if !strings.Contains(out, Placeholder) {
-			t.Errorf("Redact(%q) = %q: credential kept", in, out)
+		out := r.Redact(c.in)
+		if !strings.Contains(out, Placeholder) || strings.Contains(out, c.secret) {
+			t.Errorf("Redact(%q) = %q: credential kept", c.in, out)
 		}
 	}
 }
@@ -62,6 +69,17 @@ func TestRedactorLeavesProseAlone(t *testing.T) {
 		"V3-AUTH-BASIC Basic authentication with an API key pair is accepted",
 		"HTTP 400, error 10001 \"Validation error\" (symbol ETHBTC)",
 		`{"id":828680665,"client_order_id":"f4307c6e507e49019907c917b6d7a084"}`,
+		// Ordinary words after a scheme name or a credential word are prose.
+		"Authorization: required for private endpoints",
+		"signature (HMAC SHA256 of nonce with the secret key)",
+		"signature: HMAC SHA256",
+		"Basic ETHBTC order was placed",
+		"a basic V3-AUTH-BASIC check",
+		"secret: the secret key of the pair",
+		"the nonce: must be unique; the token: a random string",
+		"password: not shown",
+		"whiskey: 12",
+		"sKey: secret key",
 	} {
 		if out := r.Redact(in); out != in {
 			t.Errorf("Redact(%q) = %q: prose changed", in, out)

@@ -24,8 +24,12 @@ type WSOptions struct {
 	// Header is sent with the handshake (X-Forwarded-For, for example).
 	Header http.Header
 	// Guard is consulted before every frame whose method trades or moves
-	// funds (see TradingStreamMethod).
+	// funds (see TradingStreamMethod), with the URL dialled.
 	Guard *Guard
+	// OnRefused, when set, is called with the guard's error whenever the
+	// guard refuses a frame, before SendRaw returns (a suite turns it into
+	// a skip).
+	OnRefused func(error)
 	// Redactor cleans every recorded frame (login payloads included).
 	Redactor *Redactor
 	// OnPing, when set, is called for every ping of the server (the pong
@@ -134,7 +138,8 @@ type WSConn struct {
 	lost    int
 }
 
-// NewWSConn wraps an open connection and starts its reader.
+// NewWSConn wraps an open connection and starts its reader. url is the
+// URL the connection was opened to: the guard decides by its host.
 func NewWSConn(conn *websocket.Conn, url string, opts WSOptions) *WSConn {
 	if opts.Notifications <= 0 {
 		opts.Notifications = 4096
@@ -266,7 +271,11 @@ func (c *WSConn) Expect(id string) <-chan WSMessage {
 }
 
 // TradingStreamMethod reports whether a stream method places, changes or
-// cancels orders or moves funds (v3 trading stream and v2 JSON-RPC names).
+// cancels orders or moves funds: the v3 trading stream's and the v2
+// JSON-RPC streams' names, and any name that says it enters, replaces or
+// cancels an order, transfers, withdraws, freezes or activates (a service's
+// further methods, in either naming style), so that an unlisted one is not
+// waved through.
 func TradingStreamMethod(method string) bool {
 	switch method {
 	case "spot_new_order", "spot_new_order_list", "spot_replace_order", "spot_cancel_order", "spot_cancel_orders",
@@ -276,17 +285,14 @@ func TradingStreamMethod(method string) bool {
 		"newOrder", "cancelOrder", "cancelReplaceOrder":
 		return true
 	}
-	return false
-}
-
-// CheckStream returns nil when a frame calling method may be sent on a
-// stream, and an error wrapping ErrLiveTrading when the method trades or
-// moves funds and trading is not permitted.
-func (g *Guard) CheckStream(method string) error {
-	if !TradingStreamMethod(method) {
-		return nil
+	m := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(method))
+	for _, verb := range []string{"neworder", "placeorder", "createorder", "replace", "cancel", "closeposition", "setaccount",
+		"transfer", "withdraw", "freeze", "activate", "convert", "payout"} {
+		if strings.Contains(m, verb) {
+			return true
+		}
 	}
-	return g.Check(http.MethodPost, "stream method "+method, true)
+	return false
 }
 
 // Send writes v as JSON, after asking the guard about its method.
@@ -299,13 +305,19 @@ func (c *WSConn) Send(v any) error {
 }
 
 // SendRaw writes a text frame as it is (malformed frames included), after
-// asking the guard about the method it names, if any.
+// asking the guard about the method it names, if any, on the URL the
+// connection was opened to. A refused frame is not sent: OnRefused is
+// called with the error, which is returned.
 func (c *WSConn) SendRaw(data []byte) error {
 	var f struct {
 		Method string `json:"method"`
 	}
 	if json.Unmarshal(data, &f) == nil {
-		if err := c.opts.Guard.CheckStream(f.Method); err != nil {
+		if err := c.opts.Guard.CheckStream(c.url, f.Method); err != nil {
+			c.record("refused >", data)
+			if c.opts.OnRefused != nil {
+				c.opts.OnRefused(err)
+			}
 			return err
 		}
 	}

@@ -62,10 +62,10 @@ func TestWSConn(t *testing.T) {
 	if _, err := c.Request(ctx, time.Second, "2", "spot_new_order", nil); !errors.Is(err, ErrLiveTrading) {
 		t.Fatalf("spot_new_order passed the guard: %v", err)
 	}
-	if err := PermitTrading().CheckStream("spot_new_order"); err != nil {
+	if err := PermitTrading().CheckStream(url, "spot_new_order"); err != nil {
 		t.Fatal(err)
 	}
-	if err := RefuseTrading("").CheckStream("subscribe"); err != nil {
+	if err := RefuseTrading("").CheckStream(url, "subscribe"); err != nil {
 		t.Fatal(err)
 	}
 }

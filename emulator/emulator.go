@@ -13,6 +13,7 @@
 package emulator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -56,8 +57,13 @@ type Options struct {
 	Addr string
 	// Faults are rule IDs whose fault switches are on (see conform mutate --list).
 	Faults []string
-	// ControlPlane serves /_conform/{info,reset,fund,clock}.
+	// ControlPlane serves /_conform/{info,reset,fund,clock}, to loopback
+	// peers only unless ControlToken is set.
 	ControlPlane bool
+	// ControlToken, when set, opens the control plane to peers anywhere
+	// that present it (Authorization: Bearer <token> or X-Conform-Token)
+	// and closes it to every peer that does not, loopback included.
+	ControlToken string
 	// Clock is the time source; default the wall clock (movable through
 	// the control plane).
 	Clock clock.Clock
@@ -80,7 +86,16 @@ type Options struct {
 	// Retention bounds the order and trade history kept per account, so
 	// that memory stays flat on long runs; zero fields take the defaults.
 	Retention Retention
+	// ReadTimeout bounds the reading of one request, headers and body, so
+	// that a client sending a body slowly (or never) cannot hold a
+	// connection; default 30s. It starts with the request's first bytes:
+	// idle keep-alive connections (load runs) and WebSocket connections,
+	// whose deadlines are cleared at the upgrade, are not affected.
+	ReadTimeout time.Duration
 }
+
+// DefaultReadTimeout is Options.ReadTimeout's default.
+const DefaultReadTimeout = 30 * time.Second
 
 // Retention bounds history. Orders without executions leave history after
 // 24 hours regardless (as documented); the defaults keep what the history
@@ -239,7 +254,7 @@ func New(opts Options) (*Emulator, error) {
 		Tape: e.tape, Faults: fs, Clock: e.clock, PingInterval: opts.PingInterval, Logger: opts.Logger})
 	var ctl http.Handler
 	if opts.ControlPlane {
-		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs}
+		ctl = &control.Plane{Clock: e.clock, Funder: e, Reset: e, Faults: fs, Token: opts.ControlToken}
 	}
 	notFound := &api.Writer{Faults: fs}
 	// Dispatch by prefix by hand: ServeMux would answer /api/3 with a
@@ -348,7 +363,8 @@ func (e *Emulator) Start() error {
 		return fmt.Errorf("emulator: listen on %s: %w", e.opts.Addr, err)
 	}
 	e.listener = ln
-	e.server = &http.Server{Handler: e.handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second,
+	read := cmp.Or(e.opts.ReadTimeout, DefaultReadTimeout)
+	e.server = &http.Server{Handler: e.handler, ReadHeaderTimeout: min(10*time.Second, read), ReadTimeout: read, IdleTimeout: 120 * time.Second,
 		ErrorLog: slog.NewLogLogger(e.opts.Logger.Handler(), slog.LevelWarn)}
 	go func() { _ = e.server.Serve(ln) }()
 	return nil

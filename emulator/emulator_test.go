@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 func newTest(t testing.TB, opts Options) *Emulator {
@@ -47,17 +48,77 @@ func TestControlPlaneOnlyWhenAsked(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		h := newTest(t, Options{ControlPlane: on}).Handler()
 		w := httptest.NewRecorder()
-		h.ServeHTTP(w, httptest.NewRequest("GET", "/_conform/info", nil))
+		h.ServeHTTP(w, local(httptest.NewRequest("GET", "/_conform/info", nil)))
 		if got, want := w.Code == 200, on; got != want {
 			t.Errorf("control plane %v: status %d", on, w.Code)
 		}
 	}
 }
 
+// local makes r come from a loopback peer, as the control plane requires
+// without a token (httptest's default peer is 192.0.2.1).
+func local(r *http.Request) *http.Request {
+	r.RemoteAddr = "127.0.0.1:40000"
+	return r
+}
+
+// The control plane answers loopback peers only; with a token it answers
+// whoever presents it, and nobody else, loopback included. Its refusals
+// are the documented error body, and change nothing.
+func TestControlPlaneIsLocalUnlessATokenIsGiven(t *testing.T) {
+	const token = "ctl-9f8e7d6c5b4a3210"
+	for _, tc := range []struct {
+		name   string
+		token  string
+		peer   string
+		header http.Header
+		want   int
+	}{
+		{"loopback v4", "", "127.0.0.1:1", nil, 200},
+		{"loopback v6", "", "[::1]:1", nil, 200},
+		{"another loopback address", "", "127.16.0.1:1", nil, 200},
+		{"a network peer", "", "192.168.1.20:5000", nil, 403},
+		{"a network peer naming loopback in X-Forwarded-For", "", "10.0.0.7:5000", http.Header{"X-Forwarded-For": {"127.0.0.1"}}, 403},
+		{"a network peer with a token nobody configured", "", "10.0.0.7:5000", http.Header{"X-Conform-Token": {token}}, 403},
+		{"token: network peer with bearer", token, "10.0.0.7:5000", http.Header{"Authorization": {"Bearer " + token}}, 200},
+		{"token: network peer with header", token, "10.0.0.7:5000", http.Header{"X-Conform-Token": {token}}, 200},
+		{"token: loopback peer without it", token, "127.0.0.1:1", nil, 401},
+		{"token: wrong token", token, "10.0.0.7:5000", http.Header{"Authorization": {"Bearer " + token + "x"}}, 401},
+		{"token: basic credentials are no token", token, "127.0.0.1:1", http.Header{"Authorization": {"Basic " + token}}, 401},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newTest(t, Options{ControlPlane: true, ControlToken: tc.token})
+			for _, req := range []struct{ method, path, body string }{
+				{"GET", "/_conform/info", ""},
+				{"POST", "/_conform/fund", `{"api_key":"emu-full-01","currency":"BTC","amount":"1000"}`},
+				{"POST", "/_conform/clock", `{"advance":"1h"}`},
+				{"POST", "/_conform/reset", `{}`},
+			} {
+				r := httptest.NewRequest(req.method, req.path, strings.NewReader(req.body))
+				r.RemoteAddr = tc.peer
+				for k, vs := range tc.header {
+					r.Header[k] = vs
+				}
+				w := httptest.NewRecorder()
+				e.Handler().ServeHTTP(w, r)
+				if w.Code != tc.want {
+					t.Errorf("%s %s: HTTP %d %s, want %d", req.method, req.path, w.Code, w.Body, tc.want)
+				}
+				if tc.want != 200 && !strings.Contains(w.Body.String(), `"error"`) {
+					t.Errorf("%s %s: refusal without the error body: %s", req.method, req.path, w.Body)
+				}
+			}
+			if moved := e.clock.Now().Sub(time.Now()); tc.want != 200 && moved > 30*time.Minute {
+				t.Errorf("a refused peer moved the clock by %s", moved)
+			}
+		})
+	}
+}
+
 func TestFundThroughControlPlane(t *testing.T) {
 	h := newTest(t, Options{ControlPlane: true}).Handler()
 	do := func(method, path, body, auth string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(method, path, strings.NewReader(body))
+		r := local(httptest.NewRequest(method, path, strings.NewReader(body)))
 		if auth != "" {
 			r.SetBasicAuth(auth, "")
 		}

@@ -301,7 +301,7 @@ func runAccountRow(ctx context.Context, cfg Config, rr *RowResult) error {
 		rr.Skipped = "needs two keys of one account (roles full and read-only)"
 		return nil
 	}
-	if err := cfg.Guard.Check(r.Targets[0].Method, cfg.resolve(r.Targets[0]).Path, true); err != nil {
+	if err := cfg.Guard.Check(r.Targets[0].Method, cfg.url(r.Targets[0]), true); err != nil {
 		rr.Skipped = err.Error()
 		return nil
 	}

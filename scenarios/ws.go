@@ -21,11 +21,11 @@ func wsDial(ctx context.Context, url string, from net.IP) (*websocket.Conn, *htt
 	return client.DialWSRaw(ctx, url, from, nil)
 }
 
-// newWSClient starts the shared client's reader on a connection: it hands
-// answers to whoever waits for their id, answers the server's pings and
-// notices a close.
-func newWSClient(conn *websocket.Conn, guard *client.Guard) *client.WSConn {
-	return client.NewWSConn(conn, conn.RemoteAddr().String(), client.WSOptions{Guard: guard})
+// newWSClient starts the shared client's reader on a connection opened to
+// url: it hands answers to whoever waits for their id, answers the
+// server's pings and notices a close. The guard decides by url's host.
+func newWSClient(conn *websocket.Conn, url string, guard *client.Guard) *client.WSConn {
+	return client.NewWSConn(conn, url, client.WSOptions{Guard: guard})
 }
 
 // wsSender offers messages on a stream over several connections from one
@@ -57,7 +57,7 @@ func (s *wsSender) connect(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("connecting to %s from %s: %s", s.url, s.from, client.DescribeHandshake(resp, err))
 		}
-		s.clients[i] = newWSClient(conn, s.guard)
+		s.clients[i] = newWSClient(conn, s.url, s.guard)
 	}
 	return nil
 }
@@ -188,7 +188,7 @@ func openMany(ctx context.Context, url string, from net.IP, n int) ([]*client.WS
 				errs = append(errs, client.DescribeHandshake(resp, err))
 				return
 			}
-			clients = append(clients, newWSClient(conn, nil))
+			clients = append(clients, newWSClient(conn, url, nil))
 		}()
 	}
 	wg.Wait()
@@ -212,7 +212,7 @@ func tryOneMore(ctx context.Context, url string, from net.IP) (accepted bool, ho
 	if err != nil {
 		return false, client.DescribeHandshake(resp, err)
 	}
-	c := newWSClient(conn, nil)
+	c := newWSClient(conn, url, nil)
 	defer c.Close()
 	select {
 	case <-c.Closed():
@@ -295,7 +295,7 @@ func checkCap(ctx context.Context, url string, from, other net.IP) CapOutcome {
 		conn, resp, err := wsDial(ctx, url, from)
 		if err == nil {
 			o.Freed = true
-			clients = append(clients, newWSClient(conn, nil))
+			clients = append(clients, newWSClient(conn, url, nil))
 			return o
 		}
 		o.FreedHow = client.DescribeHandshake(resp, err)

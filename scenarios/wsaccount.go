@@ -81,7 +81,8 @@ func runAccountStreamRowAfter(ctx context.Context, cfg Config, rr *RowResult, lg
 		rr.Skipped = "needs two keys of one account (roles full and read-only)"
 		return nil
 	}
-	if err := cfg.Guard.CheckStream(streamMethod(t.Message)); err != nil {
+	url := cfg.WS + "/api/3" + t.Path
+	if err := cfg.Guard.CheckStream(url, streamMethod(t.Message)); err != nil {
 		rr.Skipped = err.Error()
 		return nil
 	}
@@ -89,7 +90,6 @@ func runAccountStreamRowAfter(ctx context.Context, cfg Config, rr *RowResult, lg
 	if err != nil {
 		return err
 	}
-	url := cfg.WS + "/api/3" + t.Path
 	var senders fanout
 	var last time.Time
 	defer func() {

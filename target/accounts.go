@@ -12,7 +12,8 @@ func (c *Config) ParallelAccounts() int {
 	if len(c.Accounts) == 0 {
 		return 0
 	}
-	if ok, _ := c.MayTrade(); !ok {
+	okREST, _ := c.MayTrade()
+	if okStream, _ := c.MayTradeStream(); !okREST && !okStream {
 		return 0
 	}
 	return 1 + len(c.AccountSets)

@@ -26,6 +26,9 @@ type Resolution struct {
 	// Emulator is set when the target is a conform emulator with its control plane.
 	Emulator   bool   `json:"emulator,omitempty"`
 	ControlURL string `json:"control_url,omitempty"`
+	// WSEmulator is set when the stream target is on another host:port and
+	// its own control plane proves it a conform emulator too.
+	WSEmulator bool `json:"ws_emulator,omitempty"`
 	// SharedSource is set when something between the harness and an
 	// emulator re-originates connections (a transparent proxy).
 	SharedSource bool `json:"shared_source,omitempty"`
@@ -44,11 +47,16 @@ func Resolve(ctx context.Context, c Config, dial Dialer) (Resolution, error) {
 	}
 	r := Resolution{REST: c.REST, WS: c.WS, SharedSource: c.SharedSource}
 	var seen string
-	r.Emulator, r.ControlURL, seen = detectEmulator(ctx, c.REST, c.IsLoopback())
+	r.Emulator, r.ControlURL, seen = detectEmulator(ctx, c.REST, c.ControlToken, c.IsLoopback())
 	if r.Emulator && seen != "" && seen != probeSource.String() {
 		// Something between us re-originates connections: every client
 		// shares one address's budgets there.
 		r.SharedSource = true
+	}
+	if c.WS != "" && !sameHost(c.REST, c.WS) {
+		// A stream target of its own trades only if it is proven an
+		// emulator itself (or declared a sandbox).
+		r.WSEmulator, _, _ = askControlPlane(ctx, httpBase(c.WS), c.ControlToken, nil)
 	}
 	return r, nil
 }
@@ -56,7 +64,7 @@ func Resolve(ctx context.Context, c Config, dial Dialer) (Resolution, error) {
 // Apply puts a resolution into the config it was made for.
 func (c *Config) Apply(r Resolution) {
 	c.REST, c.WS = r.REST, r.WS
-	c.Emulator, c.ControlURL = r.Emulator, r.ControlURL
+	c.Emulator, c.ControlURL, c.WSEmulator = r.Emulator, r.ControlURL, r.WSEmulator
 	c.SharedSource = c.SharedSource || r.SharedSource
 }
 
@@ -78,8 +86,8 @@ func DecodeResolution(s string) (Resolution, error) {
 	return r, nil
 }
 
-// HostPort returns the host:port a REST base URL connects to, filling in the
-// scheme's default port.
+// HostPort returns the host:port a REST (or stream) base URL connects to,
+// filling in the scheme's default port.
 func HostPort(rest string) (string, error) {
 	u, err := url.Parse(rest)
 	if err != nil {
@@ -91,7 +99,7 @@ func HostPort(rest string) (string, error) {
 	port := u.Port()
 	if port == "" {
 		port = "80"
-		if u.Scheme == "https" {
+		if u.Scheme == "https" || u.Scheme == "wss" {
 			port = "443"
 		}
 	}
@@ -127,24 +135,30 @@ func Probe(ctx context.Context, rest string, dial Dialer) error {
 // outside every suite process's range of 127.(16+p).0.0/16.
 var probeSource = net.IPv4(127, 16, 0, 1)
 
-// detectEmulator asks for the control plane; only a conform emulator has it.
-// It also returns the client address the emulator saw; on loopback the
-// probe connects from probeSource, so a different answer means a proxy.
-func detectEmulator(ctx context.Context, rest string, loopback bool) (bool, string, string) {
+// detectEmulator asks for the control plane (with the control token, if
+// any); only a conform emulator has it, and it answers only loopback peers
+// or the holders of its token. It also returns the client address the
+// emulator saw; on loopback the probe connects from probeSource, so a
+// different answer means a proxy.
+func detectEmulator(ctx context.Context, rest, token string, loopback bool) (bool, string, string) {
 	if loopback {
-		if ok, ctl, seen := askControlPlane(ctx, rest, probeSource); ok {
+		if ok, ctl, seen := askControlPlane(ctx, rest, token, probeSource); ok {
 			return ok, ctl, seen
 		}
 	}
 	// Not on loopback, or this system cannot connect from probeSource: the
 	// address seen tells nothing.
-	ok, ctl, _ := askControlPlane(ctx, rest, nil)
+	ok, ctl, _ := askControlPlane(ctx, rest, token, nil)
 	return ok, ctl, ""
 }
 
+// ControlTokenHeader carries the control token to an emulator's control
+// plane (which takes Authorization: Bearer too).
+const ControlTokenHeader = "X-Conform-Token"
+
 // askControlPlane reads the emulator's /_conform/info from source address
-// from (nil: the system's choice).
-func askControlPlane(ctx context.Context, rest string, from net.IP) (bool, string, string) {
+// from (nil: the system's choice), presenting token when there is one.
+func askControlPlane(ctx context.Context, rest, token string, from net.IP) (bool, string, string) {
 	ctl := strings.TrimRight(rest, "/") + "/_conform"
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
@@ -155,6 +169,9 @@ func askControlPlane(ctx context.Context, rest string, from net.IP) (bool, strin
 	tr := &http.Transport{Proxy: nil, DialContext: d.DialContext}
 	defer tr.CloseIdleConnections()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ctl+"/info", nil)
+	if token != "" {
+		req.Header.Set(ControlTokenHeader, token)
+	}
 	resp, err := (&http.Client{Transport: tr}).Do(req)
 	if err != nil {
 		return false, "", ""

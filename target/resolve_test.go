@@ -15,6 +15,8 @@ func TestHostPort(t *testing.T) {
 		"http://127.0.0.1:8080":        "127.0.0.1:8080",
 		"https://[::1]:9443/x":         "[::1]:9443",
 		"http://localhost:1/api-proxy": "localhost:1",
+		"wss://example.com/ws":         "example.com:443",
+		"ws://example.com":             "example.com:80",
 	}
 	for in, want := range cases {
 		if got, err := HostPort(in); err != nil || got != want {
@@ -64,7 +66,7 @@ func TestProbeBadURL(t *testing.T) {
 }
 
 func TestResolutionRoundTrip(t *testing.T) {
-	r := Resolution{REST: "http://127.0.0.1:1", WS: "ws://127.0.0.1:1", Emulator: true, ControlURL: "http://127.0.0.1:1/_conform", SharedSource: true}
+	r := Resolution{REST: "http://127.0.0.1:1", WS: "ws://127.0.0.1:2", Emulator: true, ControlURL: "http://127.0.0.1:1/_conform", SharedSource: true, WSEmulator: true}
 	got, err := DecodeResolution(r.Encode())
 	if err != nil || got != r {
 		t.Errorf("round trip: %+v, %v", got, err)
@@ -74,7 +76,7 @@ func TestResolutionRoundTrip(t *testing.T) {
 	}
 	var c Config
 	c.Apply(r)
-	if c.REST != r.REST || !c.Emulator || c.ControlURL != r.ControlURL || !c.SharedSource {
+	if c.REST != r.REST || !c.Emulator || c.ControlURL != r.ControlURL || !c.SharedSource || !c.WSEmulator {
 		t.Errorf("apply: %+v", c)
 	}
 }

@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,8 +59,13 @@ type Config struct {
 	REST string `json:"rest,omitempty"`
 	// WS is the streaming base URL before /api/3/ws; derived from REST when empty.
 	WS string `json:"ws,omitempty"`
-	// Sandbox declares the target a sandbox, where orders may be placed.
+	// Sandbox declares the target a sandbox, where orders may be placed:
+	// the REST and the stream target both (see trading.go).
 	Sandbox bool `json:"sandbox,omitempty"`
+	// RESTSandbox and WSSandbox declare only the REST or only the stream
+	// target a sandbox, for targets on different hosts.
+	RESTSandbox bool `json:"rest_sandbox,omitempty"`
+	WSSandbox   bool `json:"ws_sandbox,omitempty"`
 	// AllowLiveTrading lets order-placing specs run on any target.
 	AllowLiveTrading bool `json:"allow_live_trading,omitempty"`
 	// Emulator is set when the target is a conform emulator with its control
@@ -66,6 +73,13 @@ type Config struct {
 	Emulator bool `json:"emulator,omitempty"`
 	// ControlURL is the emulator's control plane base URL.
 	ControlURL string `json:"control_url,omitempty"`
+	// WSEmulator is set when the stream target, on a host of its own, is
+	// itself proven a conform emulator (its control plane answered).
+	WSEmulator bool `json:"ws_emulator,omitempty"`
+	// ControlToken is the token of an emulator whose control plane was
+	// started with one (conform emulate --control-token): the harness sends
+	// it to the control plane. A secret: the redactor knows it.
+	ControlToken string `json:"control_token,omitempty"`
 	// Accounts maps a role to a key pair.
 	Accounts map[string]Account `json:"accounts,omitempty"`
 	// SharedSource declares that the target sees one source address for
@@ -81,9 +95,10 @@ type Config struct {
 }
 
 // Load reads a JSON config file (when path is not empty) and then applies
-// environment overrides: CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_SANDBOX,
-// and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,<right>...] where ROLE is
-// the role in upper case with - as _ (CONFORM_KEY_READ_ONLY).
+// environment overrides: CONFORM_TARGET, CONFORM_WS_TARGET,
+// CONFORM_CONTROL_TOKEN, CONFORM_SANDBOX, CONFORM_REST_SANDBOX,
+// CONFORM_WS_SANDBOX, and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,...]
+// where ROLE is the role in upper case with - as _ (CONFORM_KEY_READ_ONLY).
 func Load(path string, getenv func(string) string) (Config, error) {
 	var c Config
 	if path != "" {
@@ -106,12 +121,17 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	if v := getenv("CONFORM_WS_TARGET"); v != "" {
 		c.WS = v
 	}
-	if v := getenv("CONFORM_SANDBOX"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return c, fmt.Errorf("CONFORM_SANDBOX=%q: want true or false", v)
+	if v := getenv("CONFORM_CONTROL_TOKEN"); v != "" {
+		c.ControlToken = v
+	}
+	for name, dst := range map[string]*bool{"CONFORM_SANDBOX": &c.Sandbox, "CONFORM_REST_SANDBOX": &c.RESTSandbox, "CONFORM_WS_SANDBOX": &c.WSSandbox} {
+		if v := getenv(name); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return c, fmt.Errorf("%s=%q: want true or false", name, v)
+			}
+			*dst = b
 		}
-		c.Sandbox = b
 	}
 	for _, role := range []string{RoleFull, RoleReadOnly, RoleTradeOnly, RoleNoRights, RoleCounterparty, RoleSub, RoleSub2} {
 		name := "CONFORM_KEY_" + strings.ToUpper(strings.ReplaceAll(role, "-", "_"))
@@ -135,8 +155,11 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
-// Validate checks URLs and fills in the WebSocket URL.
+// Validate checks URLs and accounts and fills in the WebSocket URL.
 func (c *Config) Validate() error {
+	if err := c.validateAccounts(); err != nil {
+		return err // whatever the target: a half-given key is a config mistake
+	}
 	if c.REST == "" {
 		return nil // the embedded emulator
 	}
@@ -152,16 +175,26 @@ func (c *Config) Validate() error {
 	} else if w, err := url.Parse(c.WS); err != nil || (w.Scheme != "ws" && w.Scheme != "wss") {
 		return fmt.Errorf("websocket target %q: want a ws(s) base URL", c.WS)
 	}
-	for role, a := range c.Accounts {
-		if a.APIKey == "" || a.Secret == "" {
-			return fmt.Errorf("account %q: api_key and secret are required", role)
+	return nil
+}
+
+// validateAccounts checks that every configured key has both halves, in a
+// fixed order so that the one line names the same account every time.
+func (c *Config) validateAccounts() error {
+	check := func(where string, set map[string]Account) error {
+		for _, role := range slices.Sorted(maps.Keys(set)) {
+			if a := set[role]; a.APIKey == "" || a.Secret == "" {
+				return fmt.Errorf("target config: %saccount %q: api_key and secret are required", where, role)
+			}
 		}
+		return nil
+	}
+	if err := check("", c.Accounts); err != nil {
+		return err
 	}
 	for i, set := range c.AccountSets {
-		for role, a := range set {
-			if a.APIKey == "" || a.Secret == "" {
-				return fmt.Errorf("account_sets[%d] %q: api_key and secret are required", i, role)
-			}
+		if err := check(fmt.Sprintf("account_sets[%d] ", i), set); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -177,15 +210,6 @@ func DeriveWS(rest string) string {
 		return "ws://" + strings.TrimPrefix(rest, "http://")
 	}
 	return rest
-}
-
-// MayTrade says whether order-placing specs may run, and if not, why.
-func (c *Config) MayTrade() (bool, string) {
-	switch {
-	case c.Emulator, c.Sandbox, c.AllowLiveTrading:
-		return true, ""
-	}
-	return false, "the target is neither the conform emulator nor declared a sandbox (set sandbox in the config or pass --allow-live-trading)"
 }
 
 // IsLoopback reports whether the REST target is on this machine.

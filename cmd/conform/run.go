@@ -31,8 +31,19 @@ for each failed rule a command line that replays it. With --certify it runs
 everything that applies to the target (slow specs too; a testable rule that
 cannot run fails the certification) and makes --out a bundle, with
 target.json, bundle.json, README.md, report.png, and --out.tar.gz beside it. The target config (--config) is read first; flags override
-it. CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_SANDBOX and CONFORM_KEY_<ROLE>
-override the file too (see package target).`
+it. CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_SANDBOX, CONFORM_REST_SANDBOX,
+CONFORM_WS_SANDBOX and CONFORM_KEY_<ROLE> override the file too (see package
+target).
+
+Orders, cancellations, transfers and every other authenticated mutating
+request or trading stream message go only to a host:port that is the conform
+emulator (found by its control plane; a --ws-target counts only on the REST
+target's host:port or when its own control plane answers) or is declared a
+sandbox: --sandbox declares the REST and the stream target, --rest-sandbox
+or --ws-sandbox one of them; --allow-live-trading permits every host. Specs
+that would trade elsewhere skip with the reason. An emulator started with a
+control token (conform emulate --control-token) is driven with
+CONFORM_CONTROL_TOKEN or the config's control_token.`
 
 // Report file names in the output directory.
 const (
@@ -47,6 +58,7 @@ const (
 type runOptions struct {
 	target, wsTarget, config  string
 	sandbox, allowLiveTrading bool
+	restSandbox, wsSandbox    bool
 	labelFilter, focus        string
 	procs                     int
 	out                       string
@@ -70,8 +82,10 @@ func runFlagSet(o *runOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.StringVar(&o.target, "target", "", "REST base URL of the target, before /api/3 (empty: the embedded emulator)")
 	fs.StringVar(&o.wsTarget, "ws-target", "", "WebSocket base URL (default: derived from --target)")
-	fs.StringVar(&o.config, "config", "", "target config `file` (JSON: rest, ws, sandbox, accounts by role)")
-	fs.BoolVar(&o.sandbox, "sandbox", false, "declare the target a sandbox, where orders may be placed")
+	fs.StringVar(&o.config, "config", "", "target config `file` (JSON: rest, ws, sandbox, rest_sandbox, ws_sandbox, control_token, accounts by role)")
+	fs.BoolVar(&o.sandbox, "sandbox", false, "declare the target a sandbox, where orders may be placed: the REST and the stream target (orders go only to the emulator and declared sandboxes, judged per host:port)")
+	fs.BoolVar(&o.restSandbox, "rest-sandbox", false, "declare only the REST target a sandbox (config: rest_sandbox)")
+	fs.BoolVar(&o.wsSandbox, "ws-sandbox", false, "declare only the stream target (--ws-target) a sandbox (config: ws_sandbox)")
 	fs.BoolVar(&o.allowLiveTrading, "allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
 	fs.StringVar(&o.labelFilter, "label-filter", "", "Ginkgo label filter `expr`, e.g. 'rule:V3-ERR-BODY || auth'")
 	fs.StringVar(&o.focus, "focus", "", "run only specs whose text matches `regex`")
@@ -140,6 +154,12 @@ func resolveTarget(o *runOptions, getenv func(string) string) (target.Config, er
 	if o.set["sandbox"] {
 		cfg.Sandbox = o.sandbox
 	}
+	if o.set["rest-sandbox"] {
+		cfg.RESTSandbox = o.restSandbox
+	}
+	if o.set["ws-sandbox"] {
+		cfg.WSSandbox = o.wsSandbox
+	}
 	if o.set["allow-live-trading"] {
 		cfg.AllowLiveTrading = o.allowLiveTrading
 	}
@@ -195,6 +215,12 @@ func suiteArgs(cfg target.Config, configPath, resolved string) []string {
 	}
 	if cfg.Sandbox {
 		args = append(args, "-conform.sandbox")
+	}
+	if cfg.RESTSandbox {
+		args = append(args, "-conform.rest-sandbox")
+	}
+	if cfg.WSSandbox {
+		args = append(args, "-conform.ws-sandbox")
 	}
 	if cfg.AllowLiveTrading {
 		args = append(args, "-conform.allow-live-trading")

@@ -81,6 +81,13 @@ func TestResolveTarget(t *testing.T) {
 			func(c target.Config) bool { return c.REST == "http://env:2" }, ""},
 		{"flag over environment", []string{"--target", "http://flag:3"}, map[string]string{"CONFORM_TARGET": "http://env:2"},
 			func(c target.Config) bool { return c.REST == "http://flag:3" }, ""},
+		{"each target declared on its own", []string{"--target", "http://h:1", "--ws-target", "ws://w:2", "--ws-sandbox"}, map[string]string{"CONFORM_REST_SANDBOX": "true"},
+			func(c target.Config) bool { return !c.Sandbox && c.RESTSandbox && c.WSSandbox }, ""},
+		{"ws sandbox flag over config", []string{"--config", cfgPath, "--ws-sandbox=false", "--rest-sandbox"}, map[string]string{"CONFORM_WS_SANDBOX": "1"},
+			func(c target.Config) bool { return c.Sandbox && c.RESTSandbox && !c.WSSandbox }, ""},
+		{"bad ws sandbox env", nil, map[string]string{"CONFORM_WS_SANDBOX": "maybe"}, nil, "CONFORM_WS_SANDBOX"},
+		{"control token from the environment", []string{"--target", "http://h:1"}, map[string]string{"CONFORM_CONTROL_TOKEN": "tok-123456"},
+			func(c target.Config) bool { return c.ControlToken == "tok-123456" }, ""},
 		{"ws without target", []string{"--ws-target", "ws://x"}, nil, nil, "needs a --target"},
 		{"bad ws", []string{"--target", "http://h", "--ws-target", "http://x"}, nil, nil, "want a ws(s) base URL"},
 		{"versioned target", []string{"--target", "http://h/api/3"}, nil, nil, "without /api/3"},
@@ -130,6 +137,10 @@ func TestGinkgoArgs(t *testing.T) {
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
 			"-conform.target=https://api.example.com", "-conform.ws-target=wss://api.example.com",
 			"-conform.config=/etc/target.json", "-conform.sandbox"}},
+		{"stream target declared alone", base, target.Config{REST: "http://h", WS: "ws://w", RESTSandbox: true, WSSandbox: true}, "", true, []string{
+			"-p", "--procs=4", "--timeout=5m0s",
+			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
+			"-conform.target=http://h", "-conform.ws-target=ws://w", "-conform.rest-sandbox", "-conform.ws-sandbox"}},
 		{"live trading", base, target.Config{REST: "http://h", WS: "ws://h", AllowLiveTrading: true}, "", true, []string{
 			"-p", "--procs=4", "--timeout=6m0s", "--grace-period=10s",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
@@ -336,6 +347,32 @@ func TestEmbeddedEmulatorKeepsItsProcesses(t *testing.T) {
 			}
 			if strings.Contains(stderr.String(), "instead of") || !strings.Contains(stderr.String(), "the embedded emulator runs on its own fixture accounts") {
 				t.Errorf("stderr:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// A config account without a secret (or without a key) is a bad config:
+// one line and exit 2, before anything runs, whatever the target.
+func TestRunRefusesAnAccountWithoutASecretInOneLine(t *testing.T) {
+	dir := t.TempDir()
+	for name, cfg := range map[string]string{
+		"embedded emulator":  `{"accounts":{"full":{"api_key":"k"}}}`,
+		"remote target":      `{"rest":"https://api.example.com","accounts":{"full":{"api_key":"k","secret":"s"},"read-only":{"api_key":"r"}}}`,
+		"no key":             `{"accounts":{"full":{"secret":"s"}}}`,
+		"account set":        `{"rest":"https://api.example.com","accounts":{"full":{"api_key":"k","secret":"s"}},"account_sets":[{"full":{"api_key":"k2"}}]}`,
+		"empty secret given": `{"accounts":{"full":{"api_key":"k","secret":""}}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
+			if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			e, stdout, stderr := testEnv(t)
+			code := realMain([]string{"run", "--config", path, "--out", filepath.Join(dir, "out")}, e)
+			lines := strings.Split(strings.TrimRight(stderr.String(), "\n"), "\n")
+			if code != exitUsage || len(lines) != 1 || !strings.Contains(lines[0], "api_key and secret are required") || stdout.Len() != 0 {
+				t.Errorf("exit %d, want %d with one line\nstdout:\n%s\nstderr:\n%s", code, exitUsage, stdout, stderr)
 			}
 		})
 	}

@@ -36,6 +36,8 @@ type Flags struct {
 	WSTarget         string
 	Config           string
 	Sandbox          bool
+	RESTSandbox      bool
+	WSSandbox        bool
 	AllowLiveTrading bool
 	Faults           string
 	// Resolved is the target as the CLI already probed it (target.Resolution
@@ -65,7 +67,9 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 	fs.StringVar(&f.Target, "conform.target", "", "REST base URL of the target (before /api/3); empty starts the embedded emulator")
 	fs.StringVar(&f.WSTarget, "conform.ws-target", "", "WebSocket base URL; derived from the target when empty")
 	fs.StringVar(&f.Config, "conform.config", "", "target config file (JSON: rest, ws, sandbox, accounts by role)")
-	fs.BoolVar(&f.Sandbox, "conform.sandbox", false, "declare the target a sandbox, where orders may be placed")
+	fs.BoolVar(&f.Sandbox, "conform.sandbox", false, "declare the target a sandbox, where orders may be placed (the REST and the stream target)")
+	fs.BoolVar(&f.RESTSandbox, "conform.rest-sandbox", false, "declare only the REST target a sandbox")
+	fs.BoolVar(&f.WSSandbox, "conform.ws-sandbox", false, "declare only the stream target a sandbox")
 	fs.BoolVar(&f.AllowLiveTrading, "conform.allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
 	fs.StringVar(&f.Resolved, "conform.resolved", "", "the target as conform run resolved it (internal: set by the CLI, which probes the target once)")
 	fs.StringVar(&f.Faults, "conform.faults", "", "comma-separated rule IDs whose faults the embedded emulator switches on")
@@ -138,8 +142,13 @@ func StartTarget(f *Flags) ([]byte, func(), error) {
 	if f.WSTarget != "" {
 		cfg.WS = f.WSTarget
 	}
-	if f.given("conform.sandbox") {
-		cfg.Sandbox = f.Sandbox
+	for name, v := range map[string]struct {
+		dst *bool
+		val bool
+	}{"conform.sandbox": {&cfg.Sandbox, f.Sandbox}, "conform.rest-sandbox": {&cfg.RESTSandbox, f.RESTSandbox}, "conform.ws-sandbox": {&cfg.WSSandbox, f.WSSandbox}} {
+		if f.given(name) {
+			*v.dst = v.val
+		}
 	}
 	if f.given("conform.allow-live-trading") {
 		cfg.AllowLiveTrading = f.AllowLiveTrading
@@ -350,11 +359,21 @@ func (e *Env) HostPort() string {
 	return net.JoinHostPort(u.Hostname(), "80")
 }
 
-// RequireTrading skips the spec unless orders may be placed on the target:
-// the emulator, a declared sandbox, or --allow-live-trading.
+// RequireTrading skips the spec unless orders may be placed on the REST
+// target: the emulator, a declared sandbox, or --allow-live-trading.
 func (e *Env) RequireTrading() {
 	if ok, why := e.Config.MayTrade(); !ok {
 		Skip("places orders: " + why)
+	}
+}
+
+// RequireStreamTrading skips the spec unless orders may be placed on the
+// stream target too, which may be another host than the REST target's:
+// specs that trade on a stream call it (after RequireTrading when they
+// also clean up over REST).
+func (e *Env) RequireStreamTrading() {
+	if ok, why := e.Config.MayTradeStream(); !ok {
+		Skip("places orders on the stream: " + why)
 	}
 }
 

@@ -56,11 +56,13 @@ func (e *Env) MethodPacer(stream string) *client.Pacer {
 // DialStream opens a WebSocket connection to path (e.g. /api/3/ws/trading)
 // of the target with the suite's guard and redactor, from a source address
 // of its own on loopback; every frame it sends is paced under the stream's
-// per-IP message limit (StreamPacer). The connection closes when the spec
-// ends and its redacted transcript is attached to a failed spec.
+// per-IP message limit (StreamPacer). A frame the guard refuses (a trading
+// method on a stream host that may not trade) skips the spec with the
+// reason, as a refused REST request does. The connection closes when the
+// spec ends and its redacted transcript is attached to a failed spec.
 func (e *Env) DialStream(ctx context.Context, path string) *client.WSConn {
 	GinkgoHelper()
-	opts := client.WSOptions{Guard: e.guard, Redactor: e.redactor, Pacer: e.StreamPacer(strings.TrimPrefix(path, "/api/3"))}
+	opts := client.WSOptions{Guard: e.guard, Redactor: e.redactor, OnRefused: skipRefused, Pacer: e.StreamPacer(strings.TrimPrefix(path, "/api/3"))}
 	if e.loopback {
 		n := e.nextAddr.Add(1)
 		ip := net.IPv4(127, byte(16+GinkgoParallelProcess()), byte(n>>8), byte(n))

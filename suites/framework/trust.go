@@ -8,23 +8,29 @@ import (
 )
 
 // tradingGuard is the suite's live-trading guard for cfg: it permits
-// authenticated mutating requests only on the emulator, a declared sandbox,
-// or with --allow-live-trading.
+// authenticated mutating requests and trading stream messages only to the
+// hosts that are the emulator or a declared sandbox (REST and stream target
+// each judged on its own), or everywhere with --allow-live-trading.
 func tradingGuard(cfg target.Config) *client.Guard {
-	if ok, why := cfg.MayTrade(); !ok {
-		return client.RefuseTrading(why)
+	dests, all := cfg.TradingDestinations()
+	if all {
+		return client.PermitTrading()
 	}
-	return client.PermitTrading()
+	return client.PermitOnly("", dests...)
 }
 
-// newRedactor knows every secret the run may send: the configured accounts
-// and, on the emulator, every fixture account (each process uses its own).
+// newRedactor knows every secret the run may send: the configured accounts,
+// the control token and, on the emulator, every fixture account (each
+// process uses its own).
 func newRedactor(cfg target.Config) *client.Redactor {
 	var creds []client.Credential
 	for _, set := range append([]map[string]target.Account{cfg.Accounts}, cfg.AccountSets...) {
 		for _, a := range set {
 			creds = append(creds, client.Credential{Key: a.APIKey, Secret: a.Secret})
 		}
+	}
+	if cfg.ControlToken != "" {
+		creds = append(creds, client.Credential{Secret: cfg.ControlToken})
 	}
 	if accts, err := fixtures.Accounts(); err == nil {
 		for _, a := range accts {

@@ -45,6 +45,7 @@ var _ = Describe("Trading stream: errors", func() {
 
 	framework.ConformanceIt("V3-WST-ERROR-ID", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
+		framework.Current().RequireStreamTrading()
 		s := trading.NewStreamSession(ctx, target.RoleFull, trading.TradingStream)
 		sym := trading.WorkingSymbols(ctx)[0]
 		missing, repl := cloids.New(), cloids.New()

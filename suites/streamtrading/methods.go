@@ -59,6 +59,7 @@ var _ = Describe("Trading stream: methods", Ordered, func() {
 	entry := func(ctx SpecContext, method string, build any) {
 		if _, ok := build.(tradingParams); ok {
 			framework.Current().RequireTrading()
+			framework.Current().RequireStreamTrading()
 		}
 		var p any
 		switch b := build.(type) {

@@ -18,6 +18,7 @@ import (
 func newSession(ctx context.Context) *trading.StreamSession {
 	GinkgoHelper()
 	framework.Current().RequireTrading()
+	framework.Current().RequireStreamTrading()
 	return trading.NewStreamSession(ctx, target.RoleFull, trading.TradingStream)
 }
 

@@ -40,6 +40,7 @@ var _ = Describe("A frozen sub-account on the streams", func() {
 	})
 
 	framework.ConformanceIt("V3-SUBACC-FROZEN-SESSION", func(ctx SpecContext) {
+		framework.Current().RequireStreamTrading()
 		s := newSuper()
 		sym := fundedSub(ctx, s, false)
 		sess := trading.NewStreamSession(ctx, target.RoleSub, trading.TradingStream)

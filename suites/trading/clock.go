@@ -2,8 +2,6 @@ package trading
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
 	"time"
 
 	"github.com/conform-harness/conform/suites/framework"
@@ -15,20 +13,9 @@ import (
 // moved away from the wall clock (skipping the spec on another target).
 func EmulatorNow(ctx context.Context) time.Time {
 	GinkgoHelper()
-	e := framework.Current()
-	e.RequireEmulator()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, e.Config.ControlURL+"/info", nil)
-	Expect(err).NotTo(HaveOccurred(), "building the request for the emulator clock")
-	resp, err := (&http.Client{Timeout: framework.Timeouts.Request}).Do(req)
+	now, err := framework.Current().Control().Now(ctx)
 	Expect(err).NotTo(HaveOccurred(), "reading the emulator clock")
-	defer resp.Body.Close()
-	var in struct {
-		Now string `json:"now"`
-	}
-	Expect(json.NewDecoder(resp.Body).Decode(&in)).To(Succeed(), "decoding the emulator's /info")
-	now, err := time.Parse(time.RFC3339Nano, in.Now)
-	Expect(err).NotTo(HaveOccurred(), "the emulator's clock %q", in.Now)
-	return now.UTC()
+	return now
 }
 
 // TargetNow is the target's notion of now: the emulator's clock, or the wall

@@ -5,8 +5,11 @@
 package control
 
 import (
+	"crypto/subtle"
 	"encoding/json"
+	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/conform-harness/conform/emulator/clock"
@@ -28,12 +31,45 @@ type Resetter interface {
 	Reset() error
 }
 
-// Plane serves the control endpoints.
+// Plane serves the control endpoints. Anyone who reaches it can reset the
+// exchange, fund any account and move the clock, so it is local: without a
+// Token it answers loopback peers only; with one it requires the token
+// (Authorization: Bearer <token>, or X-Conform-Token: <token>) from every
+// peer, loopback included.
 type Plane struct {
 	Clock  *clock.Offset
 	Funder Funder
 	Reset  Resetter
 	Faults *faults.Set
+	Token  string
+}
+
+// TokenHeader carries the control token, as Authorization: Bearer does.
+const TokenHeader = "X-Conform-Token"
+
+// admit returns nil when the request may use the control plane. The peer
+// is the TCP peer (RemoteAddr): a forwarded address proves nothing.
+func (p *Plane) admit(r *http.Request) *api.Error {
+	if p.Token != "" {
+		got := r.Header.Get(TokenHeader)
+		if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && got == "" {
+			got = strings.TrimSpace(bearer)
+		}
+		if subtle.ConstantTimeCompare([]byte(got), []byte(p.Token)) != 1 {
+			return &api.Error{Status: http.StatusUnauthorized, Code: 1002, Message: "Authorization required",
+				Description: "the control plane requires its token (Authorization: Bearer <token> or " + TokenHeader + ")"}
+		}
+		return nil
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return &api.Error{Status: http.StatusForbidden, Code: 403, Message: "Forbidden",
+			Description: "the control plane answers loopback peers only; start the emulator with a control token (conform emulate --control-token or CONFORM_CONTROL_TOKEN) to reach it from elsewhere"}
+	}
+	return nil
 }
 
 type info struct {
@@ -49,6 +85,10 @@ type info struct {
 func (p *Plane) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out := &api.Writer{}
 	fail := func(e *api.Error) { out.Error(w, r, e) }
+	if e := p.admit(r); e != nil {
+		fail(e)
+		return
+	}
 	var req struct {
 		APIKey   string `json:"api_key"`
 		Currency string `json:"currency"`

@@ -1,9 +1,11 @@
 package stream
 
 import (
+	"errors"
 	"net/http"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 )
@@ -28,19 +30,28 @@ func Upgrader(refuse func(w http.ResponseWriter, r *http.Request, status int, re
 
 // ReadLoop hands each data message of ws (at most MaxMessage) to handle
 // until a read fails or handle answers false; it returns the read error
-// (nil when handle stopped).
+// (nil when handle stopped). A text message that is not UTF-8 fails the
+// connection with 1007 (RFC 6455 section 8.1), unhandled, and returns
+// ErrInvalidUTF8.
 func ReadLoop(ws *websocket.Conn, handle func([]byte) bool) error {
 	ws.SetReadLimit(MaxMessage)
 	for {
-		_, data, err := ws.ReadMessage()
+		kind, data, err := ws.ReadMessage()
 		if err != nil {
 			return err
+		}
+		if kind == websocket.TextMessage && !utf8.Valid(data) {
+			_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseInvalidFramePayloadData, "text frame is not valid UTF-8"), time.Now().Add(time.Second))
+			return ErrInvalidUTF8
 		}
 		if !handle(data) {
 			return nil
 		}
 	}
 }
+
+// ErrInvalidUTF8 ends a connection that sent a text message that is not UTF-8.
+var ErrInvalidUTF8 = errors.New("stream: text message is not valid UTF-8")
 
 // Ping sends a ping on ws every interval until done is closed; a ping that
 // cannot be written calls fail and stops.
