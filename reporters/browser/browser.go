@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -202,14 +203,36 @@ func launch(ctx context.Context, o Options) (context.Context, func(), error) {
 	bctx, cancelB := chromedp.NewContext(alloc)
 	done := func() {
 		cancelB()
-		cancelAlloc()
-		os.RemoveAll(profile)
+		cancelAlloc() // waits for the browser process to exit
+		removeProfile(profile)
 	}
 	if err := chromedp.Run(bctx); err != nil { // starts the browser
 		done()
 		return nil, nil, fmt.Errorf("browser: start %s: %w", o.Chromium, err)
 	}
 	return bctx, done, nil
+}
+
+// removeProfile removes a browser's profile and the directory of its
+// singleton socket, which Chromium makes in the temporary directory, links
+// from the profile and leaves behind when it is stopped by a signal (as
+// chromedp stops it). Chromium's helper processes can outlive the browser
+// by a moment and still write to the profile, failing one RemoveAll: it is
+// tried again a few times.
+func removeProfile(profile string) {
+	if sock, err := os.Readlink(filepath.Join(profile, "SingletonSocket")); err == nil && filepath.IsAbs(sock) {
+		dir := filepath.Dir(sock)
+		for _, name := range []string{"SingletonSocket", "SingletonCookie"} {
+			os.Remove(filepath.Join(dir, name))
+		}
+		os.Remove(dir) // only when it is empty: it may be something else's
+	}
+	for i := range 10 {
+		if err := os.RemoveAll(profile); err == nil {
+			return
+		}
+		time.Sleep(time.Duration(i+1) * 20 * time.Millisecond)
+	}
 }
 
 // Layout opens any page at o.Width and lists what a person could not read:

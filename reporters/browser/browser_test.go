@@ -148,3 +148,30 @@ func TestLookSeesClipping(t *testing.T) {
 		}
 	}
 }
+
+// Look leaves nothing of Chromium in the temporary directory: neither its
+// profile nor the directory of its singleton socket.
+func TestLookLeavesNothingInTMPDIR(t *testing.T) {
+	chromium, err := Find(os.Getenv)
+	if err != nil {
+		t.Skipf("skipped: %v", err)
+	}
+	page := filepath.Join(t.TempDir(), "page.html")
+	if err := os.WriteFile(page, []byte("<!doctype html><title>t</title><p>hello</p>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := Layout(ctx, page, Options{Chromium: chromium}); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("left in $TMPDIR: %s", e.Name())
+	}
+}
