@@ -8,7 +8,7 @@ REPORTS ?= reports
 PROCS   ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) * 2 )); [ $$n -lt 4 ] && n=4; [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build conform test unit unit-race unit-pkgs unit-cli unit-timed suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
+.PHONY: rules.yaml all build cli conform test unit unit-race unit-pkgs unit-cli unit-timed suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
 
 all: build
 
@@ -17,6 +17,10 @@ build:
 	$(GO) build -o $(BIN)/conform ./cmd/conform
 	$(GO) test -c -o $(BIN)/suites.test ./suites
 	$(GO) build -o $(BIN)/ginkgo github.com/onsi/ginkgo/v2/ginkgo
+
+## cli: the conform CLI alone, in bin/ (what bench-compare's load comparison runs)
+cli:
+	$(GO) build -o $(BIN)/conform ./cmd/conform
 
 ## conform: run every suite against the embedded emulator (or TARGET=URL), reports in ./reports
 conform: build
@@ -120,7 +124,7 @@ clean:
 
 ## bench-compare: our engine beside github.com/i25959341/orderbook on its own workload, conform load beside wrk,
 ## HTTP placement beside a bare handler; in its own module (bench/), ratios are the figures of record
-bench-compare:
+bench-compare: cli
 	cd bench && $(GO) run . $(ARGS)
 
 ## soak: the emulator at the documented trading rate for SOAK_DURATION (default 10m), RSS over time, which must stay
