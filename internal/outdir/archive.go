@@ -7,29 +7,46 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // ArchivePath is where the directory's .tar.gz goes: beside it, named
 // after it.
-func (d *Dir) ArchivePath() string { return d.path + ".tar.gz" }
+func (d *Dir) ArchivePath() string { return archivePath(d.path) }
 
-// CheckArchive reports whether the archive may be written: it does not
-// exist, or it is the one this directory's manifest records, unchanged.
-// Anything else at its path is a *ForeignError.
+func archivePath(dir string) string { return filepath.Clean(dir) + ".tar.gz" }
+
+// CheckArchive reports whether the archive of dir (dir.tar.gz) may be
+// written, before dir is opened and without writing anything: it does not
+// exist, or it is the one dir's manifest records, unchanged. Anything else
+// at its path is a *ForeignError.
+func CheckArchive(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	m, _, err := readManifest(abs)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		return err
+	}
+	return checkArchive(abs, m)
+}
+
+// CheckArchive is the package's CheckArchive for an open directory.
 func (d *Dir) CheckArchive() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.checkArchive()
+	return checkArchive(d.path, d.m)
 }
 
-func (d *Dir) checkArchive() error {
-	p := d.ArchivePath()
+func checkArchive(dir string, m manifest) error {
+	p := archivePath(dir)
 	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	} else if err != nil {
 		return err
 	}
-	if a := d.m.Archive; a != nil && a.Name == filepath.Base(p) {
+	if a := m.Archive; a != nil && a.Name == filepath.Base(p) {
 		same, err := a.matches(p)
 		if err != nil || same {
 			return err
@@ -44,7 +61,7 @@ func (d *Dir) checkArchive() error {
 func (d *Dir) WriteArchive(write func(io.Writer) error) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.checkArchive(); err != nil {
+	if err := checkArchive(d.path, d.m); err != nil {
 		return "", err
 	}
 	p := d.ArchivePath()

@@ -151,7 +151,7 @@ func Open(dir string, me Holder) (*Dir, error) {
 	fi, err := os.Stat(abs)
 	switch {
 	case err == nil && !fi.IsDir():
-		return nil, fmt.Errorf("%s is not a directory", dir)
+		return nil, errors.New("is not a directory")
 	case err != nil: // missing, or a path through a file
 		if err := os.MkdirAll(abs, 0o755); err != nil {
 			return nil, fmt.Errorf("cannot create it: %w", unwrapPath(err))
@@ -241,6 +241,7 @@ func (d *Dir) WriteFile(name string, data []byte, perm os.FileMode) error {
 func (d *Dir) Remove(names ...string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	changed := false
 	for _, name := range names {
 		i := d.index(name)
 		if i < 0 {
@@ -249,11 +250,15 @@ func (d *Dir) Remove(names ...string) error {
 			}
 			continue
 		}
+		changed = true
 		if err := os.Remove(d.Join(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 		d.m.Files = slices.Delete(d.m.Files, i, i+1)
 		delete(d.written, name)
+	}
+	if !changed {
+		return nil
 	}
 	return d.save()
 }
@@ -324,6 +329,11 @@ func (d *Dir) Seal() error {
 		kept = append(kept, e)
 	}
 	d.m.Files = kept
+	if _, err := os.Lstat(d.Join(ManifestFile)); err != nil && len(d.m.Files) == 0 && d.m.Archive == nil {
+		// Nothing written: a directory conform was refused (or wrote nothing)
+		// is left as it was found.
+		return errors.Join(errs...)
+	}
 	if err := d.save(); err != nil {
 		errs = append(errs, err)
 	}

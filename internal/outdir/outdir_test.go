@@ -457,6 +457,9 @@ func TestArchive(t *testing.T) {
 		if s.before != nil {
 			s.before()
 		}
+		if err := CheckArchive(dir); (err != nil) != s.err {
+			t.Errorf("%s: check before opening: %v", s.name, err)
+		}
 		d, err := Open(dir, Me("test"))
 		if err != nil {
 			t.Fatal(err)
@@ -549,4 +552,24 @@ func readHolderAt(t *testing.T, path string) Holder {
 		t.Fatal("no holder")
 	}
 	return *h
+}
+
+// A directory conform opened and wrote nothing to is left as it was found:
+// no manifest, no lock.
+func TestNothingWrittenLeavesNothing(t *testing.T) {
+	for name, dir := range map[string]string{"new": filepath.Join(t.TempDir(), "new"), "empty": t.TempDir()} {
+		d, err := Open(dir, Me("test"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Remove("results.json"); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%s: left %v", name, entries)
+		}
+	}
 }
