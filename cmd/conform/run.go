@@ -225,6 +225,9 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkSpecDir(cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR"))); err != nil {
+		return err
+	}
 	if lim := cfg.ParallelAccounts(); lim > 0 && o.procs > lim {
 		// Specs that read account-wide state would race across processes
 		// sharing one account: run only as many as have accounts of their own.
@@ -247,16 +250,12 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	outDir, err := prepareOutDir(o.out)
+	out, err := openRunOut(o, args, e)
 	if err != nil {
 		return err
 	}
-	if err := rotatePrevious(outDir, o.certify); err != nil {
-		return harnessErrorf("output directory: %w", err)
-	}
-	if _, err := prepareOutDir(outDir, append([]string{ginkgoReport, junitReport, resultsReport, htmlReport, runLog}, certifyFiles...)...); err != nil {
-		return err
-	}
+	defer out.Close()
+	outDir := out.Path()
 	ctx := context.Background()
 	var resolved string
 	if cfg.REST != "" {
@@ -266,7 +265,7 @@ func cmdRun(args []string, e *env) error {
 		}
 		resolved = r.Encode()
 	}
-	logf, err := os.Create(filepath.Join(outDir, runLog))
+	logf, err := out.Create(runLog)
 	if err != nil {
 		return harnessErrorf("run log: %w", err)
 	}
@@ -285,7 +284,7 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return harnessErrorf("ginkgo exited with status %d and wrote no usable report: %v", status, err)
 	}
-	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR"))}
+	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, out: out, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR"))}
 	res, err := rep.write(reports)
 	if err != nil {
 		return harnessError(err)
@@ -320,24 +319,6 @@ func selectsNone(reports []types.Report) bool {
 		}
 	}
 	return true
-}
-
-// prepareOutDir creates dir and removes stale reports from an earlier run,
-// so that a crashed run cannot be mistaken for the previous one.
-func prepareOutDir(dir string, stale ...string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", usageErrorf("--out %s: %w", dir, err)
-	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return "", harnessErrorf("output directory: %w", err)
-	}
-	for _, name := range stale {
-		if err := os.Remove(filepath.Join(abs, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return "", harnessErrorf("output directory: %w", err)
-		}
-	}
-	return abs, nil
 }
 
 // isTerminal reports whether f is a character device, so that Ginkgo's
