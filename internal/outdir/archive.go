@@ -75,7 +75,10 @@ func (d *Dir) WriteArchive(write func(io.Writer) error) (string, error) {
 	}
 	defer os.Remove(f.Name()) // gone once renamed; removed on failure
 	bw := bufio.NewWriter(f)
-	err = write(bw)
+	err = f.Chmod(0o644) // a report to share, as os.Create makes it, not CreateTemp's private file
+	if err == nil {
+		err = write(bw)
+	}
 	if err == nil {
 		err = bw.Flush()
 	}

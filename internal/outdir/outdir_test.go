@@ -475,6 +475,9 @@ func TestArchive(t *testing.T) {
 		if got := read(root, "cert.tar.gz"); got != s.want {
 			t.Errorf("%s: archive holds %q, want %q", s.name, got, s.want)
 		}
+		if fi, err := os.Stat(filepath.Join(root, "cert.tar.gz")); err == nil && !s.err && runtime.GOOS != "windows" && fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s: archive mode %v", s.name, fi.Mode())
+		}
 		entries, _ := os.ReadDir(root)
 		for _, e := range entries {
 			if e.Name() != "cert" && e.Name() != "cert.tar.gz" {
