@@ -228,6 +228,14 @@ func cmdRun(args []string, e *env) error {
 	if err := checkSpecDir(cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR"))); err != nil {
 		return err
 	}
+	// --out is claimed first: a directory that is not conform's, or in use,
+	// is refused in one line before anything else is said or run.
+	out, err := openRunOut(o, args, e)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	outDir := out.Path()
 	if lim := cfg.ParallelAccounts(); lim > 0 && o.procs > lim {
 		// Specs that read account-wide state would race across processes
 		// sharing one account: run only as many as have accounts of their own.
@@ -250,12 +258,6 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	out, err := openRunOut(o, args, e)
-	if err != nil {
-		return err
-	}
-	defer out.Close()
-	outDir := out.Path()
 	ctx := context.Background()
 	var resolved string
 	if cfg.REST != "" {
