@@ -32,7 +32,10 @@ everything that applies to the target (slow specs too; a testable rule that
 cannot run fails the certification) and makes --out a bundle, with
 target.json, bundle.json, README.md, report.png, and --out.tar.gz beside it. The target config (--config) is read first; flags override
 it. CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_SANDBOX and CONFORM_KEY_<ROLE>
-override the file too (see package target).`
+override the file too (see package target). --out must be new, empty or
+conform's: conform writes, moves and removes only the files it wrote there
+(listed in its .conform-manifest.json), refuses any other directory (exit 2)
+and one another conform run is writing to.`
 
 // Report file names in the output directory.
 const (
