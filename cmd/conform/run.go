@@ -231,21 +231,6 @@ func cmdRun(args []string, e *env) error {
 	if err := checkSpecDir(cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR"))); err != nil {
 		return err
 	}
-	// --out is claimed first: a directory that is not conform's, or in use,
-	// is refused in one line before anything else is said or run.
-	out, err := openRunOut(o, args, e)
-	if err != nil {
-		return err
-	}
-	defer out.Close()
-	outDir := out.Path()
-	if lim := cfg.ParallelAccounts(); lim > 0 && o.procs > lim {
-		// Specs that read account-wide state would race across processes
-		// sharing one account: run only as many as have accounts of their own.
-		fmt.Fprintf(e.stderr, "conform: %d account set(s) configured for a target that may trade: running %d process(es) instead of %d, so that no two share an account's balances and orders (add account_sets to the target config to run more)\n",
-			lim, lim, o.procs)
-		o.procs = lim
-	}
 	var configPath string
 	if o.config != "" {
 		if configPath, err = filepath.Abs(o.config); err != nil {
@@ -260,6 +245,21 @@ func cmdRun(args []string, e *env) error {
 	ginkgo, err := loc.find(ginkgoBinary, o.ginkgo, "ginkgo")
 	if err != nil {
 		return err
+	}
+	// --out is claimed before anything is said or run: a directory that is
+	// not conform's, or in use, is refused in one line.
+	out, err := openRunOut(o, args, e)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	outDir := out.Path()
+	if lim := cfg.ParallelAccounts(); lim > 0 && o.procs > lim {
+		// Specs that read account-wide state would race across processes
+		// sharing one account: run only as many as have accounts of their own.
+		fmt.Fprintf(e.stderr, "conform: %d account set(s) configured for a target that may trade: running %d process(es) instead of %d, so that no two share an account's balances and orders (add account_sets to the target config to run more)\n",
+			lim, lim, o.procs)
+		o.procs = lim
 	}
 	ctx := context.Background()
 	var resolved string
