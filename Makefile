@@ -4,11 +4,14 @@
 GO      ?= go
 BIN     := bin
 REPORTS ?= reports
+# The wire runs' tables and logs: not in $(REPORTS), which holds only what conform wrote (conform refuses an --out
+# holding anything else).
+WIREOUT ?= $(REPORTS)-wire
 # Two suite processes per CPU, 4 to 8: specs mostly wait (see defaultProcs in cmd/conform/run.go).
 PROCS   ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) * 2 )); [ $$n -lt 4 ] && n=4; [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build conform test unit unit-race unit-pkgs unit-cli unit-timed suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
+.PHONY: rules.yaml all build cli conform test unit unit-race unit-pkgs unit-cli unit-timed suite coverage trust clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
 
 all: build
 
@@ -17,6 +20,10 @@ build:
 	$(GO) build -o $(BIN)/conform ./cmd/conform
 	$(GO) test -c -o $(BIN)/suites.test ./suites
 	$(GO) build -o $(BIN)/ginkgo github.com/onsi/ginkgo/v2/ginkgo
+
+## cli: the conform CLI alone, in bin/ (what bench-compare's load comparison runs)
+cli:
+	$(GO) build -o $(BIN)/conform ./cmd/conform
 
 ## conform: run every suite against the embedded emulator (or TARGET=URL), reports in ./reports
 conform: build
@@ -67,8 +74,8 @@ unit-timed:
 ## every spec names a known rule, and the checked-in rules.yaml is what the code says
 coverage: conform-check
 	$(BIN)/conform rules --check --results $(REPORTS)/results.json
-	@$(BIN)/conform rules --yaml > $(REPORTS)/rules.yaml.new && diff -u rules.yaml $(REPORTS)/rules.yaml.new > $(REPORTS)/rules.yaml.diff \
-	  || { echo "rules.yaml is stale (make rules.yaml regenerates it):"; head -40 $(REPORTS)/rules.yaml.diff; exit 1; }
+	@$(BIN)/conform rules --yaml > $(BIN)/rules.yaml.new && diff -u rules.yaml $(BIN)/rules.yaml.new > $(BIN)/rules.yaml.diff \
+	  || { echo "rules.yaml is stale (make rules.yaml regenerates it):"; head -40 $(BIN)/rules.yaml.diff; exit 1; }
 
 ## rules.yaml: regenerate the checked-in catalogue (rule, area, section, sentence, specs, fault)
 rules.yaml: build
@@ -116,11 +123,11 @@ load: build
 	$(BIN)/conform load --scenario mixed --rate 200/s --duration 10s --out $(REPORTS)/load --threshold 'p99<50ms' --threshold 'success>0.99'
 
 clean:
-	rm -rf $(BIN) $(REPORTS)
+	rm -rf $(BIN) $(REPORTS) $(WIREOUT)
 
 ## bench-compare: our engine beside github.com/i25959341/orderbook on its own workload, conform load beside wrk,
 ## HTTP placement beside a bare handler; in its own module (bench/), ratios are the figures of record
-bench-compare:
+bench-compare: cli
 	cd bench && $(GO) run . $(ARGS)
 
 ## soak: the emulator at the documented trading rate for SOAK_DURATION (default 10m), RSS over time, which must stay
@@ -131,14 +138,14 @@ soak:
 
 ## wiremut: faults injected on the wire (a response-mutating proxy between the suite and the emulator); minutes, not in make test
 wiremut: build
-	@mkdir -p $(REPORTS); WIREMUT=1 CONFORM_BIN=$(abspath $(BIN)) WIREMUT_OUT=$(abspath $(REPORTS)) $(GO) test -count=1 -timeout 60m -v -run '^TestWireMutations$$' ./internal/wiremut/ > $(REPORTS)/wiremut.log 2>&1; \
-	  s=$$?; cat $(REPORTS)/wiremut.md 2>/dev/null; [ $$s -eq 0 ] || tail -20 $(REPORTS)/wiremut.log; exit $$s
+	@mkdir -p $(WIREOUT); WIREMUT=1 CONFORM_BIN=$(abspath $(BIN)) WIREMUT_OUT=$(abspath $(WIREOUT)) $(GO) test -count=1 -timeout 60m -v -run '^TestWireMutations$$' ./internal/wiremut/ > $(WIREOUT)/wiremut.log 2>&1; \
+	  s=$$?; cat $(WIREOUT)/wiremut.md 2>/dev/null; [ $$s -eq 0 ] || tail -20 $(WIREOUT)/wiremut.log; exit $$s
 
 ## wirebenign: wire changes the documents allow (unknown fields, key order, whitespace, gzip, chunks, headers, closed
 ## connections, latency, fragmented frames, pings) must each leave every area green; minutes, not in make test
 wirebenign: build
-	@mkdir -p $(REPORTS); WIREMUT_BENIGN=1 CONFORM_BIN=$(abspath $(BIN)) WIREMUT_OUT=$(abspath $(REPORTS)) $(GO) test -count=1 -timeout 60m -v -run '^TestWireBenign$$' ./internal/wiremut/ > $(REPORTS)/wirebenign.log 2>&1; \
-	  s=$$?; cat $(REPORTS)/wirebenign.md 2>/dev/null; [ $$s -eq 0 ] || grep -E 'FAIL|red|idle' $(REPORTS)/wirebenign.log | head -40; exit $$s
+	@mkdir -p $(WIREOUT); WIREMUT_BENIGN=1 CONFORM_BIN=$(abspath $(BIN)) WIREMUT_OUT=$(abspath $(WIREOUT)) $(GO) test -count=1 -timeout 60m -v -run '^TestWireBenign$$' ./internal/wiremut/ > $(WIREOUT)/wirebenign.log 2>&1; \
+	  s=$$?; cat $(WIREOUT)/wirebenign.md 2>/dev/null; [ $$s -eq 0 ] || grep -E 'FAIL|red|idle' $(WIREOUT)/wirebenign.log | head -40; exit $$s
 
 ## wirebenign-fast: one combined benign mutation (unknown fields, reversed keys, gzip, fragmented frames) over the
 ## areas of wiremut.FastBenignAreas; the regression check of make test

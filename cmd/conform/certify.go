@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conform-harness/conform/internal/outdir"
 	"github.com/conform-harness/conform/reporters/browser"
 	"github.com/conform-harness/conform/reporters/bundle"
 	"github.com/conform-harness/conform/reporters/htmlreport"
@@ -38,7 +40,9 @@ type runReport struct {
 	cfg        target.Config
 	configPath string
 	outDir     string
-	self       string
+	// out is --out, where the reports are recorded as conform's.
+	out  *outdir.Dir
+	self string
 	// specDir holds the documents the rules come from, if given.
 	specDir string
 	// stop says when and why conform stopped the run (nil: it did not).
@@ -48,6 +52,9 @@ type runReport struct {
 // write builds results.json, junit.xml and report.html from Ginkgo's
 // reports, with a replay command for every failed rule.
 func (rr runReport) write(reports []types.Report) (*results.Results, error) {
+	if err := rr.out.Record(resultsReport, junitReport, htmlReport); err != nil {
+		return nil, err
+	}
 	res := results.BuildStopped(reports, rules.Default(), rr.stop)
 	if rr.o.certify {
 		res.Certify()
@@ -84,18 +91,9 @@ func (rr runReport) write(reports []types.Report) (*results.Results, error) {
 // copies them beside the report, where its links point (unless --spec-url
 // points elsewhere).
 func (rr runReport) documents() (*htmlreport.Documents, error) {
-	var names []string
-	for _, a := range rules.Areas() {
-		if !slices.Contains(names, a.Document) {
-			names = append(names, a.Document)
-		}
-	}
-	docs, err := htmlreport.LoadDocuments(rr.specDir, names...)
+	docs, err := readDocuments(rr.specDir)
 	if err != nil {
 		return nil, err
-	}
-	if len(docs.Names()) == 0 {
-		return nil, fmt.Errorf("--spec-dir %s holds none of %s", rr.specDir, strings.Join(names, ", "))
 	}
 	if rr.o.specURL == "" {
 		for _, name := range docs.Names() {
@@ -103,12 +101,51 @@ func (rr runReport) documents() (*htmlreport.Documents, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := os.WriteFile(filepath.Join(rr.outDir, name), b, 0o644); err != nil {
+			if err := rr.out.WriteFile(name, b, 0o644); err != nil {
 				return nil, err
 			}
 		}
 	}
 	return docs, nil
+}
+
+// readDocuments reads the documents of the catalogue's areas from dir,
+// which must hold at least one.
+func readDocuments(dir string) (*htmlreport.Documents, error) {
+	var names []string
+	for _, a := range rules.Areas() {
+		if !slices.Contains(names, a.Document) {
+			names = append(names, a.Document)
+		}
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--spec-dir %s: %w", dir, errors.Unwrap(err))
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("--spec-dir %s is not a directory", dir)
+	}
+	docs, err := htmlreport.LoadDocuments(dir, names...)
+	if err != nil {
+		return nil, err
+	}
+	if len(docs.Names()) == 0 {
+		return nil, fmt.Errorf("--spec-dir %s holds none of %s", dir, strings.Join(names, ", "))
+	}
+	return docs, nil
+}
+
+// checkSpecDir reads the documents of --spec-dir before the suite runs, so
+// that a wrong directory is one line and exit 2, not a harness error after
+// the whole run.
+func checkSpecDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if _, err := readDocuments(dir); err != nil {
+		return usageErrorf("run: %v", err)
+	}
+	return nil
 }
 
 // command is the conform command line for this target and config, with
@@ -182,7 +219,15 @@ func (rr runReport) bundle(ctx context.Context, res *results.Results, log io.Wri
 	}
 	m := bundle.Manifest{Created: time.Now().UTC(), Verdict: verdict, Tool: bundle.ToolVersion(), Catalogue: bundle.CatalogueOf(rules.Default()),
 		Target: bundle.DescribeTarget(rr.cfg, rules.Default()), Command: rr.command("--certify", "--out", rr.o.out), BrowserCheck: check}
-	tgz, err := bundle.Write(rr.outDir, m)
+	// The bundle is what this run wrote, nothing else of --out.
+	if err := rr.out.Record(bundle.TargetFile, bundle.ReadmeFile, bundle.ManifestFile); err != nil {
+		return err
+	}
+	files, err := bundle.Write(rr.outDir, rr.out.Written(), m)
+	if err != nil {
+		return err
+	}
+	tgz, err := rr.out.WriteArchive(func(w io.Writer) error { return bundle.WriteTarGz(w, rr.outDir, files) })
 	if err != nil {
 		return err
 	}
@@ -203,6 +248,9 @@ func (rr runReport) lookAtReport(ctx context.Context, res *results.Results, e *e
 	}
 	lctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
+	if err := rr.out.Record(screenshotFile); err != nil {
+		return "report.html not checked in a browser: " + err.Error()
+	}
 	seen, err := browser.Look(lctx, filepath.Join(rr.outDir, htmlReport), browser.Options{Chromium: chromium, Screenshot: filepath.Join(rr.outDir, screenshotFile)})
 	if err != nil {
 		return "report.html not checked in a browser: " + err.Error()

@@ -276,6 +276,16 @@ func cmdLoad(args []string, e *env) error {
 			return err
 		}
 	}
+	loadFiles := []string{load.ResultsFile, load.SummaryFile, load.ReportFile}
+	out, err := openOut("load", o.out, args, e, loadFiles...)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	if err := out.Record(loadFiles...); err != nil { // written by package load
+		return outError("load", o.out, err)
+	}
+	outDir := out.Path()
 	ctx, caught := interruptible(context.Background())
 
 	where := cfg.REST
@@ -304,10 +314,6 @@ func cmdLoad(args []string, e *env) error {
 	scenario, err := load.NewScenario(o.scenario, sc)
 	if err != nil {
 		return usageErrorf("load: %v", err)
-	}
-	outDir, err := prepareOutDir(o.out, load.ResultsFile, load.SummaryFile, load.ReportFile)
-	if err != nil {
-		return err
 	}
 	if e.getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(load.GCPercent))

@@ -67,10 +67,16 @@ func cmdLoadMerge(args []string, e *env) error {
 			return usageErrorf("load merge: %s is an input: write the merged report to another --out", f)
 		}
 	}
-	outDir, err := prepareOutDir(o.out, load.ResultsFile, load.SummaryFile, load.ReportFile)
+	loadFiles := []string{load.ResultsFile, load.SummaryFile, load.ReportFile}
+	out, err := openOut("load merge", o.out, args, e, loadFiles...)
 	if err != nil {
 		return err
 	}
+	defer out.Close()
+	if err := out.Record(loadFiles...); err != nil { // written by package load
+		return outError("load merge", o.out, err)
+	}
+	outDir := out.Path()
 	title := o.title
 	if title == "" {
 		title = "conform load merge of " + plural(len(files), "results file")

@@ -170,20 +170,29 @@ func cmdMutate(args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	out, err := openOut("mutate", o.out, args, e, mutationFile)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	outDir := out.Path()
+	// The last run's reports become mutation.prev/ (one generation, only
+	// when conform's): reports of an earlier run would be read as this one's.
+	if err := out.MoveSub(mutationDir, mutationDir+".prev"); err != nil {
+		return outError("mutate", o.out, err)
+	}
+	runsDir, err := out.Sub(mutationDir)
+	if err != nil {
+		return outError("mutate", o.out, err)
+	}
+	defer runsDir.Close()
+	runDir := runsDir.Path()
 	ctx := context.Background()
 	dry, err := dryRun(ctx, suite)
 	if err != nil {
 		return err
 	}
 	cov := coverage.Compute(dry, rules.Default(), faults.Catalogue())
-	outDir, err := prepareOutDir(o.out, mutationFile)
-	if err != nil {
-		return err
-	}
-	runDir := filepath.Join(outDir, mutationDir)
-	if err := rotate(runDir); err != nil { // reports of an earlier run would be read as this one's
-		return harnessErrorf("output directory: %w", err)
-	}
 
 	job := func(name, filter string, faultIDs ...string) mutationJob {
 		report := filepath.Join(runDir, name+".json")
@@ -211,6 +220,11 @@ func cmdMutate(args []string, e *env) error {
 		}
 	}
 
+	for _, j := range jobs { // written by the suite runs
+		if err := runsDir.Record(filepath.Base(j.report), filepath.Base(j.log)); err != nil {
+			return outError("mutate", o.out, err)
+		}
+	}
 	fmt.Fprintf(e.stderr, "mutate: %d faults, %d with specs; %d suite runs, %d at a time\n", len(selected), len(covered), len(jobs), o.parallel)
 	runs := runJobs(ctx, suite, runDir, jobs, o.parallel, o.timeout, e.stderr)
 
@@ -250,7 +264,7 @@ func cmdMutate(args []string, e *env) error {
 		return harnessErrorf("encode %s: %w", mutationFile, err)
 	}
 	path := filepath.Join(outDir, mutationFile)
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+	if err := out.WriteFile(mutationFile, append(b, '\n'), 0o644); err != nil {
 		return harnessErrorf("write %s: %w", mutationFile, err)
 	}
 	fmt.Fprintf(e.stdout, "kill table: %s\n", path)
@@ -266,19 +280,6 @@ func mutationOutcome(m *killtable.Mutation) error {
 		return failedf("%s", msg)
 	}
 	return nil
-}
-
-// rotate moves dir to dir.prev (dropping an older one) and creates dir
-// empty: one previous run is kept to compare with, never more.
-func rotate(dir string) error {
-	prev := dir + ".prev"
-	if err := os.RemoveAll(prev); err != nil {
-		return err
-	}
-	if err := os.Rename(dir, prev); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return os.MkdirAll(dir, 0o755)
 }
 
 // runJobs runs the jobs, parallel at a time, each writing its output to its

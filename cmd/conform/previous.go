@@ -1,14 +1,15 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
+	"slices"
 
+	"github.com/conform-harness/conform/internal/outdir"
 	"github.com/conform-harness/conform/reporters/results"
 	"github.com/conform-harness/conform/reporters/rundiff"
+	"github.com/conform-harness/conform/rules"
 )
 
 // previousDir, inside the reports directory, keeps the readable reports of
@@ -19,29 +20,57 @@ const previousDir = "previous"
 // rotated are the reports moved to previousDir when a run starts.
 var rotated = []string{resultsReport, junitReport, htmlReport, runLog}
 
-// rotatePrevious moves the last run's reports in outDir to outDir/previous.
-// A certification starts from a clean bundle and keeps no previous run.
-func rotatePrevious(outDir string, certify bool) error {
-	prev := filepath.Join(outDir, previousDir)
+// rotatePrevious moves the last run's reports in out to out/previous,
+// replacing the generation there (only when it is conform's: package
+// outdir refuses to move or remove anything else). A certification starts
+// from a clean bundle and keeps no previous run.
+func rotatePrevious(out *outdir.Dir, certify bool) error {
 	if certify {
-		return os.RemoveAll(prev)
+		return out.RemoveSub(previousDir)
 	}
-	if _, err := os.Stat(filepath.Join(outDir, resultsReport)); err != nil {
+	if !out.Has(resultsReport) {
 		return nil // no earlier run here; an older previous/ stays the last one
 	}
-	if err := os.RemoveAll(prev); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(prev, 0o755); err != nil {
-		return err
-	}
-	for _, name := range rotated {
-		err := os.Rename(filepath.Join(outDir, name), filepath.Join(prev, name))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+	return out.Rotate(previousDir, rotated...)
+}
+
+// openRunOut claims --out for conform run: refused when it is not
+// conform's or in use, and, for a certification, when the .tar.gz beside it
+// is not conform's; then the last run's reports become previous/ and
+// what else an earlier run left is removed.
+func openRunOut(o *runOptions, args []string, e *env) (*outdir.Dir, error) {
+	if o.certify {
+		if err := outdir.CheckArchive(o.out); err != nil {
+			return nil, outError("run", o.out, err)
 		}
 	}
-	return nil
+	out, err := openOut("run", o.out, args, e)
+	if err != nil {
+		return nil, err
+	}
+	err = rotatePrevious(out, o.certify)
+	if err == nil {
+		err = out.Remove(runFiles()...)
+	}
+	if err == nil {
+		err = out.Record(ginkgoReport) // written by the Ginkgo CLI
+	}
+	if err != nil {
+		out.Close()
+		return nil, outError("run", o.out, err)
+	}
+	return out, nil
+}
+
+// runFiles are the files a run may write in --out.
+func runFiles() []string {
+	names := append([]string{ginkgoReport, junitReport, resultsReport, htmlReport, runLog}, certifyFiles...)
+	for _, a := range rules.Areas() {
+		if !slices.Contains(names, a.Document) {
+			names = append(names, a.Document) // copied beside report.html (--spec-dir)
+		}
+	}
+	return names
 }
 
 // sincePrevious prints one line comparing the run with the previous one in

@@ -9,6 +9,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conform-harness/conform/internal/outdir"
 	"github.com/conform-harness/conform/reporters/browser"
 	"github.com/conform-harness/conform/reporters/results"
 	"github.com/conform-harness/conform/reporters/rundiff"
@@ -188,14 +189,6 @@ func TestCmdRunCertifyWritesTheBundle(t *testing.T) {
 
 func TestRotatePrevious(t *testing.T) {
 	dir := t.TempDir()
-	put := func(name, body string) {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -205,7 +198,7 @@ func TestRotatePrevious(t *testing.T) {
 	}
 	steps := []struct {
 		name    string
-		before  map[string]string
+		before  map[string]string // written by the run before, as conform's
 		certify bool
 		want    map[string]string
 	}{
@@ -218,11 +211,20 @@ func TestRotatePrevious(t *testing.T) {
 		{"a certification keeps none", map[string]string{"results.json": "run 3"}, true, map[string]string{"previous/results.json": "(absent)", "results.json": "run 3"}},
 	}
 	for _, s := range steps {
-		for name, body := range s.before {
-			put(name, body)
-		}
-		if err := rotatePrevious(dir, s.certify); err != nil {
+		out, err := outdir.Open(dir, outdir.Me("test"))
+		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
+		}
+		for name, body := range s.before {
+			if err := out.WriteFile(name, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := rotatePrevious(out, s.certify); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if err := out.Close(); err != nil {
+			t.Fatal(err)
 		}
 		for name, want := range s.want {
 			if got := read(name); got != want {

@@ -33,7 +33,9 @@ cannot run fails the certification) and makes --out a bundle, with
 target.json, bundle.json, README.md, report.png, and --out.tar.gz beside it. The target config (--config) is read first; flags override
 it. CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_SANDBOX, CONFORM_REST_SANDBOX,
 CONFORM_WS_SANDBOX and CONFORM_KEY_<ROLE> override the file too (see package
-target).
+target). --out must be new, empty or conform's: conform writes, moves and
+removes only the files it wrote there (listed in its .conform-manifest.json),
+refuses any other directory (exit 2) and one another conform run is writing to.
 
 Orders, cancellations, transfers and every other authenticated mutating
 request or trading stream message go only to a host:port that is the conform
@@ -271,6 +273,9 @@ func cmdRun(args []string, e *env) error {
 			lim, lim, o.procs)
 		o.procs = lim
 	}
+	if err := checkSpecDir(cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR"))); err != nil {
+		return err
+	}
 	var configPath string
 	if o.config != "" {
 		if configPath, err = filepath.Abs(o.config); err != nil {
@@ -286,15 +291,20 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	outDir, err := prepareOutDir(o.out)
+	// --out is claimed before anything is said or run: a directory that is
+	// not conform's, or in use, is refused in one line.
+	out, err := openRunOut(o, args, e)
 	if err != nil {
 		return err
 	}
-	if err := rotatePrevious(outDir, o.certify); err != nil {
-		return harnessErrorf("output directory: %w", err)
-	}
-	if _, err := prepareOutDir(outDir, append([]string{ginkgoReport, junitReport, resultsReport, htmlReport, runLog}, certifyFiles...)...); err != nil {
-		return err
+	defer out.Close()
+	outDir := out.Path()
+	if lim := cfg.ParallelAccounts(); lim > 0 && o.procs > lim {
+		// Specs that read account-wide state would race across processes
+		// sharing one account: run only as many as have accounts of their own.
+		fmt.Fprintf(e.stderr, "conform: %d account set(s) configured for a target that may trade: running %d process(es) instead of %d, so that no two share an account's balances and orders (add account_sets to the target config to run more)\n",
+			lim, lim, o.procs)
+		o.procs = lim
 	}
 	ctx := context.Background()
 	var resolved string
@@ -305,7 +315,7 @@ func cmdRun(args []string, e *env) error {
 		}
 		resolved = r.Encode()
 	}
-	logf, err := os.Create(filepath.Join(outDir, runLog))
+	logf, err := out.Create(runLog)
 	if err != nil {
 		return harnessErrorf("run log: %w", err)
 	}
@@ -326,7 +336,7 @@ func cmdRun(args []string, e *env) error {
 		}
 		return harnessErrorf("ginkgo exited with status %d and wrote no usable report: %v", status, err)
 	}
-	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR")), stop: stop}
+	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, out: out, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR")), stop: stop}
 	res, err := rep.write(reports)
 	if err != nil {
 		return harnessError(err)
@@ -363,24 +373,6 @@ func selectsNone(reports []types.Report) bool {
 		}
 	}
 	return true
-}
-
-// prepareOutDir creates dir and removes stale reports from an earlier run,
-// so that a crashed run cannot be mistaken for the previous one.
-func prepareOutDir(dir string, stale ...string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", usageErrorf("--out %s: %w", dir, err)
-	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return "", harnessErrorf("output directory: %w", err)
-	}
-	for _, name := range stale {
-		if err := os.Remove(filepath.Join(abs, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return "", harnessErrorf("output directory: %w", err)
-		}
-	}
-	return abs, nil
 }
 
 // isTerminal reports whether f is a character device, so that Ginkgo's

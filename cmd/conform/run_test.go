@@ -14,6 +14,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conform-harness/conform/internal/outdir"
 	"github.com/conform-harness/conform/reporters/ginkgojson"
 	"github.com/conform-harness/conform/reporters/results"
 	"github.com/conform-harness/conform/target"
@@ -278,21 +279,71 @@ func TestCmdRunWithFakeGinkgo(t *testing.T) {
 	}
 }
 
-func TestPrepareOutDirRemovesStaleReports(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "reports")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// conform run removes the reports an earlier run left in --out (a crashed
+// run must not be mistaken for its predecessor), and refuses an --out that
+// is not conform's, in one line with exit 2, before it writes anything.
+func TestOpenRunOut(t *testing.T) {
+	root := t.TempDir()
+	mine := filepath.Join(root, "mine")
+	put := func(dir, name, body string) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(mine, "README.md", "a user's")
+	put(root, "file", "a user's")
+	cases := []struct {
+		name, out string
+		certify   bool
+		code      int
+		want      string
+	}{
+		{"a user's directory", mine, false, exitUsage, "holds files conform did not write (README.md)"},
+		{"a file", filepath.Join(root, "file"), false, exitUsage, "is not a directory"},
+		{"under a file", filepath.Join(root, "file", "x"), false, exitUsage, "cannot create it"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e, _, _ := testEnv(t)
+			_, err := openRunOut(&runOptions{out: c.out, certify: c.certify}, []string{"--out", c.out}, e)
+			if code := exitCode(err); code != c.code || !strings.Contains(fmt.Sprint(err), c.want) || strings.Contains(fmt.Sprint(err), "\n") {
+				t.Errorf("exit %d, %v; want %d saying %q", code, err, c.code, c.want)
+			}
+		})
+	}
+	if got, _ := os.ReadFile(filepath.Join(mine, "README.md")); string(got) != "a user's" {
+		t.Errorf("README.md holds %q", got)
+	}
+
+	dir := filepath.Join(root, "reports")
+	d, err := outdir.Open(dir, outdir.Me("test"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	stale := filepath.Join(dir, ginkgoReport)
-	if err := os.WriteFile(stale, []byte("[]"), 0o644); err != nil {
+	for _, name := range []string{ginkgoReport, "bundle.json", "api-v3.md"} {
+		if err := d.WriteFile(name, []byte("stale"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.Close()
+	e, _, _ := testEnv(t)
+	out, err := openRunOut(&runOptions{out: dir}, nil, e)
+	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := prepareOutDir(dir, ginkgoReport, resultsReport)
-	if err != nil || got != dir {
-		t.Fatalf("got %q, %v", got, err)
+	defer out.Close()
+	for _, name := range []string{ginkgoReport, "bundle.json", "api-v3.md"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("stale %s kept: %v", name, err)
+		}
 	}
-	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("stale report kept: %v", err)
+	// A second run on the same --out meanwhile is refused, naming this one.
+	_, err = openRunOut(&runOptions{out: dir}, []string{"--out", dir}, e)
+	if code := exitCode(err); code != exitUsage || !strings.Contains(fmt.Sprint(err), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Errorf("second run: exit %d, %v", code, err)
 	}
 }
 

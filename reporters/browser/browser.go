@@ -12,8 +12,10 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/network"
@@ -179,11 +181,17 @@ func start(ctx context.Context, o Options) (context.Context, func(), error) {
 }
 
 func launch(ctx context.Context, o Options) (context.Context, func(), error) {
-	profile, err := os.MkdirTemp("", "conform-chromium-")
+	root, err := os.MkdirTemp("", "conform-chromium-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("browser: profile: %w", err)
 	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
+	profile := filepath.Join(root, "profile")
+	if err := os.Mkdir(profile, 0o700); err != nil {
+		os.RemoveAll(root)
+		return nil, nil, fmt.Errorf("browser: profile: %w", err)
+	}
+	var cmd atomic.Pointer[exec.Cmd] // the browser's, which leads its process group
+	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(o.Chromium),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
@@ -198,18 +206,62 @@ func launch(ctx context.Context, o Options) (context.Context, func(), error) {
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(o.Width, o.Height),
-	)
+		chromedp.ModifyCmdFunc(func(c *exec.Cmd) {
+			ownGroup(c)
+			cmd.Store(c)
+		}),
+	}
+	if len(root)+len(singletonSuffix) <= maxSocketPath {
+		// Chromium's TMPDIR, where it makes its singleton socket's
+		// directory, inside the profile's: removed with it even when
+		// Chromium died before it could clean up.
+		opts = append(opts, chromedp.Env("TMPDIR="+root))
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	bctx, cancelB := chromedp.NewContext(alloc)
 	done := func() {
 		cancelB()
-		cancelAlloc()
-		os.RemoveAll(profile)
+		cancelAlloc() // waits for the browser process to exit
+		if c := cmd.Load(); c != nil && c.Process != nil {
+			stopGroup(c.Process.Pid) // its helpers, which chromedp does not wait for
+		}
+		removeProfile(root, profile)
 	}
 	if err := chromedp.Run(bctx); err != nil { // starts the browser
 		done()
 		return nil, nil, fmt.Errorf("browser: start %s: %w", o.Chromium, err)
 	}
 	return bctx, done, nil
+}
+
+// A Unix socket's path is at most 107 bytes; Chromium's singleton socket is
+// $TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket.
+const (
+	maxSocketPath   = 107
+	singletonSuffix = "/org.chromium.Chromium.XXXXXX/SingletonSocket"
+)
+
+// removeProfile removes the browser's directory (root, holding profile),
+// and the directory of its singleton socket when Chromium made that in the
+// system's temporary directory: it links it from the profile, and leaves it
+// behind when it is stopped by a signal (as chromedp stops it). Chromium's
+// helpers can still be writing to the profile for a moment, failing one
+// RemoveAll: it is tried again a few times.
+func removeProfile(root, profile string) {
+	if sock, err := os.Readlink(filepath.Join(profile, "SingletonSocket")); err == nil && filepath.IsAbs(sock) {
+		if dir := filepath.Dir(sock); !strings.HasPrefix(dir, root+string(filepath.Separator)) {
+			for _, name := range []string{"SingletonSocket", "SingletonCookie"} {
+				os.Remove(filepath.Join(dir, name))
+			}
+			os.Remove(dir) // only when it is empty: it may be something else's
+		}
+	}
+	for i := range 10 {
+		if err := os.RemoveAll(root); err == nil {
+			return
+		}
+		time.Sleep(time.Duration(i+1) * 20 * time.Millisecond)
+	}
 }
 
 // Layout opens any page at o.Width and lists what a person could not read:

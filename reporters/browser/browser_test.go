@@ -148,3 +148,43 @@ func TestLookSeesClipping(t *testing.T) {
 		}
 	}
 }
+
+// A look at a page leaves nothing of Chromium in the temporary directory:
+// neither its profile nor the directory of its singleton socket nor a
+// helper process that would make the profile again. A short $TMPDIR holds
+// Chromium's own temporary files inside the profile's directory; under a
+// longer one (the socket's path would be too long there) they are found
+// through the profile.
+func TestLookLeavesNothingInTMPDIR(t *testing.T) {
+	chromium, err := Find(os.Getenv)
+	if err != nil {
+		t.Skipf("skipped: %v", err)
+	}
+	page := filepath.Join(t.TempDir(), "page.html")
+	if err := os.WriteFile(page, []byte("<!doctype html><title>t</title><p>hello</p>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	short, err := os.MkdirTemp("", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(short)
+	for name, tmp := range map[string]string{"short": short, "long": t.TempDir()} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("TMPDIR", tmp)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if _, err := Layout(ctx, page, Options{Chromium: chromium}); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond) // a helper left running would make the profile again by now
+			entries, err := os.ReadDir(tmp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				t.Errorf("left in $TMPDIR: %s", e.Name())
+			}
+		})
+	}
+}

@@ -2,7 +2,7 @@
 // certifying run with its reports, a manifest (tool version, catalogue
 // version and hash, a description of the target without keys or secrets,
 // the command line), a README saying how to reproduce the run, and a
-// .tar.gz of the whole.
+// .tar.gz of those files and nothing else.
 package bundle
 
 import (
@@ -13,9 +13,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -212,28 +212,35 @@ type Manifest struct {
 }
 
 // Write completes the bundle in dir: target.json, README.md and
-// bundle.json (listing every file with its hash), then writes dir.tar.gz
-// beside dir and returns its path.
-func Write(dir string, m Manifest) (string, error) {
+// bundle.json, which lists files (the run's reports, names relative to
+// dir) and those two with their hashes. It returns the names of the
+// bundle's files, bundle.json included, sorted: nothing else in dir
+// belongs to the bundle.
+func Write(dir string, files []string, m Manifest) ([]string, error) {
 	if err := writeJSON(filepath.Join(dir, TargetFile), m.Target); err != nil {
-		return "", err
+		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, ReadmeFile), []byte(readme(m)), 0o644); err != nil {
-		return "", fmt.Errorf("bundle: %w", err)
+		return nil, fmt.Errorf("bundle: %w", err)
 	}
-	files, err := hashFiles(dir)
+	var names []string
+	for _, f := range append(slices.Clone(files), TargetFile, ReadmeFile) {
+		if f != ManifestFile && !slices.Contains(names, f) {
+			names = append(names, f)
+		}
+	}
+	sort.Strings(names)
+	hashed, err := hashFiles(dir, names)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	m.Files = files
+	m.Files = hashed
 	if err := writeJSON(filepath.Join(dir, ManifestFile), m); err != nil {
-		return "", err
+		return nil, err
 	}
-	tgz := strings.TrimRight(dir, string(filepath.Separator)) + ".tar.gz"
-	if err := TarGz(dir, tgz); err != nil {
-		return "", err
-	}
-	return tgz, nil
+	names = append(names, ManifestFile)
+	sort.Strings(names)
+	return names, nil
 }
 
 func writeJSON(path string, v any) error {
@@ -247,88 +254,92 @@ func writeJSON(path string, v any) error {
 	return nil
 }
 
-// hashFiles lists the regular files under dir (not the manifest itself).
-func hashFiles(dir string) ([]File, error) {
+// hashFiles hashes the named files of dir.
+func hashFiles(dir string, names []string) ([]File, error) {
 	var out []File
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !d.Type().IsRegular() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == ManifestFile {
-			return nil
-		}
-		f, err := os.Open(p)
+	for _, name := range names {
+		size, sum, err := hashFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("bundle: %w", err)
 		}
-		defer f.Close()
-		h := sha256.New()
-		n, err := io.Copy(h, f)
-		if err != nil {
-			return err
-		}
-		out = append(out, File{Name: filepath.ToSlash(rel), Size: n, SHA256: hex.EncodeToString(h.Sum(nil))})
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("bundle: %w", err)
+		out = append(out, File{Name: name, Size: size, SHA256: sum})
 	}
 	return out, nil
 }
 
-// TarGz writes the directory dir as a gzipped tar at out, its entries
-// under the directory's own name.
-func TarGz(dir, out string) error {
-	f, err := os.Create(out)
+func hashFile(path string) (int64, string, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("bundle: %w", err)
+		return 0, "", err
 	}
-	gz := gzip.NewWriter(f)
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return 0, "", err
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// WriteTarGz writes the named files of dir (names relative to dir, as
+// Write returns them) to w as a gzipped tar, under the directory's own
+// name. Only regular files are packed; nothing else of dir is.
+func WriteTarGz(w io.Writer, dir string, names []string) error {
+	gz := gzip.NewWriter(w)
 	tw := tar.NewWriter(gz)
 	base := filepath.Base(filepath.Clean(dir))
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err := addDir(tw, dir, base)
+	for _, name := range names {
 		if err != nil {
-			return err
+			break
 		}
-		if !d.IsDir() && !d.Type().IsRegular() {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		h, err := tar.FileInfoHeader(info, "")
-		if err != nil {
-			return err
-		}
-		h.Name = filepath.ToSlash(filepath.Join(base, rel))
-		if d.IsDir() {
-			h.Name += "/"
-		}
-		if err := tw.WriteHeader(h); err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		src, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer src.Close()
-		_, err = io.Copy(tw, src)
-		return err
-	})
-	for _, c := range []io.Closer{tw, gz, f} {
+		err = addFile(tw, filepath.Join(dir, filepath.FromSlash(name)), path.Join(base, name))
+	}
+	for _, c := range []io.Closer{tw, gz} {
 		if cerr := c.Close(); err == nil {
 			err = cerr
 		}
 	}
 	if err != nil {
-		os.Remove(out)
-		return fmt.Errorf("bundle: %s: %w", out, err)
+		return fmt.Errorf("bundle: %w", err)
 	}
 	return nil
+}
+
+func addDir(tw *tar.Writer, dir, name string) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	h, err := tar.FileInfoHeader(info, "")
+	if err != nil {
+		return err
+	}
+	h.Name = name + "/"
+	return tw.WriteHeader(h)
+}
+
+func addFile(tw *tar.Writer, p, name string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", p)
+	}
+	h, err := tar.FileInfoHeader(info, "")
+	if err != nil {
+		return err
+	}
+	h.Name = name
+	if err := tw.WriteHeader(h); err != nil {
+		return err
+	}
+	_, err = io.CopyN(tw, f, info.Size())
+	return err
 }

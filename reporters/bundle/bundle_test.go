@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"archive/tar"
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"io"
@@ -69,24 +70,26 @@ func TestCatalogueVersionFollowsTheRules(t *testing.T) {
 	}
 }
 
+// The bundle is the files it is given and its own three, nothing else of
+// the directory: not a file beside them, not a secret in one.
 func TestWriteBundle(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cert")
 	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"results.json", "report.html", "sub/x.txt"} {
+	for _, name := range []string{"results.json", "report.html", "sub/x.txt", "config.json", "sub/other.txt"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("content of "+name), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	m := Manifest{Created: time.Now(), Verdict: "PASSED", Tool: ToolVersion(), Catalogue: CatalogueOf(rules.Default()),
 		Target: DescribeTarget(target.Config{}, rules.Default()), Command: "bin/conform run --certify --out cert"}
-	tgz, err := Write(dir, m)
+	files, err := Write(dir, []string{"results.json", "report.html", "sub/x.txt", ReadmeFile}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tgz != dir+".tar.gz" {
-		t.Errorf("tar at %s", tgz)
+	if want := []string{"README.md", "bundle.json", "report.html", "results.json", "sub/x.txt", "target.json"}; !slices.Equal(files, want) {
+		t.Errorf("bundle files %v, want %v", files, want)
 	}
 	readme, _ := os.ReadFile(filepath.Join(dir, ReadmeFile))
 	if !strings.Contains(string(readme), "bin/conform run --certify --out cert") || !strings.Contains(string(readme), m.Catalogue.SHA256) {
@@ -100,17 +103,19 @@ func TestWriteBundle(t *testing.T) {
 	var names []string
 	for _, f := range got.Files {
 		names = append(names, f.Name)
+		if len(f.SHA256) != 64 || f.Size == 0 {
+			t.Errorf("manifest entry %+v", f)
+		}
 	}
 	want := []string{"README.md", "report.html", "results.json", "sub/x.txt", "target.json"}
 	if !slices.Equal(names, want) {
 		t.Errorf("manifest files %v, want %v", names, want)
 	}
-	f, err := os.Open(tgz)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := WriteTarGz(&buf, dir, files); err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
+	gz, err := gzip.NewReader(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,9 +131,11 @@ func TestWriteBundle(t *testing.T) {
 		}
 		entries = append(entries, h.Name)
 	}
-	for _, want := range []string{"cert/", "cert/results.json", "cert/bundle.json", "cert/sub/x.txt"} {
-		if !slices.Contains(entries, want) {
-			t.Errorf("tar lacks %s: %v", want, entries)
-		}
+	wantEntries := []string{"cert/", "cert/README.md", "cert/bundle.json", "cert/report.html", "cert/results.json", "cert/sub/x.txt", "cert/target.json"}
+	if !slices.Equal(entries, wantEntries) {
+		t.Errorf("tar entries %v, want %v", entries, wantEntries)
+	}
+	if err := WriteTarGz(io.Discard, dir, []string{"missing.json"}); err == nil {
+		t.Error("a missing file packed")
 	}
 }
