@@ -139,7 +139,7 @@ func TestGinkgoArgs(t *testing.T) {
 			"-conform.target=https://api.example.com", "-conform.ws-target=wss://api.example.com",
 			"-conform.config=/etc/target.json", "-conform.sandbox"}},
 		{"stream target declared alone", base, target.Config{REST: "http://h", WS: "ws://w", RESTSandbox: true, WSSandbox: true}, "", true, []string{
-			"-p", "--procs=4", "--timeout=5m0s",
+			"-p", "--procs=4", "--timeout=6m0s", "--grace-period=10s",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
 			"-conform.target=http://h", "-conform.ws-target=ws://w", "-conform.rest-sandbox", "-conform.ws-sandbox"}},
 		{"live trading", base, target.Config{REST: "http://h", WS: "ws://h", AllowLiveTrading: true}, "", true, []string{
