@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -31,7 +32,8 @@ type Resolution struct {
 	SharedSource bool `json:"shared_source,omitempty"`
 }
 
-// Resolve checks that the target is reachable and is this API (Preflight),
+// Resolve checks that the target is reachable, that its certificates are
+// trusted (CheckTLS, REST and streams) and that it is this API (Preflight),
 // and finds out whether it is a conform emulator and whether a proxy merges
 // source addresses. Failures are one line each, within ProbeTimeout plus
 // PreflightTimeout.
@@ -39,12 +41,24 @@ func Resolve(ctx context.Context, c Config, dial Dialer) (Resolution, error) {
 	if err := Probe(ctx, c.REST, dial); err != nil {
 		return Resolution{}, err
 	}
-	if err := Preflight(ctx, c.REST, PreflightTimeout); err != nil {
+	conf, err := c.TLS()
+	if err != nil {
+		return Resolution{}, err
+	}
+	if err := CheckTLS(ctx, c.REST, conf, dial); err != nil {
+		return Resolution{}, err
+	}
+	if ws := c.WS; ws != "" && ws != DeriveWS(c.REST) {
+		if err := CheckTLS(ctx, ws, conf, dial); err != nil {
+			return Resolution{}, err
+		}
+	}
+	if err := Preflight(ctx, c.REST, PreflightTimeout, conf); err != nil {
 		return Resolution{}, err
 	}
 	r := Resolution{REST: c.REST, WS: c.WS, SharedSource: c.SharedSource}
 	var seen string
-	r.Emulator, r.ControlURL, seen = detectEmulator(ctx, c.REST, c.IsLoopback())
+	r.Emulator, r.ControlURL, seen = detectEmulator(ctx, c.REST, c.IsLoopback(), conf)
 	if r.Emulator && seen != "" && seen != probeSource.String() {
 		// Something between us re-originates connections: every client
 		// shares one address's budgets there.
@@ -130,21 +144,21 @@ var probeSource = net.IPv4(127, 16, 0, 1)
 // detectEmulator asks for the control plane; only a conform emulator has it.
 // It also returns the client address the emulator saw; on loopback the
 // probe connects from probeSource, so a different answer means a proxy.
-func detectEmulator(ctx context.Context, rest string, loopback bool) (bool, string, string) {
+func detectEmulator(ctx context.Context, rest string, loopback bool, conf *tls.Config) (bool, string, string) {
 	if loopback {
-		if ok, ctl, seen := askControlPlane(ctx, rest, probeSource); ok {
+		if ok, ctl, seen := askControlPlane(ctx, rest, probeSource, conf); ok {
 			return ok, ctl, seen
 		}
 	}
 	// Not on loopback, or this system cannot connect from probeSource: the
 	// address seen tells nothing.
-	ok, ctl, _ := askControlPlane(ctx, rest, nil)
+	ok, ctl, _ := askControlPlane(ctx, rest, nil, conf)
 	return ok, ctl, ""
 }
 
 // askControlPlane reads the emulator's /_conform/info from source address
 // from (nil: the system's choice).
-func askControlPlane(ctx context.Context, rest string, from net.IP) (bool, string, string) {
+func askControlPlane(ctx context.Context, rest string, from net.IP, conf *tls.Config) (bool, string, string) {
 	ctl := strings.TrimRight(rest, "/") + "/_conform"
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
@@ -152,7 +166,7 @@ func askControlPlane(ctx context.Context, rest string, from net.IP) (bool, strin
 	if from != nil {
 		d.LocalAddr = &net.TCPAddr{IP: from}
 	}
-	tr := &http.Transport{Proxy: nil, DialContext: d.DialContext}
+	tr := &http.Transport{Proxy: nil, DialContext: d.DialContext, TLSClientConfig: conf}
 	defer tr.CloseIdleConnections()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ctl+"/info", nil)
 	resp, err := (&http.Client{Transport: tr}).Do(req)

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,11 +79,15 @@ type Config struct {
 	// AccountSets[p-2], so that no two processes share balances or orders.
 	// See SharedAccountProcs.
 	AccountSets []map[string]Account `json:"account_sets,omitempty"`
+	// CAFile is a PEM file of the certificate authorities behind the
+	// target's TLS certificates (a sandbox with a private CA), trusted on
+	// top of the system's roots; relative to the config file. See TLS.
+	CAFile string `json:"ca_file,omitempty"`
 }
 
 // Load reads a JSON config file (when path is not empty) and then applies
 // environment overrides: CONFORM_TARGET, CONFORM_WS_TARGET, CONFORM_SANDBOX,
-// and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,<right>...] where ROLE is
+// CONFORM_CA_FILE, and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,<right>...] where ROLE is
 // the role in upper case with - as _ (CONFORM_KEY_READ_ONLY).
 func Load(path string, getenv func(string) string) (Config, error) {
 	var c Config
@@ -96,6 +101,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		if err := dec.Decode(&c); err != nil {
 			return c, fmt.Errorf("target config %s: %w", path, err)
 		}
+		if c.CAFile != "" && !filepath.IsAbs(c.CAFile) {
+			c.CAFile = filepath.Join(filepath.Dir(path), c.CAFile)
+		}
 	}
 	if getenv == nil {
 		getenv = os.Getenv
@@ -105,6 +113,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	}
 	if v := getenv("CONFORM_WS_TARGET"); v != "" {
 		c.WS = v
+	}
+	if v := getenv("CONFORM_CA_FILE"); v != "" {
+		c.CAFile = v
 	}
 	if v := getenv("CONFORM_SANDBOX"); v != "" {
 		b, err := strconv.ParseBool(v)
@@ -135,8 +146,11 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
-// Validate checks URLs and fills in the WebSocket URL.
+// Validate checks URLs and the CA file and fills in the WebSocket URL.
 func (c *Config) Validate() error {
+	if _, err := c.TLS(); err != nil {
+		return err
+	}
 	if c.REST == "" {
 		return nil // the embedded emulator
 	}

@@ -20,7 +20,7 @@ type Control struct {
 // the emulator.
 func (e *Env) Control() *Control {
 	e.RequireEmulator()
-	return &Control{base: e.Config.ControlURL, http: &http.Client{Transport: e.transport, Timeout: Timeouts.Request}}
+	return &Control{base: e.Config.ControlURL, http: e.HTTPClient()}
 }
 
 func (c *Control) post(ctx context.Context, path string, body any) error {

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -38,6 +39,8 @@ type Flags struct {
 	Sandbox          bool
 	AllowLiveTrading bool
 	Faults           string
+	// CAFile is a PEM file of CAs to trust beside the system's (target.Config.CAFile).
+	CAFile string
 	// Resolved is the target as the CLI already probed it (target.Resolution
 	// encoded): the suite then uses it as is instead of probing again.
 	Resolved string
@@ -66,6 +69,7 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 	fs.BoolVar(&f.Sandbox, "conform.sandbox", false, "declare the target a sandbox, where orders may be placed")
 	fs.BoolVar(&f.AllowLiveTrading, "conform.allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
 	fs.StringVar(&f.Resolved, "conform.resolved", "", "the target as conform run resolved it (internal: set by the CLI, which probes the target once)")
+	fs.StringVar(&f.CAFile, "conform.ca-file", "", "PEM `file` of the certificate authorities of the target's TLS certificates, trusted beside the system's")
 	fs.StringVar(&f.Faults, "conform.faults", "", "comma-separated rule IDs whose faults the embedded emulator switches on")
 	fs.StringVar(&f.Report, "conform.report", "", "write a Ginkgo JSON report of the suite nodes and the specs the label filter selects to this `path` (a mutation run's: without the other specs)")
 	return f
@@ -75,6 +79,9 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 type Env struct {
 	Config    target.Config
 	transport *http.Transport
+	// tls configures every TLS connection to the target (nil: the system's
+	// roots); the target config's ca_file adds a private CA.
+	tls *tls.Config
 	// On a loopback target every client gets a source address of its own in
 	// 127.(16+process).0.0/16, so per-IP budgets are never shared between
 	// specs. Elsewhere one address is all there is: clients share pacer,
@@ -134,6 +141,9 @@ func StartTarget(f *Flags) ([]byte, func(), error) {
 	}
 	if f.WSTarget != "" {
 		cfg.WS = f.WSTarget
+	}
+	if f.CAFile != "" {
+		cfg.CAFile = f.CAFile
 	}
 	if f.given("conform.sandbox") {
 		cfg.Sandbox = f.Sandbox
@@ -240,7 +250,13 @@ func Setup(data []byte) error {
 	// clients apart by the address each names (X-Forwarded-For); any other
 	// target behind one gets paced clients.
 	forward := cfg.SharedSource && cfg.Emulator && cfg.IsLoopback()
-	env = &Env{Config: cfg, streamPacers: map[string]*client.Pacer{}, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
+	conf, err := cfg.TLS()
+	if err != nil {
+		return fmt.Errorf("framework: %w", err)
+	}
+	tr := client.DefaultTransport()
+	tr.TLSClientConfig = conf
+	env = &Env{Config: cfg, streamPacers: map[string]*client.Pacer{}, transport: tr, tls: conf, loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
 		guard: tradingGuard(cfg), redactor: newRedactor(cfg), v2budget: client.NewBudget(v2PerUserClasses())}
 	env.pacer = client.NewPacer(perIPClasses(), 1/float64(n))
 	env.acctPacer = client.NewPacer(perAccountClasses(), 1)
@@ -303,9 +319,21 @@ func (e *Env) httpClient() (*http.Client, net.IP) {
 	n := e.nextAddr.Add(1)
 	local := &net.TCPAddr{IP: net.IPv4(127, byte(16+GinkgoParallelProcess()), byte(n>>8), byte(n))}
 	t := client.DefaultTransport()
+	t.TLSClientConfig = e.tls
 	t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, LocalAddr: local}).DialContext
 	DeferCleanup(t.CloseIdleConnections)
 	return &http.Client{Transport: t, Timeout: Timeouts.Request}, local.IP
+}
+
+// TLS is the TLS configuration of every connection to the target, for
+// specs and scenarios that dial themselves (nil: the system's roots). It
+// must not be changed; Clone it to set a ServerName.
+func (e *Env) TLS() *tls.Config { return e.tls }
+
+// HTTPClient is a plain HTTP client for the target's hosts (the control
+// plane, for one), on the process's shared keep-alive transport.
+func (e *Env) HTTPClient() *http.Client {
+	return &http.Client{Transport: e.transport, Timeout: Timeouts.Request}
 }
 
 // Public returns a client without credentials.

@@ -60,7 +60,7 @@ func (e *Env) MethodPacer(stream string) *client.Pacer {
 // ends and its redacted transcript is attached to a failed spec.
 func (e *Env) DialStream(ctx context.Context, path string) *client.WSConn {
 	GinkgoHelper()
-	opts := client.WSOptions{Guard: e.guard, Redactor: e.redactor, Pacer: e.StreamPacer(strings.TrimPrefix(path, "/api/3"))}
+	opts := client.WSOptions{Guard: e.guard, Redactor: e.redactor, TLS: e.tls, Pacer: e.StreamPacer(strings.TrimPrefix(path, "/api/3"))}
 	if e.loopback {
 		n := e.nextAddr.Add(1)
 		ip := net.IPv4(127, byte(16+GinkgoParallelProcess()), byte(n>>8), byte(n))

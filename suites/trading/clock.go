@@ -19,7 +19,7 @@ func EmulatorNow(ctx context.Context) time.Time {
 	e.RequireEmulator()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, e.Config.ControlURL+"/info", nil)
 	Expect(err).NotTo(HaveOccurred(), "building the request for the emulator clock")
-	resp, err := (&http.Client{Timeout: framework.Timeouts.Request}).Do(req)
+	resp, err := e.HTTPClient().Do(req)
 	Expect(err).NotTo(HaveOccurred(), "reading the emulator clock")
 	defer resp.Body.Close()
 	var in struct {
