@@ -239,6 +239,9 @@ func TestRemoteSandboxCertification(t *testing.T) {
 	}
 	cfg := writeSandboxConfig(t, dir, p.URL(), "sandbox-ca.pem", 2)
 	out := filepath.Join(dir, "reports")
+	if keep := os.Getenv("CONFORM_REMOTE_OUT"); keep != "" {
+		out = keep // the reports outlive the test, for reading where the time went
+	}
 	loadBefore := loadAverage()
 	start := time.Now()
 	code, console := conformCLI(t, bin, []string{"SSL_CERT_FILE="}, "run", "--certify", "--config", cfg, "--procs", "2", "--timeout", "25m", "--out", out)

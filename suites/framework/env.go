@@ -420,7 +420,7 @@ func perIPClasses() []client.PathClass {
 	var cs []client.PathClass
 	for _, l := range rules.Limits() {
 		if !l.Stream && !l.PerAccount {
-			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate})
+			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate, Burst: l.Burst})
 		}
 	}
 	return cs

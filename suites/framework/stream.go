@@ -12,16 +12,16 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 )
 
-// streamPerIP is the per-IP message rate of a v3 stream (e.g. /ws/trading)
+// streamPerIP is the per-IP message rate and burst of a v3 stream (e.g. /ws/trading)
 // from rules.Limits.
 func streamPerIP(stream string) []client.PathClass {
-	rate := 10
+	c := client.PathClass{Prefixes: []string{""}, Rate: 10}
 	for _, l := range rules.Limits() {
 		if l.Stream && !l.PerAccount && len(l.Prefixes) > 0 && l.Prefixes[0] == stream {
-			rate = l.Rate
+			c.Rate, c.Burst = l.Rate, l.Burst
 		}
 	}
-	return []client.PathClass{{Prefixes: []string{""}, Rate: rate}}
+	return []client.PathClass{c}
 }
 
 // StreamPacer paces the messages of one connection to stream (e.g.
