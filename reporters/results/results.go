@@ -189,8 +189,15 @@ func Build(reports []types.Report, cat *rules.Catalogue) *Results {
 	}
 
 	byRule := map[string][]int{} // rule ID -> indexes into res.Specs
-	for _, sr := range ginkgojson.Specs(reports) {
+	srs := ginkgojson.Specs(reports)
+	firstSkips := beforeAllSkips(srs)
+	for _, sr := range srs {
 		s := specFrom(sr)
+		if s.SkipReason == skippedInBeforeAll {
+			if why, ok := firstSkips[topContainer(sr)]; ok {
+				s.SkipReason = why
+			}
+		}
 		for _, id := range s.Rules {
 			byRule[id] = append(byRule[id], len(res.Specs))
 		}
@@ -224,6 +231,41 @@ func Build(reports []types.Report, cat *rules.Catalogue) *Results {
 	}
 	res.Summary.countRules(res.Rules)
 	return res
+}
+
+// skippedInBeforeAll is what Ginkgo says of the later specs of an Ordered
+// container whose BeforeAll called Skip; only the first spec carries the
+// reason given.
+const skippedInBeforeAll = "Spec skipped because Skip() was called in BeforeAll"
+
+// topContainer keys a spec by its outermost container.
+func topContainer(sr types.SpecReport) string {
+	if len(sr.ContainerHierarchyLocations) == 0 {
+		return ""
+	}
+	return sr.ContainerHierarchyLocations[0].String()
+}
+
+// beforeAllSkips maps each outermost container holding a spec skipped in
+// BeforeAll to the reason its first spec gave, so that every spec of the
+// container says why, not only that it was skipped.
+func beforeAllSkips(srs []types.SpecReport) map[string]string {
+	generic := map[string]bool{}
+	for _, sr := range srs {
+		if sr.State == types.SpecStateSkipped && sr.Failure.Message == skippedInBeforeAll {
+			generic[topContainer(sr)] = true
+		}
+	}
+	out := map[string]string{}
+	for _, sr := range srs {
+		key := topContainer(sr)
+		if msg := sr.Failure.Message; generic[key] && key != "" && sr.State == types.SpecStateSkipped && msg != "" && msg != skippedInBeforeAll {
+			if _, seen := out[key]; !seen {
+				out[key] = msg
+			}
+		}
+	}
+	return out
 }
 
 func specFrom(sr types.SpecReport) Spec {
