@@ -7,11 +7,14 @@ package main
 // Like the trust checks they need CONFORM_BIN (make remote sets it).
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -182,8 +185,12 @@ func (r certResults) notRunByReason() []string {
 		}
 		reasons := append(append([]string(nil), rr.Inconclusive...), rr.SkipReasons...)
 		reason := "no spec of this run checks it"
-		if len(reasons) > 0 {
-			reason = reasons[0]
+		for _, r := range reasons {
+			// Ginkgo's note on the later specs of an Ordered container whose
+			// BeforeAll skipped is the last resort: the first spec says why.
+			if reason == "no spec of this run checks it" || strings.HasPrefix(reason, "Spec skipped because") {
+				reason = r
+			}
 		}
 		if i := strings.IndexAny(reason, ";"); i > 0 {
 			reason = reason[:i]
@@ -243,9 +250,11 @@ func TestRemoteSandboxCertification(t *testing.T) {
 		out = keep // the reports outlive the test, for reading where the time went
 	}
 	loadBefore := loadAverage()
+	selfBefore := selfCPU()
 	start := time.Now()
-	code, console := conformCLI(t, bin, []string{"SSL_CERT_FILE="}, "run", "--certify", "--config", cfg, "--procs", "2", "--timeout", "25m", "--out", out)
+	code, console, cpu := conformCLITimed(t, bin, []string{"SSL_CERT_FILE="}, "run", "--certify", "--config", cfg, "--procs", "2", "--timeout", "25m", "--out", out)
 	took := time.Since(start)
+	targetCPU := selfCPU() - selfBefore
 	if code != exitOK && code != exitFailed {
 		t.Fatalf("remote certification: exit %d after %s:\n%s", code, took, tail(console, 60))
 	}
@@ -253,6 +262,8 @@ func TestRemoteSandboxCertification(t *testing.T) {
 	notRun := r.notRunByReason()
 	t.Logf("remote certification (20 ms each way, one address, TLS, control plane off, 2 account sets, --procs 2): exit %d in %s; load average %s before, %s after; %d proxied connections",
 		code, took.Round(time.Second), loadBefore, loadAverage(), p.Connections())
+	t.Logf("CPU: %s in conform, Ginkgo and the suite processes, %s in the emulator and the proxy (this test's process), of %s on %d CPUs",
+		cpu.Round(time.Second), targetCPU.Round(time.Second), (took * time.Duration(runtime.NumCPU())).Round(time.Second), runtime.NumCPU())
 	t.Logf("specs: %d run, %d passed, %d failed, %d skipped; testable rules not judged: %d, failed: %d",
 		r.Summary.SpecsRun, r.Summary.Passed, r.Summary.Failed, r.Summary.Skipped, r.Summary.RulesNotRun, r.Summary.RulesFailed)
 	t.Logf("not judged, by reason:\n%s", strings.Join(notRun, "\n"))
@@ -283,13 +294,30 @@ func TestRemoteSandboxCertification(t *testing.T) {
 	}
 }
 
+// conformCLITimed is conformCLI that also returns the CPU time (user and
+// system) of conform and every process it waited for: Ginkgo and the suite.
+func conformCLITimed(t *testing.T, bin string, env []string, args ...string) (int, string, time.Duration) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bin, "conform"), args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("conform %s: %v", strings.Join(args, " "), err)
+	}
+	return code, out.String(), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
 func firstOf(ss []string) string {
 	if len(ss) == 0 {
 		return ""
 	}
 	return ss[0]
 }
-
 
 // A certificate the harness cannot trust is one line and exit 3 within
 // seconds, before any spec runs: a private CA not given, a certificate for
