@@ -102,3 +102,30 @@ func TestPacerStaysWithinRateAndBurst(t *testing.T) {
 		t.Error("the 14th request of a burst goes at once, beyond the share of the burst")
 	}
 }
+
+// A request is paced by the rows of the API version its path is under,
+// whichever version the client speaks; other paths by the client's pacer.
+func TestPacerOfVersion(t *testing.T) {
+	v3, v2, fallback := NewPacer(testClasses, 1), NewPacer(testClasses, 1), NewPacer(testClasses, 1)
+	for _, tc := range []struct {
+		prefix, path string
+		want         *Pacer
+		rel          string
+		own          bool
+	}{
+		{"/api/3", "/api/3/public/symbol", v3, "/public/symbol", true},
+		{"/api/3", "/api/2/public/ticker", v2, "/public/ticker", false},
+		{"/api/2", "/api/2/public/ticker", v2, "/public/ticker", true},
+		{"/api/2", "/api/3/spot/balance", v3, "/spot/balance", false},
+		{"/api/3", "/_conform/info", fallback, "/_conform/info", false},
+	} {
+		c, err := New("http://127.0.0.1:1", WithPrefix(tc.prefix), WithPacer(fallback), WithPacerFor("/api/3", v3), WithPacerFor("/api/2", v2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, rel, own := c.pacerOf(tc.path)
+		if p != tc.want || rel != tc.rel || own != tc.own {
+			t.Errorf("%s client, %s: pacer %p path %q own %v; want %p %q %v", tc.prefix, tc.path, p, rel, own, tc.want, tc.rel, tc.own)
+		}
+	}
+}

@@ -93,6 +93,9 @@ type Env struct {
 	forward  bool
 	nextAddr atomic.Uint32
 	pacer    *client.Pacer
+	// v2pacer keeps this process under its share of the per-IP rows of
+	// version 2 (market data), which counts apart from version 3.
+	v2pacer *client.Pacer
 	// acctPacer keeps this process's account (its own, as every process's)
 	// under the per-account budgets of /sub-account, /buy-crypto and /wallet.
 	acctPacer *client.Pacer
@@ -259,6 +262,7 @@ func Setup(data []byte) error {
 	env = &Env{Config: cfg, streamPacers: map[string]*client.Pacer{}, transport: tr, tls: conf, loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
 		guard: tradingGuard(cfg), redactor: newRedactor(cfg), v2budget: client.NewBudget(v2PerUserClasses())}
 	env.pacer = client.NewPacer(perIPClasses(), 1/float64(n))
+	env.v2pacer = client.NewPacer(v2PerIPClasses(), 1/float64(n))
 	env.acctPacer = client.NewPacer(perAccountClasses(), 1)
 	return nil
 }
@@ -298,7 +302,7 @@ func (e *Env) recorded(opts ...client.Option) *client.Client {
 		client.WithGuard(e.guard), client.WithRedactor(e.redactor), client.OnRefused(skipRefused), client.WithAccountPacer(e.acctPacer)}, opts...)
 	switch {
 	case !e.loopback:
-		opts = append(opts, client.WithPacer(e.pacer))
+		opts = append(opts, client.WithPacer(e.pacer), client.WithPacerFor("/api/3", e.pacer), client.WithPacerFor(V2Prefix, e.v2pacer))
 	case e.forward:
 		opts = append(opts, client.WithHeader("X-Forwarded-For", local.String()))
 	}
@@ -409,6 +413,19 @@ func v2PerUserClasses() []client.PathClass {
 	for _, l := range rules.V2Limits() {
 		if l.PerAccount {
 			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate})
+		}
+	}
+	return cs
+}
+
+// v2PerIPClasses are the per-IP rows of the harness's reading of the v2
+// Limits section (market data), for pacing v2 requests; the others are
+// counted per user (v2PerUserClasses), not here.
+func v2PerIPClasses() []client.PathClass {
+	cs := []client.PathClass{{Prefixes: []string{"/"}, Rate: 1 << 20}}
+	for _, l := range rules.V2Limits() {
+		if !l.PerAccount {
+			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate, Burst: l.Burst})
 		}
 	}
 	return cs
