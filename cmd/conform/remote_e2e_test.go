@@ -351,6 +351,18 @@ func TestRemoteSandboxCertificateProblems(t *testing.T) {
 			}
 		})
 	}
+	// conform load trusts the same CA, and refuses the same certificate.
+	t.Run("conform load", func(t *testing.T) {
+		args := []string{"load", "--target", p.URL(), "--scenario", "public", "--rate", "10/s", "--duration", "2s", "--out", t.TempDir()}
+		code, console := conformCLI(t, bin, []string{"SSL_CERT_FILE="}, args...)
+		if code != exitHarness || !strings.Contains(console, "--ca-file") {
+			t.Errorf("without the CA: exit %d, want %d saying --ca-file:\n%s", code, exitHarness, console)
+		}
+		code, console = conformCLI(t, bin, []string{"SSL_CERT_FILE="}, append(args, "--ca-file", ca)...)
+		if code != exitOK {
+			t.Errorf("with --ca-file: exit %d:\n%s", code, tail(console, 20))
+		}
+	})
 	// Trusted, by flag or by SSL_CERT_FILE, the run gets past the probe:
 	// one small area runs over TLS, its stream included.
 	for name, trust := range map[string]struct {
