@@ -39,6 +39,9 @@ type Client struct {
 	rec     *Recorder
 	headers http.Header
 	pacer   *Pacer
+	// pacers pace requests by the API version prefix of their path
+	// (WithPacerFor): each version's limit rows are its own.
+	pacers  map[string]*Pacer
 	acct    *Pacer // per-account classes (v3 Limits, per account)
 	budget  *Budget
 	guard   *Guard
@@ -60,6 +63,23 @@ func WithRecorder(r *Recorder) Option { return func(c *Client) { c.rec = r } }
 
 // WithPacer paces requests per documented path class (see Pacer).
 func WithPacer(p *Pacer) Option { return func(c *Client) { c.pacer = p } }
+
+// WithPacerFor paces the requests whose path is under an API version's
+// prefix ("/api/3", "/api/2") with p, by their path after that prefix,
+// whichever version the client speaks: each version has limit rows of its
+// own, and a request naming another version's path in full
+// (Request.Absolute) counts against that version's. It takes precedence
+// over WithPacer.
+func WithPacerFor(prefix string, p *Pacer) Option {
+	return func(c *Client) {
+		m := make(map[string]*Pacer, len(c.pacers)+1)
+		for k, v := range c.pacers {
+			m[k] = v
+		}
+		m[prefix] = p
+		c.pacers = m
+	}
+}
 
 // WithAccountPacer paces requests by the per-account classes too; share one
 // among every client of one account.
@@ -221,11 +241,16 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 		}
 		return ex, err
 	}
-	for _, p := range []*Pacer{c.pacer, c.acct} {
+	pacer, rel, own := c.pacerOf(path)
+	acct := c.acct
+	if !own {
+		acct = nil // the per-account classes are of the client's version
+	}
+	for _, p := range []*Pacer{pacer, acct} {
 		if p == nil {
 			continue
 		}
-		if err := p.Wait(ctx, strings.TrimPrefix(path, c.prefix)); err != nil {
+		if err := p.Wait(ctx, rel); err != nil {
 			return nil, fmt.Errorf("client: waiting for the rate limit of %s: %w", path, err)
 		}
 	}
@@ -251,10 +276,10 @@ func (c *Client) Do(ctx context.Context, req Request) (*Exchange, error) {
 	if ex.Err != nil {
 		return ex, ex.Err
 	}
-	if ex.Status == http.StatusTooManyRequests && c.pacer != nil {
+	if ex.Status == http.StatusTooManyRequests && pacer != nil {
 		// Honour the 429 by waiting out the window for later requests; the
 		// caller still sees this one, never a silent retry.
-		c.pacer.Backoff(strings.TrimPrefix(path, c.prefix))
+		pacer.Backoff(rel)
 	}
 	if ex.Status >= 400 {
 		if apiErr, ok := ex.APIError(); ok {
@@ -284,6 +309,19 @@ func (c *Client) guarded() *http.Client {
 		return nil
 	}
 	return &hc
+}
+
+// pacerOf returns the pacer of a request path (after the base URL's path)
+// and the path as that pacer's classes read it: the pacer of the API
+// version whose prefix the path is under (WithPacerFor), else the
+// client's WithPacer. own says whether the path is the client's version's.
+func (c *Client) pacerOf(path string) (p *Pacer, rel string, own bool) {
+	for prefix, p := range c.pacers {
+		if strings.HasPrefix(path, prefix+"/") {
+			return p, strings.TrimPrefix(path, prefix), prefix == c.prefix
+		}
+	}
+	return c.pacer, strings.TrimPrefix(path, c.prefix), strings.HasPrefix(path, c.prefix+"/")
 }
 
 // Get is Do for a GET with query parameters.

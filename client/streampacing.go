@@ -12,7 +12,7 @@ func StreamMethodClasses(stream string) []PathClass {
 	cs := []PathClass{{Prefixes: []string{""}, Rate: 1000}}
 	for _, l := range rules.Limits() {
 		if l.Stream && l.PerAccount && len(l.Prefixes) > 0 && l.Prefixes[0] == stream {
-			cs = append(cs, PathClass{Prefixes: l.Methods, Rate: l.Rate})
+			cs = append(cs, PathClass{Prefixes: l.Methods, Rate: l.Rate, Burst: l.Burst})
 		}
 	}
 	return cs

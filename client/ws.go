@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,8 @@ import (
 type WSOptions struct {
 	// From is the local address to dial from (nil: any).
 	From net.IP
+	// TLS configures wss connections (nil: the system's roots).
+	TLS *tls.Config
 	// Header is sent with the handshake (X-Forwarded-For, for example).
 	Header http.Header
 	// Guard is consulted before every frame whose method trades or moves
@@ -54,21 +57,22 @@ const HandshakeTimeout = 5 * time.Second
 // DialWS opens a WebSocket connection. On a refused handshake the error says
 // how it was refused (DescribeHandshake).
 func DialWS(ctx context.Context, url string, opts WSOptions) (*WSConn, error) {
-	conn, resp, err := DialWSRaw(ctx, url, opts.From, opts.Header)
+	conn, resp, err := DialWSRaw(ctx, url, opts.From, opts.Header, opts.TLS)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %s", url, DescribeHandshake(resp, err))
 	}
 	return NewWSConn(conn, url, opts), nil
 }
 
-// DialWSRaw opens a WebSocket connection from a source address (nil: any)
-// and hands back the bare connection and the handshake's answer.
-func DialWSRaw(ctx context.Context, url string, from net.IP, h http.Header) (*websocket.Conn, *http.Response, error) {
+// DialWSRaw opens a WebSocket connection from a source address (nil: any),
+// over TLS configured by conf for wss (nil: the system's roots), and hands
+// back the bare connection and the handshake's answer.
+func DialWSRaw(ctx context.Context, url string, from net.IP, h http.Header, conf *tls.Config) (*websocket.Conn, *http.Response, error) {
 	nd := &net.Dialer{Timeout: HandshakeTimeout}
 	if from != nil {
 		nd.LocalAddr = &net.TCPAddr{IP: from}
 	}
-	d := websocket.Dialer{HandshakeTimeout: HandshakeTimeout, NetDialContext: nd.DialContext}
+	d := websocket.Dialer{HandshakeTimeout: HandshakeTimeout, NetDialContext: nd.DialContext, TLSClientConfig: conf}
 	return d.DialContext(ctx, url, h)
 }
 

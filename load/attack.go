@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -34,6 +35,8 @@ type Offer struct {
 	LocalIP net.IP
 	// NoKeepAlive opens a connection per request.
 	NoKeepAlive bool
+	// TLS configures https connections (nil: the system's roots).
+	TLS *tls.Config
 	// Timeout bounds each request; default 10 s.
 	Timeout time.Duration
 	// MaxBody bounds how much of each answer is kept; default 64 KiB.
@@ -104,6 +107,7 @@ func (o Offer) Send(ctx context.Context) ([]Answer, error) {
 		DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
 		MaxIdleConnsPerHost: o.Workers,
 		IdleConnTimeout:     30 * time.Second,
+		TLSClientConfig:     o.TLS,
 	}
 	defer tr.CloseIdleConnections()
 	opts := []func(*vegeta.Attacker){

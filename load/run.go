@@ -3,6 +3,7 @@ package load
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -53,6 +54,8 @@ type RunConfig struct {
 	// LocalAddr is the source address of every connection (nil: the
 	// system's choice), e.g. 127.0.0.2 to count as another client IP.
 	LocalAddr net.IP
+	// TLS configures https connections (nil: the system's roots).
+	TLS *tls.Config
 	// WorkerID tells the workers of a multi-host run apart.
 	WorkerID int
 	// Timeout bounds each request; default DefaultTimeout.
@@ -114,6 +117,9 @@ func attackerOptions(c RunConfig) []func(*vegeta.Attacker) {
 	if c.LocalAddr != nil {
 		opts = append(opts, vegeta.LocalAddr(net.IPAddr{IP: c.LocalAddr}))
 	}
+	if c.TLS != nil {
+		opts = append(opts, vegeta.TLSConfig(c.TLS))
+	}
 	return opts
 }
 
@@ -123,7 +129,7 @@ func cleanupClient(c RunConfig) *http.Client {
 	if c.LocalAddr != nil {
 		d.LocalAddr = &net.TCPAddr{IP: c.LocalAddr}
 	}
-	return &http.Client{Timeout: c.Timeout, Transport: &http.Transport{DialContext: d.DialContext},
+	return &http.Client{Timeout: c.Timeout, Transport: &http.Transport{DialContext: d.DialContext, TLSClientConfig: c.TLS},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"strings"
@@ -24,6 +25,8 @@ type Config struct {
 	AccountKeys []client.Credential
 	// Addresses hands out source addresses.
 	Addresses *Addresses
+	// TLS configures every connection to the target (nil: the system's roots).
+	TLS *tls.Config
 	// Guard is the live-trading guard: a row whose requests are
 	// authenticated and mutating runs only where it permits trading, and
 	// every offer carries it (nil refuses, see client.Guard).
@@ -99,6 +102,7 @@ type SharedOutcome struct {
 // scenario has addresses (and so budgets) of its own, so none disturbs
 // another and the whole set takes about as long as its longest row.
 func Run(ctx context.Context, cfg Config) (*Results, error) {
+	ctx = WithTLS(ctx, cfg.TLS)
 	if cfg.Addresses == nil {
 		cfg.Addresses = &Addresses{}
 	}

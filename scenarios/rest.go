@@ -33,7 +33,7 @@ type restSender struct {
 
 func (s *restSender) Send(ctx context.Context, n int) (Burst, error) {
 	answers, err := load.Offer{
-		Requests: n, Workers: s.workers, LocalIP: s.from, Timeout: 10 * time.Second, MaxBody: 4 << 10, Guard: s.guard,
+		Requests: n, Workers: s.workers, LocalIP: s.from, Timeout: 10 * time.Second, MaxBody: 4 << 10, Guard: s.guard, TLS: tlsOf(ctx),
 		Build: func(_ int, t *vegeta.Target) error {
 			t.Method, t.URL = s.method, s.url
 			t.Header = http.Header{"Accept": {"application/json"}}

@@ -64,7 +64,7 @@ var _ = Describe("Limits", Ordered, ContinueOnFailure, containerLabels(), SpecPr
 		requireLoopback(ctx, e)
 		filter := GinkgoLabelFilter()
 		cfg := Config{
-			REST: e.Config.REST, WS: e.Config.WS, Symbol: e.AnySymbol(ctx, "spot"), Addresses: &Addresses{}, Guard: e.Guard(),
+			REST: e.Config.REST, WS: e.Config.WS, Symbol: e.AnySymbol(ctx, "spot"), Addresses: &Addresses{}, Guard: e.Guard(), TLS: e.TLS(),
 			// Run only the scenarios whose specs the label filter selects,
 			// so a mutation run of one rule costs one row.
 			Wants: func(rule string) bool {
@@ -126,7 +126,7 @@ var _ = Describe("Limits: ping", Label(LabelLimits, LabelSlow), func() {
 	framework.ConformanceIt("V3-LIMIT-WS-PING", func(ctx SpecContext) {
 		requireOptIn(append(Label(LabelLimits, LabelSlow), framework.Checks("V3-LIMIT-WS-PING")...), "V3-LIMIT-WS-PING")
 		e := framework.Current()
-		d, err := WaitPing(ctx, e.Config.WS+"/api/3/ws/public", nil, pingWait)
+		d, err := WaitPing(WithTLS(ctx, e.TLS()), e.Config.WS+"/api/3/ws/public", nil, pingWait)
 		Expect(err).NotTo(HaveOccurred(), "a connection to /ws/public that only listens must get a ping within 30 s")
 		AddReportEntry("first ping", d.Round(time.Millisecond).String())
 	}, NodeTimeout(pingWait+10*time.Second))

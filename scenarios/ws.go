@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -16,9 +17,27 @@ import (
 // answerTimeout bounds the wait for the answers to one offer of messages.
 const answerTimeout = 3 * time.Second
 
-// wsDial opens a WebSocket connection from a source address.
+// wsDial opens a WebSocket connection from a source address, over the
+// TLS of ctx (WithTLS).
 func wsDial(ctx context.Context, url string, from net.IP) (*websocket.Conn, *http.Response, error) {
-	return client.DialWSRaw(ctx, url, from, nil)
+	return client.DialWSRaw(ctx, url, from, nil, tlsOf(ctx))
+}
+
+// tlsKey is the context key of the run's TLS configuration.
+type tlsKey struct{}
+
+// WithTLS returns ctx carrying the TLS configuration of every connection
+// the scenarios open under it (nil: the system's roots). It travels with
+// the context, as the cancellation does, so that no offer, sender or
+// connection of a run, however deep, can dial without it. Run sets it from
+// Config.TLS.
+func WithTLS(ctx context.Context, conf *tls.Config) context.Context {
+	return context.WithValue(ctx, tlsKey{}, conf)
+}
+
+func tlsOf(ctx context.Context) *tls.Config {
+	conf, _ := ctx.Value(tlsKey{}).(*tls.Config)
+	return conf
 }
 
 // newWSClient starts the shared client's reader on a connection opened to

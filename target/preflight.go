@@ -3,6 +3,7 @@ package target
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,7 +22,8 @@ const PreflightTimeout = 5 * time.Second
 // records carry full_name and payin_enabled) or the documented error body
 // (a target that is this API but refuses is for the specs to judge). Otherwise the error says in one line what
 // was found, so that a wrong target costs seconds, not a suite of failures.
-func Preflight(ctx context.Context, rest string, timeout time.Duration) error {
+// conf is the TLS configuration of the run (Config.TLS; nil: the system's roots).
+func Preflight(ctx context.Context, rest string, timeout time.Duration, conf *tls.Config) error {
 	if timeout <= 0 {
 		timeout = PreflightTimeout
 	}
@@ -33,10 +35,14 @@ func Preflight(ctx context.Context, rest string, timeout time.Duration) error {
 		return fmt.Errorf("target %s: %w", rest, err)
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := (&http.Client{Transport: &http.Transport{Proxy: nil}}).Do(req)
+	resp, err := (&http.Client{Transport: &http.Transport{Proxy: nil, TLSClientConfig: conf}}).Do(req)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
 			return fmt.Errorf("target %s is not this API: no HTTP answer to GET /api/3/public/currency within %s", rest, timeout)
+		}
+		var verify *tls.CertificateVerificationError
+		if errors.As(err, &verify) {
+			return tlsProblem(strings.TrimRight(rest, "/"), req.URL.Hostname(), err)
 		}
 		return fmt.Errorf("target %s unreachable: %v", rest, err)
 	}

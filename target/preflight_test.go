@@ -35,7 +35,7 @@ func TestPreflight(t *testing.T) {
 		{"a list of records (the API, shaped wrong: for the specs)", serve(200, "application/json", `[{"full_name":"Bitcoin"}]`), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := Preflight(context.Background(), tc.url, time.Second)
+			err := Preflight(context.Background(), tc.url, time.Second, nil)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("refused: %v", err)
@@ -62,7 +62,7 @@ func TestPreflightSilentListener(t *testing.T) {
 		}
 	}()
 	start := time.Now()
-	err = Preflight(context.Background(), "http://"+ln.Addr().String(), 300*time.Millisecond)
+	err = Preflight(context.Background(), "http://"+ln.Addr().String(), 300*time.Millisecond, nil)
 	if err == nil || !strings.Contains(err.Error(), "no HTTP answer") || time.Since(start) > 2*time.Second {
 		t.Errorf("after %s: %v", time.Since(start), err)
 	}

@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -34,7 +35,8 @@ type Resolution struct {
 	SharedSource bool `json:"shared_source,omitempty"`
 }
 
-// Resolve checks that the target is reachable and is this API (Preflight),
+// Resolve checks that the target is reachable, that its certificates are
+// trusted (CheckTLS, REST and streams) and that it is this API (Preflight),
 // and finds out whether it is a conform emulator and whether a proxy merges
 // source addresses. Failures are one line each, within ProbeTimeout plus
 // PreflightTimeout.
@@ -42,12 +44,24 @@ func Resolve(ctx context.Context, c Config, dial Dialer) (Resolution, error) {
 	if err := Probe(ctx, c.REST, dial); err != nil {
 		return Resolution{}, err
 	}
-	if err := Preflight(ctx, c.REST, PreflightTimeout); err != nil {
+	conf, err := c.TLS()
+	if err != nil {
+		return Resolution{}, err
+	}
+	if err := CheckTLS(ctx, c.REST, conf, dial); err != nil {
+		return Resolution{}, err
+	}
+	if ws := c.WS; ws != "" && ws != DeriveWS(c.REST) {
+		if err := CheckTLS(ctx, ws, conf, dial); err != nil {
+			return Resolution{}, err
+		}
+	}
+	if err := Preflight(ctx, c.REST, PreflightTimeout, conf); err != nil {
 		return Resolution{}, err
 	}
 	r := Resolution{REST: c.REST, WS: c.WS, SharedSource: c.SharedSource}
 	var seen string
-	r.Emulator, r.ControlURL, seen = detectEmulator(ctx, c.REST, c.ControlToken, c.IsLoopback())
+	r.Emulator, r.ControlURL, seen = detectEmulator(ctx, c.REST, c.ControlToken, c.IsLoopback(), conf)
 	if r.Emulator && seen != "" && seen != probeSource.String() {
 		// Something between us re-originates connections: every client
 		// shares one address's budgets there.
@@ -56,7 +70,7 @@ func Resolve(ctx context.Context, c Config, dial Dialer) (Resolution, error) {
 	if c.WS != "" && !sameHost(c.REST, c.WS) {
 		// A stream target of its own trades only if it is proven an
 		// emulator itself (or declared a sandbox).
-		r.WSEmulator, _, _ = askControlPlane(ctx, httpBase(c.WS), c.ControlToken, nil)
+		r.WSEmulator, _, _ = askControlPlane(ctx, httpBase(c.WS), c.ControlToken, nil, conf)
 	}
 	return r, nil
 }
@@ -140,15 +154,15 @@ var probeSource = net.IPv4(127, 16, 0, 1)
 // or the holders of its token. It also returns the client address the
 // emulator saw; on loopback the probe connects from probeSource, so a
 // different answer means a proxy.
-func detectEmulator(ctx context.Context, rest, token string, loopback bool) (bool, string, string) {
+func detectEmulator(ctx context.Context, rest, token string, loopback bool, conf *tls.Config) (bool, string, string) {
 	if loopback {
-		if ok, ctl, seen := askControlPlane(ctx, rest, token, probeSource); ok {
+		if ok, ctl, seen := askControlPlane(ctx, rest, token, probeSource, conf); ok {
 			return ok, ctl, seen
 		}
 	}
 	// Not on loopback, or this system cannot connect from probeSource: the
 	// address seen tells nothing.
-	ok, ctl, _ := askControlPlane(ctx, rest, token, nil)
+	ok, ctl, _ := askControlPlane(ctx, rest, token, nil, conf)
 	return ok, ctl, ""
 }
 
@@ -158,7 +172,7 @@ const ControlTokenHeader = "X-Conform-Token"
 
 // askControlPlane reads the emulator's /_conform/info from source address
 // from (nil: the system's choice), presenting token when there is one.
-func askControlPlane(ctx context.Context, rest, token string, from net.IP) (bool, string, string) {
+func askControlPlane(ctx context.Context, rest, token string, from net.IP, conf *tls.Config) (bool, string, string) {
 	ctl := strings.TrimRight(rest, "/") + "/_conform"
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
@@ -166,7 +180,7 @@ func askControlPlane(ctx context.Context, rest, token string, from net.IP) (bool
 	if from != nil {
 		d.LocalAddr = &net.TCPAddr{IP: from}
 	}
-	tr := &http.Transport{Proxy: nil, DialContext: d.DialContext}
+	tr := &http.Transport{Proxy: nil, DialContext: d.DialContext, TLSClientConfig: conf}
 	defer tr.CloseIdleConnections()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ctl+"/info", nil)
 	if token != "" {

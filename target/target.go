@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -92,12 +93,16 @@ type Config struct {
 	// AccountSets[p-2], so that no two processes share balances or orders.
 	// See SharedAccountProcs.
 	AccountSets []map[string]Account `json:"account_sets,omitempty"`
+	// CAFile is a PEM file of the certificate authorities behind the
+	// target's TLS certificates (a sandbox with a private CA), trusted on
+	// top of the system's roots; relative to the config file. See TLS.
+	CAFile string `json:"ca_file,omitempty"`
 }
 
 // Load reads a JSON config file (when path is not empty) and then applies
 // environment overrides: CONFORM_TARGET, CONFORM_WS_TARGET,
 // CONFORM_CONTROL_TOKEN, CONFORM_SANDBOX, CONFORM_REST_SANDBOX,
-// CONFORM_WS_SANDBOX, and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,...]
+// CONFORM_WS_SANDBOX, CONFORM_CA_FILE, and CONFORM_KEY_<ROLE>=<api_key>:<secret>[:<right>,...]
 // where ROLE is the role in upper case with - as _ (CONFORM_KEY_READ_ONLY).
 func Load(path string, getenv func(string) string) (Config, error) {
 	var c Config
@@ -111,6 +116,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		if err := dec.Decode(&c); err != nil {
 			return c, fmt.Errorf("target config %s: %w", path, err)
 		}
+		if c.CAFile != "" && !filepath.IsAbs(c.CAFile) {
+			c.CAFile = filepath.Join(filepath.Dir(path), c.CAFile)
+		}
 	}
 	if getenv == nil {
 		getenv = os.Getenv
@@ -120,6 +128,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	}
 	if v := getenv("CONFORM_WS_TARGET"); v != "" {
 		c.WS = v
+	}
+	if v := getenv("CONFORM_CA_FILE"); v != "" {
+		c.CAFile = v
 	}
 	if v := getenv("CONFORM_CONTROL_TOKEN"); v != "" {
 		c.ControlToken = v
@@ -155,10 +166,13 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
-// Validate checks URLs and accounts and fills in the WebSocket URL.
+// Validate checks URLs, accounts and the CA file and fills in the WebSocket URL.
 func (c *Config) Validate() error {
 	if err := c.validateAccounts(); err != nil {
 		return err // whatever the target: a half-given key is a config mistake
+	}
+	if _, err := c.TLS(); err != nil {
+		return err
 	}
 	if c.REST == "" {
 		return nil // the embedded emulator

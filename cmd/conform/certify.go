@@ -162,6 +162,9 @@ func (rr runReport) command(extra ...string) string {
 	if rr.configPath != "" {
 		args = append(args, "--config", rr.configPath)
 	}
+	if rr.o.caFile != "" {
+		args = append(args, "--ca-file", rr.cfg.CAFile)
+	}
 	if rr.cfg.Sandbox {
 		args = append(args, "--sandbox")
 	}

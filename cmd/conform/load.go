@@ -111,7 +111,7 @@ func (l *thresholdList) Set(s string) error {
 
 // loadOptions are the flags of conform load.
 type loadOptions struct {
-	target, config            string
+	target, config, caFile    string
 	sandbox, allowLiveTrading bool
 	emulatorNoLimits          bool
 	netHTTP                   bool
@@ -138,6 +138,7 @@ func loadFlagSet(o *loadOptions) *flag.FlagSet {
 	def := load.DefaultOrderParams()
 	fs.StringVar(&o.target, "target", "", "REST base URL of the target, before /api/3 (empty: start the embedded emulator)")
 	fs.StringVar(&o.config, "config", "", "target config `file` (JSON: rest, sandbox, accounts by role), as for conform run")
+	fs.StringVar(&o.caFile, "ca-file", "", "PEM `file` of the CA that issued the target's TLS certificate, trusted beside the system's roots (ca_file in the config)")
 	fs.BoolVar(&o.sandbox, "sandbox", false, "declare the target a sandbox, where orders may be placed")
 	fs.BoolVar(&o.allowLiveTrading, "allow-live-trading", false, "let the order scenarios place orders on a target that is not a sandbox")
 	fs.BoolVar(&o.emulatorNoLimits, "emulator-no-limits", false, "start the embedded emulator with its rate limits off")
@@ -223,7 +224,7 @@ func parseLoad(args []string, e *env) (*loadOptions, error) {
 // file, environment and flags as for conform run) or nothing, meaning the
 // embedded emulator.
 func loadTarget(o *loadOptions, getenv func(string) string) (target.Config, error) {
-	ro := &runOptions{target: o.target, config: o.config, sandbox: o.sandbox, allowLiveTrading: o.allowLiveTrading, set: o.set}
+	ro := &runOptions{target: o.target, config: o.config, caFile: o.caFile, sandbox: o.sandbox, allowLiveTrading: o.allowLiveTrading, set: o.set}
 	cfg, err := resolveTarget(ro, getenv)
 	if err != nil {
 		return cfg, err
@@ -297,7 +298,7 @@ func cmdLoad(args []string, e *env) error {
 		defer emu.Close()
 		cfg = emu.config
 		where = fmt.Sprintf("%s (embedded emulator, limits %s)", cfg.REST, map[bool]string{true: "off", false: "on"}[o.emulatorNoLimits])
-	} else if err := preflight(ctx, cfg.REST); err != nil {
+	} else if err := preflight(ctx, cfg); err != nil {
 		return err
 	}
 	base, err := load.ParseBase(cfg.REST)
@@ -318,11 +319,15 @@ func cmdLoad(args []string, e *env) error {
 	if e.getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(load.GCPercent))
 	}
+	conf, err := cfg.TLS()
+	if err != nil {
+		return usageErrorf("load: %v", err)
+	}
 	title := fmt.Sprintf("conform load: %s at %s for %s against %s", o.scenario, o.pacing, o.duration, where)
 	fmt.Fprintln(e.stderr, title)
 	run := load.RunConfig{Base: base, Scenario: scenario, Pacing: o.pacing, Duration: o.duration, Workers: o.workers,
 		MaxWorkers: o.maxWorkers, Connections: o.connections, LocalAddr: o.localIP, WorkerID: o.workerID,
-		Timeout: o.timeout, StdClient: o.netHTTP, Progress: e.stderr}
+		Timeout: o.timeout, StdClient: o.netHTTP, Progress: e.stderr, TLS: conf}
 	a, err := load.Execute(ctx, outDir, run, load.AnalyzeOptions{Title: title, Thresholds: o.thresholds.withDefault()})
 	if err != nil {
 		return harnessErrorf("%w", err)

@@ -23,16 +23,23 @@ func resolve(ctx context.Context, cfg target.Config, dial target.Dialer) (target
 	return r, nil
 }
 
-// preflight checks reachability and the API without asking for the
-// emulator (conform load).
-func preflight(ctx context.Context, rest string) error {
+// preflight checks reachability, the target's certificates and the API
+// without asking for the emulator (conform load).
+func preflight(ctx context.Context, cfg target.Config) error {
 	var bad *target.ErrBadURL
-	if err := target.Probe(ctx, rest, nil); errors.As(err, &bad) {
+	if err := target.Probe(ctx, cfg.REST, nil); errors.As(err, &bad) {
 		return usageError(err)
 	} else if err != nil {
 		return harnessError(err)
 	}
-	if err := target.Preflight(ctx, rest, target.PreflightTimeout); err != nil {
+	conf, err := cfg.TLS()
+	if err != nil {
+		return usageError(err)
+	}
+	if err := target.CheckTLS(ctx, cfg.REST, conf, nil); err != nil {
+		return harnessError(err)
+	}
+	if err := target.Preflight(ctx, cfg.REST, target.PreflightTimeout, conf); err != nil {
 		return harnessError(err)
 	}
 	return nil

@@ -59,6 +59,7 @@ const (
 // runOptions are the flags of conform run.
 type runOptions struct {
 	target, wsTarget, config  string
+	caFile                    string
 	sandbox, allowLiveTrading bool
 	restSandbox, wsSandbox    bool
 	labelFilter, focus        string
@@ -84,7 +85,8 @@ func runFlagSet(o *runOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.StringVar(&o.target, "target", "", "REST base URL of the target, before /api/3 (empty: the embedded emulator)")
 	fs.StringVar(&o.wsTarget, "ws-target", "", "WebSocket base URL (default: derived from --target)")
-	fs.StringVar(&o.config, "config", "", "target config `file` (JSON: rest, ws, sandbox, rest_sandbox, ws_sandbox, control_token, accounts by role)")
+	fs.StringVar(&o.config, "config", "", "target config `file` (JSON: rest, ws, sandbox, rest_sandbox, ws_sandbox, control_token, ca_file, accounts by role)")
+	fs.StringVar(&o.caFile, "ca-file", "", "PEM `file` of the CA that issued the target's TLS certificate (a sandbox with a private CA), trusted beside the system's roots (ca_file in the config)")
 	fs.BoolVar(&o.sandbox, "sandbox", false, "declare the target a sandbox, where orders may be placed: the REST and the stream target (orders go only to the emulator and declared sandboxes, judged per host:port)")
 	fs.BoolVar(&o.restSandbox, "rest-sandbox", false, "declare only the REST target a sandbox (config: rest_sandbox)")
 	fs.BoolVar(&o.wsSandbox, "ws-sandbox", false, "declare only the stream target (--ws-target) a sandbox (config: ws_sandbox)")
@@ -153,6 +155,15 @@ func resolveTarget(o *runOptions, getenv func(string) string) (target.Config, er
 	if o.wsTarget != "" {
 		cfg.WS = o.wsTarget
 	}
+	if o.caFile != "" {
+		cfg.CAFile = o.caFile
+	}
+	if cfg.CAFile != "" {
+		// The suite runs from its binary's directory: hand it an absolute path.
+		if cfg.CAFile, err = filepath.Abs(cfg.CAFile); err != nil {
+			return cfg, usageErrorf("--ca-file %s: %w", cfg.CAFile, err)
+		}
+	}
 	if o.set["sandbox"] {
 		cfg.Sandbox = o.sandbox
 	}
@@ -214,6 +225,9 @@ func suiteArgs(cfg target.Config, configPath, resolved string) []string {
 	}
 	if configPath != "" {
 		args = append(args, "-conform.config="+configPath)
+	}
+	if cfg.CAFile != "" {
+		args = append(args, "-conform.ca-file="+cfg.CAFile)
 	}
 	if cfg.Sandbox {
 		args = append(args, "-conform.sandbox")

@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -62,6 +65,19 @@ func TestResolveTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	// A CA file given relative to the working directory reaches the suite,
+	// which runs from its binary's directory, as an absolute path.
+	ca := httptest.NewTLSServer(http.NotFoundHandler())
+	ca.Close()
+	caAbs := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(caAbs, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ca.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	caRel, err := filepath.Rel(wd, caAbs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name    string
 		args    []string
@@ -93,6 +109,10 @@ func TestResolveTarget(t *testing.T) {
 		{"bad ws", []string{"--target", "http://h", "--ws-target", "http://x"}, nil, nil, "want a ws(s) base URL"},
 		{"versioned target", []string{"--target", "http://h/api/3"}, nil, nil, "without /api/3"},
 		{"bad config", []string{"--config", filepath.Join(dir, "missing.json")}, nil, nil, "no such file"},
+		{"missing CA file", []string{"--target", "https://h", "--ca-file", filepath.Join(dir, "absent.pem")}, nil, nil, "ca_file"},
+		{"CA file that holds no certificate", []string{"--target", "https://h", "--ca-file", cfgPath}, nil, nil, "no PEM certificate"},
+		{"CA file made absolute", []string{"--target", "https://h", "--ca-file", caRel}, nil,
+			func(c target.Config) bool { return c.CAFile == caAbs }, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -358,6 +378,9 @@ func TestSuiteArgsCarryTheResolution(t *testing.T) {
 	}
 	if args := suiteArgs(target.Config{}, "", ""); len(args) != 0 {
 		t.Errorf("embedded emulator: suite args %q", args)
+	}
+	if args := suiteArgs(target.Config{REST: "https://h", CAFile: "/etc/ca.pem"}, "", ""); !slices.Contains(args, "-conform.ca-file=/etc/ca.pem") {
+		t.Errorf("suite args %q lack the CA file", args)
 	}
 }
 

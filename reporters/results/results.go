@@ -253,10 +253,16 @@ func BuildStopped(reports []types.Report, cat *rules.Catalogue, stop *Interrupti
 	}
 
 	byRule := map[string][]int{} // rule ID -> indexes into res.Specs
+	firstSkips := beforeAllSkips(ginkgojson.Specs(reports))
 	for _, r := range reports {
 		selected := ginkgojson.Selector(r)
 		for _, sr := range ginkgojson.Specs([]types.Report{r}) {
 			s := specFrom(sr)
+			if s.SkipReason == skippedInBeforeAll {
+				if why, ok := firstSkips[topContainer(sr)]; ok {
+					s.SkipReason = why
+				}
+			}
 			if res.Interrupted != nil {
 				s.interrupted(sr, selected(sr), res.Interrupted)
 			}
@@ -338,6 +344,41 @@ func (s *Spec) interrupted(sr types.SpecReport, selected bool, i *Interruption) 
 		s.Outcome = NotRun
 		s.SkipReason = fmt.Sprintf("the run was stopped (%s) before this spec started", i.Cause)
 	}
+}
+
+// skippedInBeforeAll is what Ginkgo says of the later specs of an Ordered
+// container whose BeforeAll called Skip; only the first spec carries the
+// reason given.
+const skippedInBeforeAll = "Spec skipped because Skip() was called in BeforeAll"
+
+// topContainer keys a spec by its outermost container.
+func topContainer(sr types.SpecReport) string {
+	if len(sr.ContainerHierarchyLocations) == 0 {
+		return ""
+	}
+	return sr.ContainerHierarchyLocations[0].String()
+}
+
+// beforeAllSkips maps each outermost container holding a spec skipped in
+// BeforeAll to the reason its first spec gave, so that every spec of the
+// container says why, not only that it was skipped.
+func beforeAllSkips(srs []types.SpecReport) map[string]string {
+	generic := map[string]bool{}
+	for _, sr := range srs {
+		if sr.State == types.SpecStateSkipped && sr.Failure.Message == skippedInBeforeAll {
+			generic[topContainer(sr)] = true
+		}
+	}
+	out := map[string]string{}
+	for _, sr := range srs {
+		key := topContainer(sr)
+		if msg := sr.Failure.Message; generic[key] && key != "" && sr.State == types.SpecStateSkipped && msg != "" && msg != skippedInBeforeAll {
+			if _, seen := out[key]; !seen {
+				out[key] = msg
+			}
+		}
+	}
+	return out
 }
 
 func specFrom(sr types.SpecReport) Spec {

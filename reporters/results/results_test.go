@@ -432,3 +432,27 @@ func TestInconclusiveIsItsOwnOutcome(t *testing.T) {
 		t.Errorf("console summary:\n%s", out.String())
 	}
 }
+
+// The later specs of an Ordered container whose BeforeAll skipped say the
+// reason its first spec gave, not only Ginkgo's note that it was skipped.
+func TestBeforeAllSkipReasonReachesEverySpec(t *testing.T) {
+	inContainer := func(line int, text, rule, msg string) types.SpecReport {
+		s := spec(text, types.SpecStateSkipped, "rule:"+rule)
+		s.ContainerHierarchyLocations = []types.CodeLocation{{FileName: "/s/limits.go", LineNumber: line}}
+		s.Failure = types.Failure{Message: msg}
+		return s
+	}
+	why := "limit scenarios need source addresses of their own"
+	reports := []types.Report{{SuiteSucceeded: true, SpecReports: types.SpecReports{
+		inContainer(5, "second", "V3-B", skippedInBeforeAll),
+		inContainer(5, "first", "V3-A", why),
+		inContainer(9, "elsewhere", "V3-D", skippedInBeforeAll), // no reason in its container: Ginkgo's note stays
+	}}}
+	res := Build(reports, testCatalogue(t))
+	for _, rr := range res.Rules {
+		want := map[string]string{"V3-A": why, "V3-B": why, "V3-D": skippedInBeforeAll}[rr.ID]
+		if want != "" && (len(rr.SkipReasons) != 1 || rr.SkipReasons[0] != want) {
+			t.Errorf("%s: skip reasons %q, want %q", rr.ID, rr.SkipReasons, want)
+		}
+	}
+}

@@ -152,7 +152,12 @@ func dial(ctx context.Context, e *framework.Env) net.Conn {
 	var conn net.Conn
 	var err error
 	if u.Scheme == "https" {
-		conn, err = (&tls.Dialer{NetDialer: d, Config: &tls.Config{ServerName: u.Hostname()}}).DialContext(ctx, "tcp", e.HostPort())
+		conf := &tls.Config{}
+		if e.TLS() != nil {
+			conf = e.TLS().Clone()
+		}
+		conf.ServerName = u.Hostname()
+		conn, err = (&tls.Dialer{NetDialer: d, Config: conf}).DialContext(ctx, "tcp", e.HostPort())
 	} else {
 		conn, err = d.DialContext(ctx, "tcp", e.HostPort())
 	}

@@ -24,7 +24,7 @@ type Control struct {
 // (CONFORM_CONTROL_TOKEN, control_token).
 func (e *Env) Control() *Control {
 	e.RequireEmulator()
-	return &Control{base: e.Config.ControlURL, token: e.Config.ControlToken, http: &http.Client{Transport: e.transport, Timeout: Timeouts.Request}}
+	return &Control{base: e.Config.ControlURL, token: e.Config.ControlToken, http: e.HTTPClient()}
 }
 
 // do sends one control plane request with the token, if any.

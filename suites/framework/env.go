@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -40,6 +41,8 @@ type Flags struct {
 	WSSandbox        bool
 	AllowLiveTrading bool
 	Faults           string
+	// CAFile is a PEM file of CAs to trust beside the system's (target.Config.CAFile).
+	CAFile string
 	// Resolved is the target as the CLI already probed it (target.Resolution
 	// encoded): the suite then uses it as is instead of probing again.
 	Resolved string
@@ -72,6 +75,7 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 	fs.BoolVar(&f.WSSandbox, "conform.ws-sandbox", false, "declare only the stream target a sandbox")
 	fs.BoolVar(&f.AllowLiveTrading, "conform.allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
 	fs.StringVar(&f.Resolved, "conform.resolved", "", "the target as conform run resolved it (internal: set by the CLI, which probes the target once)")
+	fs.StringVar(&f.CAFile, "conform.ca-file", "", "PEM `file` of the certificate authorities of the target's TLS certificates, trusted beside the system's")
 	fs.StringVar(&f.Faults, "conform.faults", "", "comma-separated rule IDs whose faults the embedded emulator switches on")
 	fs.StringVar(&f.Progress, "conform.progress", "", "append a line to this `file` whenever a spec starts or ends (internal: set by the CLI, which shows the run's progress and notices a stall)")
 	fs.StringVar(&f.Report, "conform.report", "", "write a Ginkgo JSON report of the suite nodes and the specs the label filter selects to this `path` (a mutation run's: without the other specs)")
@@ -82,6 +86,9 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 type Env struct {
 	Config    target.Config
 	transport *http.Transport
+	// tls configures every TLS connection to the target (nil: the system's
+	// roots); the target config's ca_file adds a private CA.
+	tls *tls.Config
 	// On a loopback target every client gets a source address of its own in
 	// 127.(16+process).0.0/16, so per-IP budgets are never shared between
 	// specs. Elsewhere one address is all there is: clients share pacer,
@@ -93,6 +100,9 @@ type Env struct {
 	forward  bool
 	nextAddr atomic.Uint32
 	pacer    *client.Pacer
+	// v2pacer keeps this process under its share of the per-IP rows of
+	// version 2 (market data), which counts apart from version 3.
+	v2pacer *client.Pacer
 	// acctPacer keeps this process's account (its own, as every process's)
 	// under the per-account budgets of /sub-account, /buy-crypto and /wallet.
 	acctPacer *client.Pacer
@@ -141,6 +151,9 @@ func StartTarget(f *Flags) ([]byte, func(), error) {
 	}
 	if f.WSTarget != "" {
 		cfg.WS = f.WSTarget
+	}
+	if f.CAFile != "" {
+		cfg.CAFile = f.CAFile
 	}
 	for name, v := range map[string]struct {
 		dst *bool
@@ -255,9 +268,16 @@ func Setup(data []byte) error {
 	// clients apart by the address each names (X-Forwarded-For); any other
 	// target behind one gets paced clients.
 	forward := cfg.SharedSource && cfg.Emulator && cfg.IsLoopback()
-	env = &Env{Config: cfg, streamPacers: map[string]*client.Pacer{}, transport: client.DefaultTransport(), loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
+	conf, err := cfg.TLS()
+	if err != nil {
+		return fmt.Errorf("framework: %w", err)
+	}
+	tr := client.DefaultTransport()
+	tr.TLSClientConfig = conf
+	env = &Env{Config: cfg, streamPacers: map[string]*client.Pacer{}, transport: tr, tls: conf, loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
 		guard: tradingGuard(cfg), redactor: newRedactor(cfg), v2budget: client.NewBudget(v2PerUserClasses())}
 	env.pacer = client.NewPacer(perIPClasses(), 1/float64(n))
+	env.v2pacer = client.NewPacer(v2PerIPClasses(), 1/float64(n))
 	env.acctPacer = client.NewPacer(perAccountClasses(), 1)
 	return nil
 }
@@ -297,7 +317,7 @@ func (e *Env) recorded(opts ...client.Option) *client.Client {
 		client.WithGuard(e.guard), client.WithRedactor(e.redactor), client.OnRefused(skipRefused), client.WithAccountPacer(e.acctPacer)}, opts...)
 	switch {
 	case !e.loopback:
-		opts = append(opts, client.WithPacer(e.pacer))
+		opts = append(opts, client.WithPacer(e.pacer), client.WithPacerFor("/api/3", e.pacer), client.WithPacerFor(V2Prefix, e.v2pacer))
 	case e.forward:
 		opts = append(opts, client.WithHeader("X-Forwarded-For", local.String()))
 	}
@@ -318,9 +338,21 @@ func (e *Env) httpClient() (*http.Client, net.IP) {
 	n := e.nextAddr.Add(1)
 	local := &net.TCPAddr{IP: net.IPv4(127, byte(16+GinkgoParallelProcess()), byte(n>>8), byte(n))}
 	t := client.DefaultTransport()
+	t.TLSClientConfig = e.tls
 	t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, LocalAddr: local}).DialContext
 	DeferCleanup(t.CloseIdleConnections)
 	return &http.Client{Transport: t, Timeout: Timeouts.Request}, local.IP
+}
+
+// TLS is the TLS configuration of every connection to the target, for
+// specs and scenarios that dial themselves (nil: the system's roots). It
+// must not be changed; Clone it to set a ServerName.
+func (e *Env) TLS() *tls.Config { return e.tls }
+
+// HTTPClient is a plain HTTP client for the target's hosts (the control
+// plane, for one), on the process's shared keep-alive transport.
+func (e *Env) HTTPClient() *http.Client {
+	return &http.Client{Transport: e.transport, Timeout: Timeouts.Request}
 }
 
 // Public returns a client without credentials.
@@ -411,13 +443,26 @@ func v2PerUserClasses() []client.PathClass {
 	return cs
 }
 
+// v2PerIPClasses are the per-IP rows of the harness's reading of the v2
+// Limits section (market data), for pacing v2 requests; the others are
+// counted per user (v2PerUserClasses), not here.
+func v2PerIPClasses() []client.PathClass {
+	cs := []client.PathClass{{Prefixes: []string{"/"}, Rate: 1 << 20}}
+	for _, l := range rules.V2Limits() {
+		if !l.PerAccount {
+			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate, Burst: l.Burst})
+		}
+	}
+	return cs
+}
+
 // perIPClasses are the per-IP REST rows of the harness's reading of the
 // limit tables, for pacing clients.
 func perIPClasses() []client.PathClass {
 	var cs []client.PathClass
 	for _, l := range rules.Limits() {
 		if !l.Stream && !l.PerAccount {
-			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate})
+			cs = append(cs, client.PathClass{Prefixes: l.Prefixes, Rate: l.Rate, Burst: l.Burst})
 		}
 	}
 	return cs

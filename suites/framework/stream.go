@@ -12,16 +12,16 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 )
 
-// streamPerIP is the per-IP message rate of a v3 stream (e.g. /ws/trading)
+// streamPerIP is the per-IP message rate and burst of a v3 stream (e.g. /ws/trading)
 // from rules.Limits.
 func streamPerIP(stream string) []client.PathClass {
-	rate := 10
+	c := client.PathClass{Prefixes: []string{""}, Rate: 10}
 	for _, l := range rules.Limits() {
 		if l.Stream && !l.PerAccount && len(l.Prefixes) > 0 && l.Prefixes[0] == stream {
-			rate = l.Rate
+			c.Rate, c.Burst = l.Rate, l.Burst
 		}
 	}
-	return []client.PathClass{{Prefixes: []string{""}, Rate: rate}}
+	return []client.PathClass{c}
 }
 
 // StreamPacer paces the messages of one connection to stream (e.g.
@@ -62,7 +62,7 @@ func (e *Env) MethodPacer(stream string) *client.Pacer {
 // spec ends and its redacted transcript is attached to a failed spec.
 func (e *Env) DialStream(ctx context.Context, path string) *client.WSConn {
 	GinkgoHelper()
-	opts := client.WSOptions{Guard: e.guard, Redactor: e.redactor, OnRefused: skipRefused, Pacer: e.StreamPacer(strings.TrimPrefix(path, "/api/3"))}
+	opts := client.WSOptions{Guard: e.guard, Redactor: e.redactor, OnRefused: skipRefused, TLS: e.tls, Pacer: e.StreamPacer(strings.TrimPrefix(path, "/api/3"))}
 	if e.loopback {
 		n := e.nextAddr.Add(1)
 		ip := net.IPv4(127, byte(16+GinkgoParallelProcess()), byte(n>>8), byte(n))

@@ -13,7 +13,9 @@ import (
 // moved away from the wall clock (skipping the spec on another target).
 func EmulatorNow(ctx context.Context) time.Time {
 	GinkgoHelper()
-	now, err := framework.Current().Control().Now(ctx)
+	e := framework.Current()
+	e.RequireEmulator()
+	now, err := e.Control().Now(ctx)
 	Expect(err).NotTo(HaveOccurred(), "reading the emulator clock")
 	return now
 }
