@@ -66,10 +66,18 @@ type Results struct {
 	// addresses (IdentitySkipped says why not).
 	Identity        []Outcome
 	IdentitySkipped string
-	Caps            []CapOutcome
-	Scope           *ScopeOutcome
-	Shared          *SharedOutcome
-	Elapsed         time.Duration
+	// IdentityInconclusive says why the identity check could not be
+	// judged at all (from one address, over a path too slow for it).
+	IdentityInconclusive string
+	Caps                 []CapOutcome
+	Scope                *ScopeOutcome
+	Shared               *SharedOutcome
+	Elapsed              time.Duration
+	// OneAddress says the scenarios ran from one source address
+	// (RunOneAddress), where the parts of a rule that need a second
+	// address cannot be checked; Path is what was measured of the path.
+	OneAddress bool
+	Path       *PathStats
 }
 
 // RowResult is how one row fared.
@@ -77,6 +85,10 @@ type RowResult struct {
 	Row Row
 	// Skipped says why the row did not run.
 	Skipped string
+	// Inconclusive says why the row was not offered where it could not
+	// be judged (from one address, a per-account budget the address's
+	// own hides).
+	Inconclusive string
 	// Full are the outcomes of the first target, one per address (one in
 	// all for a per-account row); Others of each further target.
 	Full, Others []Outcome
@@ -138,16 +150,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		}
 	}
 	for _, row := range Table() {
-		aggregate := []string{ruleWindow}
-		if row.Kind == REST {
-			aggregate = append(aggregate, rule429, rule429Code)
-		} else {
-			aggregate = append(aggregate, ruleMsgRefusal)
-		}
-		if row.Scope == PerAccount {
-			aggregate = append(aggregate, rulePerAccount)
-		}
-		if !cfg.wants(append(aggregate, row.Rule)...) {
+		if !cfg.wants(aggregates(row)...) {
 			continue
 		}
 		rr := &RowResult{Row: row}
@@ -429,6 +432,14 @@ func runShared(ctx context.Context, cfg Config, res *Results) error {
 	if err != nil {
 		return err
 	}
+	o.describe(cfg, row, then, b)
+	res.Shared = o
+	return nil
+}
+
+// describe says how the row's second path answered (b, by then) once the
+// first path's budget was spent.
+func (o *SharedOutcome) describe(cfg Config, row Row, then *restSender, b Burst) {
 	switch {
 	case len(b.Failed) > 0:
 		o.Then = "failed: " + b.Failed[0]
@@ -438,6 +449,4 @@ func runShared(ctx context.Context, cfg Config, res *Results) error {
 		o.ThenServed = true
 		o.Then = fmt.Sprintf("%s answered HTTP %d at once: the paths have budgets of their own", cfg.resolve(row.Targets[1]), then.normal)
 	}
-	res.Shared = o
-	return nil
 }
