@@ -78,6 +78,8 @@ type Results struct {
 	// address cannot be checked; Path is what was measured of the path.
 	OneAddress bool
 	Path       *PathStats
+	// Lanes say how long each lane of the one-address run took.
+	Lanes []string
 }
 
 // RowResult is how one row fared.

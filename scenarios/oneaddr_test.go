@@ -172,7 +172,9 @@ func runOneAddress(t *testing.T, faults ...string) *Results {
 // could not time twice (a loaded machine) is inconclusive: the test then
 // says so and skips, never passes a fault nor fails the honest target.
 func TestOneAddressOverADelayedPath(t *testing.T) {
-	skipWhenSlowed(t)
+	if testing.Short() {
+		t.Skip("takes a few seconds")
+	}
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string

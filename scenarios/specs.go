@@ -185,6 +185,9 @@ func (r *Results) Summary() string {
 	fmt.Fprintf(&b, "all scenarios in %s\n", r.Elapsed.Round(time.Millisecond))
 	if r.OneAddress {
 		fmt.Fprintf(&b, "from one source address; %s\n", r.Path)
+		for _, l := range r.Lanes {
+			fmt.Fprintf(&b, "lane %s\n", l)
+		}
 	}
 	for _, rr := range r.sortedRows() {
 		if rr.Skipped != "" {
@@ -197,6 +200,9 @@ func (r *Results) Summary() string {
 		}
 		for _, o := range rr.Outcomes() {
 			fmt.Fprintf(&b, "%s %s (attempt %d):\n", rr.Row.Rule, o.Who, o.Attempts)
+			for _, t := range o.Retried {
+				fmt.Fprintf(&b, "    an earlier attempt: %s\n", t)
+			}
 			for _, x := range o.Bursts() {
 				fmt.Fprintf(&b, "    %s\n", x)
 			}

@@ -242,6 +242,10 @@ type CapOutcome struct {
 	// the address was accepted (within a few seconds).
 	Freed    bool
 	FreedHow string
+	// Attempts is 2 when the first attempt opened fewer than ConnCap
+	// connections and none over it (one address: a connection of the run
+	// not yet let go of) and the check ran again.
+	Attempts int
 }
 
 // Problems says how the outcome departs from V3-LIMIT-WS-CONN.
