@@ -131,6 +131,10 @@ func (r *Results) Judge(rule string) Verdict {
 			}
 		}
 	default:
+		if rd, ok := readingOf(rule); ok {
+			r.judgeReading(&v, rd)
+			break
+		}
 		rr, ok := r.Rows[rule]
 		if !ok {
 			v.Skipped = "not run"

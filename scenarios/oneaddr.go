@@ -103,6 +103,7 @@ type oneAddr struct {
 	path PathStats
 	// undecidable is set when the path is too slow for any row.
 	undecidable string
+	mu          sync.Mutex // guards res's maps written by several lanes
 }
 
 // RunOneAddress runs the scenarios the wanted rules need from the one
@@ -111,7 +112,7 @@ type oneAddr struct {
 // spends the budgets it measures.
 func RunOneAddress(ctx context.Context, cfg Config) (*Results, error) {
 	start := time.Now()
-	one := &oneAddr{cfg: cfg, res: &Results{Rows: map[string]*RowResult{}, OneAddress: true}}
+	one := &oneAddr{cfg: cfg, res: &Results{Rows: map[string]*RowResult{}, Readings: map[string]Outcome{}, OneAddress: true}}
 	var err error
 	one.path, err = measurePath(ctx, cfg.url(Target{Path: "/public/symbol/{symbol}"}), pathSamples)
 	if err != nil {
@@ -119,6 +120,7 @@ func RunOneAddress(ctx context.Context, cfg Config) (*Results, error) {
 	}
 	one.res.Path = &one.path
 	one.undecidable = one.path.Undecidable()
+	one.res.Undecidable = one.undecidable
 
 	lanes := map[string]*lane{}
 	var order []string
@@ -175,6 +177,17 @@ func RunOneAddress(ctx context.Context, cfg Config) (*Results, error) {
 	}
 	if cfg.wants(ruleRowShared) {
 		add(laneHeavy, one.shared)
+	}
+	for _, rd := range Readings() {
+		if cfg.wants(rd.Rule) {
+			// Market data beside v3's public class, the per-user one in
+			// the default lane (a target may count it per IP there).
+			name := laneDefault
+			if !rd.Keyed {
+				name = lanePublic
+			}
+			add(name, func(ctx context.Context, l *lane) error { return one.reading(ctx, l, rd) })
+		}
 	}
 	// Connections after the default class and the streams, alone with
 	// the lanes of other classes: every connection the harness opens
@@ -558,6 +571,42 @@ func (one *oneAddr) identity(ctx context.Context, l *lane) error {
 	mix := offer(fmt.Sprintf("GET %s from the same address a window later, anonymous and with %d keys in turn", identityPath, len(cfg.Identities)), mixed)
 	one.res.Identity = []Outcome{mix, ref} // the reference last
 	return ctx.Err()
+}
+
+// reading makes a reading's offer at once over opened connections.
+func (one *oneAddr) reading(ctx context.Context, l *lane, rd Reading) error {
+	cfg := one.cfg
+	who := fmt.Sprintf("%s from one address", cfg.resolve(rd.Target))
+	if one.undecidable != "" {
+		return nil // judged inconclusive (Results.Undecidable)
+	}
+	n := min(rd.Offer, maxConns)
+	w, err := newWarmClient(cfg.REST, n)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	s := &restSender{url: cfg.url(rd.Target), method: rd.Target.Method, workers: n, hc: w.Client, guard: cfg.Guard}
+	if rd.Keyed {
+		if len(cfg.AccountKeys) == 0 {
+			return nil // judged "not run"
+		}
+		s.cred = &cfg.AccountKeys[0]
+	}
+	var o Outcome
+	if _, err := w.Warm(ctx, n); err != nil {
+		o = Outcome{Who: who, Err: err}
+	} else {
+		if err := l.drain(ctx); err != nil {
+			return err
+		}
+		o = reading(ctx, who, rd, s, one.plan(0, 0, false))
+		l.mark(o)
+	}
+	one.mu.Lock() // the readings are in two lanes
+	defer one.mu.Unlock()
+	one.res.Readings[rd.Rule] = o
+	return nil
 }
 
 // shared is V3-LIMIT-ROW-SHARED from one address: the budget of

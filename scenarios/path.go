@@ -44,10 +44,11 @@ func (p PathStats) Gap() time.Duration {
 
 // Undecidable says why no burst can be judged over this path: a round
 // trip so long that a burst, its answers and the slide's phases cannot fit
-// in one window. Empty when the path is fit.
+// in one window (the median, so that one slow answer does not decide it;
+// each burst still answers for its own spread). Empty when the path is fit.
 func (p PathStats) Undecidable() string {
-	if p.Samples > 0 && p.Max >= Window/4 {
-		return fmt.Sprintf("the round trip reaches %s (%s), a quarter of the %s window: a burst and the slide's phases cannot be placed inside one window", p.Max.Round(time.Millisecond), p, Window)
+	if p.Samples > 0 && p.Median >= Window/4 {
+		return fmt.Sprintf("the round trip is %s (%s), a quarter of the %s window: a burst and the slide's phases cannot be placed inside one window", p.Median.Round(time.Millisecond), p, Window)
 	}
 	return ""
 }

@@ -32,6 +32,9 @@ func batchRules() []string {
 	for _, r := range Table() {
 		ids = append(ids, r.Rule)
 	}
+	for _, rd := range Readings() {
+		ids = append(ids, rd.Rule)
+	}
 	return append(ids, ruleConn, rule429Code, ruleMsgRefusal, ruleRowShared, ruleConnHow, ruleConnScope)
 }
 
@@ -66,14 +69,14 @@ func oneAddress(ctx SpecContext, e *framework.Env) (bool, string) {
 func limitsContainer() {
 	builtAlone := framework.OneSourceAtBuild()
 	decorators := []any{Ordered, ContinueOnFailure, containerLabels()}
-	text := "from source addresses of their own"
 	if builtAlone {
 		decorators = append(decorators, Serial, SpecPriority(-1))
-		text = "from one source address, alone at the end of the run"
 	} else {
 		decorators = append(decorators, SpecPriority(1))
 	}
-	Describe(text, append(decorators, func() {
+	// No text of its own: a spec's name ("Limits <rule>") is the same
+	// whichever way the batch runs.
+	Describe("", append(decorators, func() {
 		var res *Results
 		BeforeAll(func(ctx SpecContext) {
 			e := framework.Current()
@@ -210,6 +213,11 @@ func (r *Results) Summary() string {
 	}
 	for _, o := range r.Identity {
 		fmt.Fprintf(&b, "%s %s: %s\n", rulePerIP, o.Who, o.Exact)
+	}
+	for _, rd := range Readings() {
+		if o, ok := r.Readings[rd.Rule]; ok {
+			fmt.Fprintf(&b, "%s %s (attempt %d): %s\n", rd.Rule, o.Who, o.Attempts, o.Exact)
+		}
 	}
 	for _, c := range r.Caps {
 		fmt.Fprintf(&b, "%s %s from %s: %d opened, one more %s, another address %s\n", ruleConn, c.Stream, c.From, c.Opened, c.Extra, c.Other)
