@@ -198,7 +198,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 			if err != nil {
 				return err
 			}
-			s := &restSender{url: cfg.url(rd.Target), method: rd.Target.Method, from: ip, workers: 8, guard: cfg.Guard}
+			s := &restSender{url: cfg.url(rd.Target), method: rd.Target.Method, from: ip, workers: 16, guard: cfg.Guard}
 			if rd.Keyed {
 				if len(cfg.AccountKeys) == 0 {
 					return nil // judged "not run"
