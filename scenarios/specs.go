@@ -206,6 +206,9 @@ func (r *Results) Summary() string {
 			for _, t := range o.Retried {
 				fmt.Fprintf(&b, "    an earlier attempt: %s\n", t)
 			}
+			for _, t := range o.Timing {
+				fmt.Fprintf(&b, "    inconclusive: %s\n", t)
+			}
 			for _, x := range o.Bursts() {
 				fmt.Fprintf(&b, "    %s\n", x)
 			}

@@ -2,7 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"encoding/pem"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,10 +18,34 @@ import (
 	"github.com/conform-harness/conform/emulator"
 )
 
+// tlsFront serves upstream (a base URL) over TLS with a certificate of its
+// own, as a sandbox's terminating proxy does, re-originating every request
+// and WebSocket from its own address. It returns its https base URL and the
+// CA file that trusts it (for SSL_CERT_FILE).
+func tlsFront(t *testing.T, upstream string) (string, string) {
+	t.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	// Upstream connections kept, as a terminating proxy keeps them: a
+	// burst of hundreds would otherwise open as many to the emulator.
+	rp.Transport = &http.Transport{MaxIdleConns: 1024, MaxIdleConnsPerHost: 1024, IdleConnTimeout: time.Minute}
+	srv := httptest.NewTLSServer(rp)
+	t.Cleanup(srv.Close)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return srv.URL, ca
+}
+
 // delayRelay stands in for the network to a remote sandbox: it relays every
 // connection to upstream (a base URL) from its own address, as a NAT or a
 // proxy does, so the target sees one peer for all, and holds every chunk
-// of bytes for delay in each direction. It returns the relay's base URL.
+// of bytes for delay in each direction. It returns the relay's base URL,
+// of upstream's scheme.
 func delayRelay(t *testing.T, upstream string, delay time.Duration) string {
 	t.Helper()
 	u, err := url.Parse(upstream)
@@ -58,7 +86,7 @@ func delayRelay(t *testing.T, upstream string, delay time.Duration) string {
 			go delayCopy(in, out, delay)
 		}
 	}()
-	return "http://" + ln.Addr().String()
+	return u.Scheme + "://" + ln.Addr().String()
 }
 
 // delayCopy copies src to dst, each chunk delay after it was read, in order.
@@ -119,9 +147,10 @@ func ruleVerdicts(t *testing.T, dir string) map[string]string {
 }
 
 // The limits of a remote sandbox, from one address: the emulator with its
-// control plane off behind a relay that adds 20 ms each way and connects
-// from one address for all, keys in a config that declares the sandbox and
-// the shared source, as a user would write it. The limit rows run alone at
+// control plane off behind a TLS-terminating proxy (trusted through
+// SSL_CERT_FILE) and a relay that adds 20 ms each way, every connection
+// reaching the emulator from one address, keys in a config that declares
+// the sandbox and the shared source, as a user would write it. The limit rows run alone at
 // the end of the run from that one address: against the honest emulator
 // every rate row the address can decide passes (the rest are
 // inconclusive, never failed); with V3-LIMIT-IP-PUBLIC's fault on, that
@@ -154,11 +183,12 @@ func TestTrustLimitsFromOneAddress(t *testing.T) {
 		"V3-LIMIT-ACCT-WS-WALLET-LOGIN", "V3-LIMIT-ACCT-WS-WALLET", "V3-LIMIT-WINDOW", "V3-LIMIT-429", "V2-LIMIT-MARKETDATA", "V2-LIMIT-OTHER"}
 	t.Run("honest", func(t *testing.T) {
 		t.Parallel()
-		relay := delayRelay(t, startEmulator(t, emulator.Options{}), 20*time.Millisecond)
+		front, ca := tlsFront(t, startEmulator(t, emulator.Options{}))
+		relay := delayRelay(t, front, 20*time.Millisecond)
 		out := t.TempDir()
 		start := time.Now()
-		code, console := conformCLI(t, bin, nil, "run", "--config", config(t, relay), "--label-filter", "area:limits || area:v2limits", "--out", out)
-		t.Logf("the limits from one address over 20 ms each way: exit %d in %s", code, time.Since(start).Round(time.Second))
+		code, console := conformCLI(t, bin, []string{"SSL_CERT_FILE=" + ca}, "run", "--config", config(t, relay), "--label-filter", "area:limits || area:v2limits", "--out", out)
+		t.Logf("the limits from one address over TLS and 20 ms each way: exit %d in %s", code, time.Since(start).Round(time.Second))
 		if code != exitOK {
 			t.Fatalf("exit %d:\n%s", code, console)
 		}
@@ -175,9 +205,10 @@ func TestTrustLimitsFromOneAddress(t *testing.T) {
 	})
 	t.Run("V3-LIMIT-IP-PUBLIC fault", func(t *testing.T) {
 		t.Parallel()
-		relay := delayRelay(t, startEmulator(t, emulator.Options{Faults: []string{"V3-LIMIT-IP-PUBLIC"}}), 20*time.Millisecond)
+		front, ca := tlsFront(t, startEmulator(t, emulator.Options{Faults: []string{"V3-LIMIT-IP-PUBLIC"}}))
+		relay := delayRelay(t, front, 20*time.Millisecond)
 		out := t.TempDir()
-		code, console := conformCLI(t, bin, nil, "run", "--config", config(t, relay), "--label-filter", "rule:V3-LIMIT-IP-PUBLIC", "--out", out)
+		code, console := conformCLI(t, bin, []string{"SSL_CERT_FILE=" + ca}, "run", "--config", config(t, relay), "--label-filter", "rule:V3-LIMIT-IP-PUBLIC", "--out", out)
 		v := ruleVerdicts(t, out)["V3-LIMIT-IP-PUBLIC"]
 		switch {
 		case v == "inconclusive":
