@@ -345,23 +345,20 @@ func (one *oneAddr) restRow(ctx context.Context, l *lane, rr *RowResult) error {
 		return err
 	}
 	defer w.Close()
+	// Opened once: the row's further targets are on the same host, and
+	// the transport keeps the connections between offers.
+	_, warmErr := w.Warm(ctx, n)
 	for i, t := range r.Targets {
 		who := fmt.Sprintf("%s from this machine's one address", one.cfg.resolve(t))
-		if _, err := w.Warm(ctx, n); err != nil {
-			o := Outcome{Who: who, Err: err}
-			if i == 0 {
-				rr.Full = append(rr.Full, o)
-			} else {
-				rr.Others = append(rr.Others, o)
+		o := Outcome{Who: who, Err: warmErr}
+		if warmErr == nil {
+			if err := l.drain(ctx); err != nil {
+				return err
 			}
-			continue
+			s := &restSender{url: one.cfg.url(t), method: t.Method, workers: n, hc: w.Client, guard: one.cfg.Guard}
+			o = Check(ctx, who, s, one.plan(r.Budget(), r.Extra(), i == 0))
+			l.mark(o)
 		}
-		if err := l.drain(ctx); err != nil {
-			return err
-		}
-		s := &restSender{url: one.cfg.url(t), method: t.Method, workers: n, hc: w.Client, guard: one.cfg.Guard}
-		o := Check(ctx, who, s, one.plan(r.Budget(), r.Extra(), i == 0))
-		l.mark(o)
 		if i == 0 {
 			rr.Full = append(rr.Full, o)
 		} else {
@@ -548,9 +545,10 @@ func (one *oneAddr) identity(ctx context.Context, l *lane) error {
 		return err
 	}
 	defer w.Close()
+	_, warmErr := w.Warm(ctx, n) // once: the second offer reuses them
 	offer := func(who string, creds []*client.Credential) Outcome {
-		if _, err := w.Warm(ctx, n); err != nil {
-			return Outcome{Who: who, Err: err}
+		if warmErr != nil {
+			return Outcome{Who: who, Err: warmErr}
 		}
 		if err := l.drain(ctx); err != nil {
 			return Outcome{Who: who, Err: err}
