@@ -143,6 +143,14 @@ func RunOneAddress(ctx context.Context, cfg Config) (*Results, error) {
 		}
 		rr := &RowResult{Row: row}
 		one.res.Rows[row.Rule] = rr
+		// A row whose messages trade is not for a target that may not
+		// trade, decidable or not: it says so first.
+		if row.Kind == Stream && row.Scope == PerAccount {
+			if err := cfg.Guard.CheckStream(streamMethod(row.Targets[0].Message)); err != nil {
+				rr.Skipped = err.Error()
+				continue
+			}
+		}
 		if why := one.cannotDecide(row); why != "" {
 			rr.Inconclusive = why
 			continue

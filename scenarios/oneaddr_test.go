@@ -212,3 +212,30 @@ func TestOneAddressOverADelayedPath(t *testing.T) {
 		})
 	}
 }
+
+// On a target that may not trade (no sandbox declared, no live trading
+// allowed: a nil guard), the one-address rows that trade are skipped with
+// the guard's reason and nothing of theirs is sent; the rows that need no
+// trading run all the same.
+func TestOneAddressObeysTheGuard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes a few seconds")
+	}
+	t.Parallel()
+	base := startEmulator(t)
+	cfg := emulatorConfig(t, delayRelay(t, strings.TrimPrefix(base, "http://"), 5*time.Millisecond), nil)
+	cfg.Guard = nil
+	cfg.Wants = func(rule string) bool {
+		return rule == "V3-LIMIT-ACCT-WS-TRADING-ORDER" || rule == "V3-LIMIT-IP-WALLET"
+	}
+	res, err := RunOneAddress(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := res.Judge("V3-LIMIT-ACCT-WS-TRADING-ORDER"); !strings.Contains(v.Skipped, "trad") {
+		t.Errorf("the order row on a target that may not trade: skipped %q, inconclusive %q", v.Skipped, v.Inconclusive)
+	}
+	if v := res.Judge("V3-LIMIT-IP-WALLET"); v.Skipped != "" || len(v.Problems) > 0 {
+		t.Errorf("a row that needs no trading: skipped %q, problems %q", v.Skipped, v.Problems)
+	}
+}
