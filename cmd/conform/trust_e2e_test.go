@@ -356,7 +356,8 @@ func tcpProxy(t *testing.T, upstream string) string {
 // Through a TCP proxy that merges the harness's source addresses, the run
 // against an emulator with its limits on stays green and fast: the suite
 // notices the proxy, names each client's address in X-Forwarded-For, and
-// skips the limit scenarios with the reason.
+// runs the limit scenarios from the proxy's one address, alone after every
+// other spec.
 func TestTrustThroughATransparentProxy(t *testing.T) {
 	// Full suite runs against targets of their own (own emulator, proxy and ports): they
 	// wait more than they compute, so they run side by side with the other checks.
