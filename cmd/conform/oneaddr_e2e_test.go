@@ -146,6 +146,52 @@ func ruleVerdicts(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// assertLimitsLast fails unless every spec outside the limit batch of the
+// run in dir ended before the batch began: from one address they would
+// spend the budgets it measures.
+func assertLimitsLast(t *testing.T, dir string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "ginkgo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reports []struct {
+		SpecReports []struct {
+			ContainerHierarchyTexts []string
+			LeafNodeType            string
+			LeafNodeText            string
+			State                   string
+			StartTime, EndTime      time.Time
+		}
+	}
+	if err := json.Unmarshal(b, &reports); err != nil || len(reports) == 0 {
+		t.Fatalf("ginkgo.json: %v", err)
+	}
+	var began time.Time
+	for _, s := range reports[0].SpecReports {
+		if len(s.ContainerHierarchyTexts) > 0 && s.ContainerHierarchyTexts[0] == "Limits" && s.State != "skipped" &&
+			(began.IsZero() || s.StartTime.Before(began)) {
+			began = s.StartTime
+		}
+	}
+	if began.IsZero() {
+		t.Fatal("the limit batch did not run")
+	}
+	others := 0
+	for _, s := range reports[0].SpecReports {
+		if s.LeafNodeType != "It" || s.State == "skipped" || (len(s.ContainerHierarchyTexts) > 0 && s.ContainerHierarchyTexts[0] == "Limits") {
+			continue
+		}
+		others++
+		if s.EndTime.After(began) {
+			t.Errorf("%q ended %s after the limit batch began", s.LeafNodeText, s.EndTime.Sub(began))
+		}
+	}
+	if others == 0 {
+		t.Error("no spec ran beside the limit batch")
+	}
+}
+
 // The limits of a remote sandbox, from one address: the emulator with its
 // control plane off behind a TLS-terminating proxy (trusted through
 // SSL_CERT_FILE) and a relay that adds 20 ms each way, every connection
@@ -187,11 +233,15 @@ func TestTrustLimitsFromOneAddress(t *testing.T) {
 		relay := delayRelay(t, front, 20*time.Millisecond)
 		out := t.TempDir()
 		start := time.Now()
-		code, console := conformCLI(t, bin, []string{"SSL_CERT_FILE=" + ca}, "run", "--config", config(t, relay), "--label-filter", "area:limits || area:v2limits", "--out", out)
+		// With the functional specs of two small areas, paced over the
+		// same address, which must be over before the limits start.
+		code, console := conformCLI(t, bin, []string{"SSL_CERT_FILE=" + ca}, "run", "--config", config(t, relay), "--procs", "2",
+			"--label-filter", "area:limits || area:v2limits || area:conventions || area:errors", "--out", out)
 		t.Logf("the limits from one address over TLS and 20 ms each way: exit %d in %s", code, time.Since(start).Round(time.Second))
 		if code != exitOK {
 			t.Fatalf("exit %d:\n%s", code, console)
 		}
+		assertLimitsLast(t, out)
 		verdicts := ruleVerdicts(t, out)
 		for _, id := range decidable {
 			switch verdicts[id] {
