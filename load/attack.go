@@ -45,6 +45,13 @@ type Offer struct {
 	// request, just before that request is sent, so timestamps, nonces and
 	// signatures are fresh; calls may be concurrent.
 	Build func(i int, t *vegeta.Target) error
+	// Client, when set, carries the requests instead of a transport of the
+	// offer's own: its connections (opened and warmed beforehand, kept
+	// between offers) are the caller's, and LocalIP and NoKeepAlive are
+	// its business. Over a path with latency, an offer on fresh
+	// connections spends round trips on handshakes before its first
+	// request leaves.
+	Client *http.Client
 	// Guard is the live-trading guard every built request passes: an
 	// authenticated POST, PUT, PATCH or DELETE is not sent unless it
 	// permits trading (nil refuses, see client.Guard), and the offer fails
@@ -100,30 +107,36 @@ func (o Offer) Send(ctx context.Context) ([]Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A transport of our own, so its connections can be closed when the
-	// offer is over instead of lingering for the next one.
-	tr := &http.Transport{
-		Proxy:               nil, // the source address must be ours, never a proxy's
-		DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
-		MaxIdleConnsPerHost: o.Workers,
-		IdleConnTimeout:     30 * time.Second,
-		TLSClientConfig:     o.TLS,
-	}
-	defer tr.CloseIdleConnections()
-	opts := []func(*vegeta.Attacker){
+	var opts []func(*vegeta.Attacker)
+	if o.Client != nil {
+		// The caller's client, as it is: the options that adjust a
+		// transport (keep-alive, source address) would change its.
+		opts = append(opts, vegeta.Client(o.Client))
+	} else {
+		// A transport of our own, so its connections can be closed when
+		// the offer is over instead of lingering for the next one.
+		tr := &http.Transport{
+			Proxy:               nil, // the source address must be ours, never a proxy's
+			DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
+			MaxIdleConnsPerHost: o.Workers,
+			IdleConnTimeout:     30 * time.Second,
+			TLSClientConfig:     o.TLS,
+		}
+		defer tr.CloseIdleConnections()
 		// Client first: it replaces the attacker's client, which the
 		// options below then adjust (they reach the transport through it).
-		vegeta.Client(&http.Client{Transport: tr}),
+		opts = append(opts, vegeta.Client(&http.Client{Transport: tr}), vegeta.KeepAlive(!o.NoKeepAlive))
+		if o.LocalIP != nil {
+			opts = append(opts, vegeta.LocalAddr(net.IPAddr{IP: o.LocalIP}))
+		}
+	}
+	opts = append(opts,
 		vegeta.Timeout(o.Timeout),
-		vegeta.KeepAlive(!o.NoKeepAlive),
 		vegeta.Workers(uint64(o.Workers)),
 		vegeta.MaxWorkers(uint64(o.Workers)),
 		vegeta.MaxBody(o.MaxBody),
 		vegeta.Redirects(vegeta.NoFollow),
-	}
-	if o.LocalIP != nil {
-		opts = append(opts, vegeta.LocalAddr(net.IPAddr{IP: o.LocalIP}))
-	}
+	)
 	atk := vegeta.NewAttacker(opts...)
 
 	var (

@@ -69,10 +69,25 @@ type Results struct {
 	// addresses (IdentitySkipped says why not).
 	Identity        []Outcome
 	IdentitySkipped string
-	Caps            []CapOutcome
-	Scope           *ScopeOutcome
-	Shared          *SharedOutcome
-	Elapsed         time.Duration
+	// IdentityInconclusive says why the identity check could not be
+	// judged at all (from one address, over a path too slow for it).
+	IdentityInconclusive string
+	// Readings are the outcomes of the readings (Readings), by rule.
+	Readings map[string]Outcome
+	Caps     []CapOutcome
+	Scope    *ScopeOutcome
+	Shared   *SharedOutcome
+	Elapsed  time.Duration
+	// OneAddress says the scenarios ran from one source address
+	// (RunOneAddress), where the parts of a rule that need a second
+	// address cannot be checked; Path is what was measured of the path.
+	OneAddress bool
+	Path       *PathStats
+	// Undecidable says why no burst was offered at all (a path too slow
+	// for the window).
+	Undecidable string
+	// Lanes say how long each lane of the one-address run took.
+	Lanes []string
 }
 
 // RowResult is how one row fared.
@@ -80,6 +95,10 @@ type RowResult struct {
 	Row Row
 	// Skipped says why the row did not run.
 	Skipped string
+	// Inconclusive says why the row was not offered where it could not
+	// be judged (from one address, a per-account budget the address's
+	// own hides).
+	Inconclusive string
 	// Full are the outcomes of the first target, one per address (one in
 	// all for a per-account row); Others of each further target.
 	Full, Others []Outcome
@@ -107,7 +126,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		cfg.Addresses = &Addresses{}
 	}
 	start := time.Now()
-	res := &Results{Rows: map[string]*RowResult{}}
+	res := &Results{Rows: map[string]*RowResult{}, Readings: map[string]Outcome{}}
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
@@ -142,16 +161,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		}
 	}
 	for _, row := range Table() {
-		aggregate := []string{ruleWindow}
-		if row.Kind == REST {
-			aggregate = append(aggregate, rule429, rule429Code)
-		} else {
-			aggregate = append(aggregate, ruleMsgRefusal)
-		}
-		if row.Scope == PerAccount {
-			aggregate = append(aggregate, rulePerAccount)
-		}
-		if !cfg.wants(append(aggregate, row.Rule)...) {
+		if !cfg.wants(aggregates(row)...) {
 			continue
 		}
 		rr := &RowResult{Row: row}
@@ -182,6 +192,29 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 	}
 	if cfg.wants(rulePerIP) {
 		goRun(func() error { return runIdentity(ctx, cfg, res) })
+	}
+	for _, rd := range Readings() {
+		if !cfg.wants(rd.Rule) {
+			continue
+		}
+		goRun(func() error {
+			ip, err := cfg.Addresses.Next()
+			if err != nil {
+				return err
+			}
+			s := &restSender{url: cfg.url(rd.Target), method: rd.Target.Method, from: ip, workers: 16, guard: cfg.Guard}
+			if rd.Keyed {
+				if len(cfg.AccountKeys) == 0 {
+					return nil // judged "not run"
+				}
+				s.cred = &cfg.AccountKeys[0]
+			}
+			o := reading(ctx, fmt.Sprintf("%s from %s", cfg.resolve(rd.Target), ip), rd, s, Plan{})
+			mu.Lock()
+			res.Readings[rd.Rule] = o
+			mu.Unlock()
+			return nil
+		})
 	}
 	if cfg.wants(ruleConn, ruleConnHow) {
 		res.Caps = make([]CapOutcome, len(capStreams()))
@@ -433,6 +466,14 @@ func runShared(ctx context.Context, cfg Config, res *Results) error {
 	if err != nil {
 		return err
 	}
+	o.describe(cfg, row, then, b)
+	res.Shared = o
+	return nil
+}
+
+// describe says how the row's second path answered (b, by then) once the
+// first path's budget was spent.
+func (o *SharedOutcome) describe(cfg Config, row Row, then *restSender, b Burst) {
 	switch {
 	case len(b.Failed) > 0:
 		o.Then = "failed: " + b.Failed[0]
@@ -442,6 +483,4 @@ func runShared(ctx context.Context, cfg Config, res *Results) error {
 		o.ThenServed = true
 		o.Then = fmt.Sprintf("%s answered HTTP %d at once: the paths have budgets of their own", cfg.resolve(row.Targets[1]), then.normal)
 	}
-	res.Shared = o
-	return nil
 }

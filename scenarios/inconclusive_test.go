@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // An outcome the harness could not time is inconclusive, never a problem
@@ -44,5 +45,65 @@ func TestRowSharedSlowOfferIsInconclusive(t *testing.T) {
 	unspent := &Results{Shared: &SharedOutcome{Spent: Outcome{Who: "x", Exact: Burst{Offered: 825, Accepted: 825}}}}
 	if v := unspent.Judge(ruleRowShared); len(v.Problems) != 1 {
 		t.Errorf("unspent budget in time: problems %q", v.Problems)
+	}
+}
+
+// From one address, a row the address cannot decide is inconclusive with
+// its reason, never skipped, passed or failed, and so are the rules that
+// aggregate it when nothing else ran; the parts of a rule that need a
+// second address leave it inconclusive once the rest held.
+func TestOneAddressUndecidedIsInconclusive(t *testing.T) {
+	one := &oneAddr{cfg: Config{Symbol: "BTCUSDT"}}
+	rows := map[string]Row{}
+	for _, r := range Table() {
+		rows[r.Rule] = r
+	}
+	for _, tc := range []struct {
+		rule      string
+		decidable bool
+	}{
+		{"V3-LIMIT-IP-PUBLIC", true},
+		{"V3-LIMIT-WS-TRADING-MSG", true},
+		{"V3-LIMIT-ACCT-WS-TRADING-SUBSCRIBE", true}, // 5 of the stream's 20
+		{"V3-LIMIT-ACCT-WS-WALLET-LOGIN", true},      // 12
+		{"V3-LIMIT-ACCT-WS-WALLET", true},            // 15
+		{"V2-LIMIT-OTHER", true},                     // no per-IP row
+		{"V3-LIMIT-ACCT-WS-TRADING-QUERY", false},    // 30 > 20
+		{"V3-LIMIT-ACCT-WS-TRADING-ORDER", false},
+		{"V3-LIMIT-ACCT-WALLET", false},     // 50 > 20
+		{"V3-LIMIT-ACCT-BUYCRYPTO", false},  // 50 > 20
+		{"V3-LIMIT-ACCT-SUBACCOUNT", false}, // 50 = 50
+	} {
+		if why := one.cannotDecide(rows[tc.rule]); (why == "") != tc.decidable {
+			t.Errorf("%s: decidable %v, reason %q", tc.rule, tc.decidable, why)
+		}
+	}
+	slow := &oneAddr{path: PathStats{Samples: 8, Min: 260 * time.Millisecond, Median: 270 * time.Millisecond, Max: 300 * time.Millisecond}}
+	slow.undecidable = slow.path.Undecidable()
+	if slow.cannotDecide(rows["V3-LIMIT-IP-PUBLIC"]) == "" {
+		t.Error("a 300 ms round trip must make every row undecidable")
+	}
+
+	res := &Results{OneAddress: true, Rows: map[string]*RowResult{
+		"V3-LIMIT-IP-PUBLIC":   {Row: rows["V3-LIMIT-IP-PUBLIC"], Inconclusive: "too slow"},
+		"V3-LIMIT-ACCT-WALLET": {Row: rows["V3-LIMIT-ACCT-WALLET"], Inconclusive: "hidden"},
+	}}
+	for _, id := range []string{"V3-LIMIT-IP-PUBLIC", "V3-LIMIT-ACCT-WALLET", ruleWindow, rule429, rulePerAccount} {
+		if v := res.Judge(id); v.Skipped != "" || len(v.Problems) > 0 || len(v.Inconclusive) == 0 {
+			t.Errorf("%s: skipped %q, problems %q, inconclusive %q; want inconclusive", id, v.Skipped, v.Problems, v.Inconclusive)
+		}
+	}
+
+	held := Outcome{Who: "x", Budget: 50, Exact: Burst{Offered: 75, Accepted: 50, Refused: 25}}
+	res = &Results{OneAddress: true, Identity: []Outcome{held, held},
+		Caps: []CapOutcome{{Stream: "/ws/public", Opened: ConnCap, Extra: "refused", OneAddress: true, Freed: true}}}
+	for _, id := range []string{rulePerIP, ruleConn} {
+		if v := res.Judge(id); len(v.Problems) > 0 || len(v.Inconclusive) != 1 || !strings.Contains(v.Inconclusive[0], "second address") {
+			t.Errorf("%s: problems %q, inconclusive %q; want the second address's part inconclusive", id, v.Problems, v.Inconclusive)
+		}
+	}
+	res.Caps[0].ExtraAccepted = true
+	if v := res.Judge(ruleConn); len(v.Problems) == 0 {
+		t.Error("connection 101 accepted from one address must fail V3-LIMIT-WS-CONN")
 	}
 }

@@ -33,15 +33,22 @@ func (r *Results) Judge(rule string) Verdict {
 			}
 		}
 		if n == 0 {
-			v.Skipped = "no row ran"
+			v.Inconclusive = r.rowsUndecided(nil)
+			if len(v.Inconclusive) == 0 {
+				v.Skipped = "no row ran"
+			}
 		}
 	case rule429:
-		refusals := 0
-		for _, b := range r.bursts(REST) {
+		refusals, bursts := 0, r.bursts(REST)
+		for _, b := range bursts {
 			refusals += b.Refused
 			v.Problems = append(v.Problems, b.BadRefusals...)
 		}
-		if refusals == 0 {
+		rest := REST
+		switch {
+		case len(bursts) == 0 && len(r.rowsUndecided(&rest)) > 0:
+			v.Inconclusive = r.rowsUndecided(&rest)
+		case refusals == 0:
 			v.Problems = append(v.Problems, "no request was refused at all, so there is no 429 to check (see the rows' own specs)")
 		}
 		v.Problems = limit(dedupe(v.Problems), 10)
@@ -55,6 +62,14 @@ func (r *Results) Judge(rule string) Verdict {
 		for _, o := range r.Identity {
 			v.Inconclusive = append(v.Inconclusive, o.Inconclusive()...)
 		}
+		if r.IdentityInconclusive != "" {
+			v.Inconclusive = append(v.Inconclusive, r.IdentityInconclusive)
+		}
+		if r.OneAddress && len(r.Identity) == 2 && v.Skipped == "" && len(v.Problems) == 0 && len(v.Inconclusive) == 0 {
+			v.Inconclusive = []string{"from one source address: requests with no key and with keys of different accounts shared one budget " +
+				"(" + r.Identity[0].Exact.String() + "; anonymous only: " + r.Identity[1].Exact.String() + "), " +
+				"but whether each address has a budget of its own needs a second address"}
+		}
 	case rulePerAccount:
 		// The per-account rows offer one account's requests with two keys
 		// over several addresses: exactly the row's budget accepted in all
@@ -64,18 +79,30 @@ func (r *Results) Judge(rule string) Verdict {
 			if rr.Row.Scope != PerAccount || rr.Skipped != "" {
 				continue
 			}
+			if rr.Inconclusive != "" {
+				v.Inconclusive = append(v.Inconclusive, rr.Row.Rule+": "+rr.Inconclusive)
+				continue
+			}
 			ran++
 			for _, o := range rr.Outcomes() {
 				v.Problems = append(v.Problems, o.ExactProblems()...)
 				v.Inconclusive = append(v.Inconclusive, o.Inconclusive()...)
 			}
 		}
-		if ran == 0 {
+		switch {
+		case ran == 0 && len(v.Inconclusive) == 0:
 			v.Skipped = "no per-account row ran (the target serves none of their paths)"
+		case r.OneAddress && ran > 0 && len(v.Problems) == 0:
+			v.Inconclusive = append(v.Inconclusive, fmt.Sprintf("from one source address: %d per-account rows counted two keys of one account as one, "+
+				"but whether the count holds whatever the IP address needs a second address", ran))
 		}
 	case ruleConn:
 		for _, c := range r.Caps {
 			v.Problems = append(v.Problems, c.Problems()...)
+		}
+		if r.OneAddress && len(r.Caps) > 0 && len(v.Problems) == 0 {
+			v.Inconclusive = []string{fmt.Sprintf("from one source address: %d connections to each stream were accepted, connection %d refused and a closed one's slot freed, "+
+				"but whether another address is still accepted (a cap per address, not for everyone) needs a second address", ConnCap, ConnCap+1)}
 		}
 	case ruleConnHow:
 		var hows []string
@@ -104,12 +131,19 @@ func (r *Results) Judge(rule string) Verdict {
 			}
 		}
 	default:
+		if rd, ok := readingOf(rule); ok {
+			r.judgeReading(&v, rd)
+			break
+		}
 		rr, ok := r.Rows[rule]
 		if !ok {
 			v.Skipped = "not run"
 			break
 		}
 		v.Skipped = rr.Skipped
+		if rr.Inconclusive != "" {
+			v.Inconclusive = append(v.Inconclusive, rr.Inconclusive)
+		}
 		for _, o := range rr.Outcomes() {
 			v.Problems = append(v.Problems, o.ExactProblems()...)
 			v.Inconclusive = append(v.Inconclusive, o.Inconclusive()...)
@@ -125,6 +159,18 @@ func (r *Results) sortedRows() []*RowResult {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Row.Rule < out[j].Row.Rule })
 	return out
+}
+
+// rowsUndecided lists why rows (of kind k; nil: any) were not offered
+// where they could not be judged.
+func (r *Results) rowsUndecided(k *Kind) []string {
+	var out []string
+	for _, rr := range r.sortedRows() {
+		if rr.Inconclusive != "" && (k == nil || rr.Row.Kind == *k) {
+			out = append(out, rr.Row.Rule+": "+rr.Inconclusive)
+		}
+	}
+	return dedupe(out)
 }
 
 func (r *Results) bursts(k Kind) []*Burst {

@@ -26,6 +26,9 @@ type restSender struct {
 	workers int
 	cred    *client.Credential // nil: anonymous; sent as Basic, which needs no per-request signature
 	guard   *client.Guard
+	// hc, when set, carries the requests over its opened connections
+	// (from one address, see warmClient) instead of fresh ones from from.
+	hc *http.Client
 
 	mu     sync.Mutex
 	normal int // HTTP status of an accepted answer; 0 until learnt
@@ -33,7 +36,7 @@ type restSender struct {
 
 func (s *restSender) Send(ctx context.Context, n int) (Burst, error) {
 	answers, err := load.Offer{
-		Requests: n, Workers: s.workers, LocalIP: s.from, Timeout: 10 * time.Second, MaxBody: 4 << 10, Guard: s.guard, TLS: tlsOf(ctx),
+		Requests: n, Workers: s.workers, LocalIP: s.from, Client: s.hc, Timeout: 10 * time.Second, MaxBody: 4 << 10, Guard: s.guard, TLS: tlsOf(ctx),
 		Build: func(_ int, t *vegeta.Target) error {
 			t.Method, t.URL = s.method, s.url
 			t.Header = http.Header{"Accept": {"application/json"}}

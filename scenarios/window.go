@@ -100,6 +100,10 @@ type Plan struct {
 	// Attempts bounds the reruns when the harness misses its own timing
 	// (a burst too slow for the window); default 3.
 	Attempts int
+	// Path, when set, is what the harness measured of the path (see
+	// PathStats), added to every timing miss so that an inconclusive
+	// verdict carries its numbers.
+	Path string
 }
 
 // Outcome is how a budget fared.
@@ -201,8 +205,12 @@ func (o *Outcome) run(ctx context.Context, s Sender, p Plan) {
 		return
 	}
 	o.Exact = *exact
-	if exact.Span() >= Window {
-		o.Timing = append(o.Timing, fmt.Sprintf("the offer of %d took %s, more than the window", exact.Offered, exact.Span()))
+	// The target saw each request between its sending and its answer, so
+	// the arrivals spread over at most the offer's span: under a window,
+	// they all count in one.
+	if exact.Span() >= Window-margin {
+		o.Timing = append(o.Timing, fmt.Sprintf("the offer of %d took %s from the first request sent to the last answer, so its arrivals may spread over more than the window%s",
+			exact.Offered, exact.Span().Round(time.Millisecond), pathNote(p.Path)))
 	}
 	if !p.Slide {
 		return
@@ -221,8 +229,8 @@ func (o *Outcome) run(ctx context.Context, s Sender, p Plan) {
 		return
 	}
 	if o.Rest.End.Sub(o.Half.Start) >= Window-margin {
-		o.Timing = append(o.Timing, fmt.Sprintf("the rest ended %s after the first part began, not inside one window",
-			o.Rest.End.Sub(o.Half.Start).Round(time.Millisecond)))
+		o.Timing = append(o.Timing, fmt.Sprintf("the rest ended %s after the first part began, not inside one window%s",
+			o.Rest.End.Sub(o.Half.Start).Round(time.Millisecond), pathNote(p.Path)))
 	}
 	if o.Err = sleepUntil(ctx, o.Half.End.Add(Window+margin)); o.Err != nil {
 		return
@@ -231,9 +239,16 @@ func (o *Outcome) run(ctx context.Context, s Sender, p Plan) {
 		return
 	}
 	if o.Slid.End.Sub(o.Rest.Start) >= Window-margin {
-		o.Timing = append(o.Timing, fmt.Sprintf("the last offer ended %s after the rest began, when it had aged out",
-			o.Slid.End.Sub(o.Rest.Start).Round(time.Millisecond)))
+		o.Timing = append(o.Timing, fmt.Sprintf("the last offer ended %s after the rest began, when it had aged out%s",
+			o.Slid.End.Sub(o.Rest.Start).Round(time.Millisecond), pathNote(p.Path)))
 	}
+}
+
+func pathNote(path string) string {
+	if path == "" {
+		return ""
+	}
+	return " (" + path + ")"
 }
 
 // expect appends a problem unless burst b accepted exactly want of its

@@ -79,6 +79,7 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 	fs.StringVar(&f.Faults, "conform.faults", "", "comma-separated rule IDs whose faults the embedded emulator switches on")
 	fs.StringVar(&f.Progress, "conform.progress", "", "append a line to this `file` whenever a spec starts or ends (internal: set by the CLI, which shows the run's progress and notices a stall)")
 	fs.StringVar(&f.Report, "conform.report", "", "write a Ginkgo JSON report of the suite nodes and the specs the label filter selects to this `path` (a mutation run's: without the other specs)")
+	registered = f
 	return f
 }
 

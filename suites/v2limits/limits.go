@@ -1,6 +1,7 @@
 // Package v2limits holds the conformance specs of the v2 Limits section
-// that are not rates (the rate scenarios are in scenarios/): the history
-// maxima and the length of a withdrawal's publicComment.
+// that are not rates (the rate scenarios and the readings of V2-LIMIT-BURST
+// and V2-LIMIT-TRADING are in scenarios/): the history maxima and the
+// length of a withdrawal's publicComment.
 package v2limits
 
 import (
@@ -8,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
@@ -95,40 +95,3 @@ func mustGet(ctx SpecContext, c *client.Client, path string) *client.Exchange {
 	Expect(ex).To(framework.BeOK(), "GET %s", path)
 	return ex
 }
-
-// offer sends n requests one after the other (well inside one second on a
-// loopback target) and counts the answers that were not 429.
-func offer(ctx SpecContext, c *client.Client, path string, n int) (accepted int, took time.Duration) {
-	GinkgoHelper()
-	start := time.Now()
-	for i := 0; i < n; i++ {
-		ex, _ := c.Get(ctx, path, nil)
-		Expect(ex).NotTo(BeNil(), "GET %s", path)
-		if ex.Status != http.StatusTooManyRequests {
-			accepted++
-		}
-	}
-	return accepted, time.Since(start)
-}
-
-var _ = Describe("v2 limits: readings", Label(framework.LabelProvokes429), func() {
-	BeforeEach(func() {
-		if !framework.Current().Config.OwnSourceAddresses() {
-			Skip("needs a loopback target where this client has a source address of its own")
-		}
-	})
-
-	framework.ConformanceIt("V2-LIMIT-BURST", func(ctx SpecContext) {
-		// One fresh address offers one and a half times the market data rate.
-		n, took := offer(ctx, framework.Current().V2Public(), "/public/symbol", 150)
-		framework.Observe("V2-LIMIT-BURST", "%d of 150 market data requests from one address accepted in %s (rate 100 per second)", n, took.Round(time.Millisecond))
-	})
-
-	framework.ConformanceIt("V2-LIMIT-TRADING", func(ctx SpecContext) {
-		e := framework.Current()
-		a := e.Account(target.RoleFull)
-		c := e.V2Public().With(client.WithAuth(client.Basic{Key: a.APIKey, Secret: a.Secret}))
-		n, took := offer(ctx, c, "/order", 330)
-		framework.Observe("V2-LIMIT-TRADING", "%d of 330 GET /api/2/order of one user accepted in %s (rate 300 per second)", n, took.Round(time.Millisecond))
-	})
-})
