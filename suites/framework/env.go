@@ -102,6 +102,9 @@ type Env struct {
 	// connections share one source address (a target off loopback).
 	streamMu     sync.Mutex
 	streamPacers map[string]*client.Pacer
+	// retrying is set while a spec body runs under retryOnInterference, so
+	// that Interfered may end the attempt instead of skipping.
+	retrying bool
 }
 
 // LabelProvokes429 marks specs that exceed a rate limit on purpose; any other
@@ -109,7 +112,8 @@ type Env struct {
 const LabelProvokes429 = "provokes-429"
 
 // env is set once per process by Setup, before any spec runs, and only read
-// afterwards: the suite process's equivalent of main's wiring.
+// afterwards (but for retrying, which only the running spec touches): the
+// suite process's equivalent of main's wiring.
 var env *Env
 
 // Current returns the process's target.
