@@ -102,7 +102,7 @@ var _ = Describe("Rules for orders: funds", func() {
 		// A first trade at mid makes mid the last price too, so "price" in
 		// the rule means the same under every reading.
 		m.Trade(ctx, cp, t, "sell", 1, 0)
-		cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
+		m.Rest(ctx, cp, m.Limit("sell", 1, 0))
 		threshold := m.Mid.Mul(m.Q).Mul(decimal.NewFromInt(1).Add(m.Sym.MaxRate()))
 		mkt := params{"symbol": m.Sym.Code, "side": "buy", "type": "market", "quantity": m.Q.String()}
 

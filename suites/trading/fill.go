@@ -68,7 +68,7 @@ func FillMarkets(ctx context.Context, maker, taker *Trader, p FillPlan) []Market
 		}
 		var unaffordable []string
 		for _, mid := range mids {
-			m := Market{Sym: s, Mid: mid, Room: p.Ticks, Q: s.Qty(100), Cloids: p.Cloids}
+			m := Market{Sym: s, Mid: mid, Room: p.Ticks, Q: s.Qty(100), Cloids: p.Cloids, ours: []*Trader{maker, taker}}
 			quote, base := p.Need(m)
 			if mb[s.Quote].Avail.LessThan(quote) || tb[s.Quote].Avail.LessThan(quote) ||
 				(base.IsPositive() && (mb[s.Base].Avail.LessThan(base) || tb[s.Base].Avail.LessThan(base))) {
