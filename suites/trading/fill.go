@@ -89,17 +89,17 @@ func FillMarkets(ctx context.Context, maker, taker *Trader, p FillPlan) []Market
 	return out
 }
 
-// book is what the v2 ticker shows of a symbol (the documented v3 API shows
+// Book is what the v2 ticker shows of a symbol (the documented v3 API shows
 // no ticker or order book): best bid, best ask and last price, each zero
 // when absent.
-type book struct{ bid, ask, last decimal.Decimal }
+type Book struct{ Bid, Ask, Last decimal.Decimal }
 
-// readBook reads the v2 ticker of s, or says why it cannot.
-func readBook(ctx context.Context, s Symbol) (book, string) {
+// ReadBook reads the v2 ticker of s, or says why it cannot.
+func ReadBook(ctx context.Context, s Symbol) (Book, string) {
 	GinkgoHelper()
 	ex, _ := framework.Current().Public().Do(ctx, client.Request{Path: "/api/2/public/ticker", Absolute: true, Query: url.Values{"symbols": {s.Code}}})
 	if ex == nil || ex.Status != http.StatusOK {
-		return book{}, "the v2 ticker is not available, so the book cannot be shown to leave room for the suite's trades"
+		return Book{}, "the v2 ticker is not available, so the book cannot be shown to leave room for the suite's trades"
 	}
 	var tickers []map[string]any
 	switch x := Decoded(ex).(type) {
@@ -123,9 +123,9 @@ func readBook(ctx context.Context, s Symbol) (book, string) {
 		if sym, ok := t["symbol"].(string); ok && sym != s.Code {
 			continue
 		}
-		return book{bid: price(t["bid"]), ask: price(t["ask"]), last: price(t["last"])}, ""
+		return Book{Bid: price(t["bid"]), Ask: price(t["ask"]), Last: price(t["last"])}, ""
 	}
-	return book{}, "the v2 ticker does not list the symbol"
+	return Book{}, "the v2 ticker does not list the symbol"
 }
 
 // freeMids are the prices, best first, around which a spec may trade ticks
@@ -136,23 +136,23 @@ func readBook(ctx context.Context, s Symbol) (book, string) {
 // then the price just clear of the one side: those on the free side.
 func freeMids(ctx context.Context, s Symbol, ticks int64) ([]decimal.Decimal, string) {
 	GinkgoHelper()
-	b, why := readBook(ctx, s)
+	b, why := ReadBook(ctx, s)
 	if why != "" {
 		return nil, why
 	}
 	room := s.Tick.Mul(decimal.NewFromInt(ticks))
-	if b.bid.IsPositive() && b.ask.IsPositive() {
-		free := b.ask.Sub(b.bid).Div(s.Tick).Floor().IntPart() - 1
+	if b.Bid.IsPositive() && b.Ask.IsPositive() {
+		free := b.Ask.Sub(b.Bid).Div(s.Tick).Floor().IntPart() - 1
 		if free < 2*ticks+2 {
-			return nil, fmt.Sprintf("the spread %s..%s leaves %d ticks, the spec needs %d", b.bid, b.ask, free, 2*ticks+2)
+			return nil, fmt.Sprintf("the spread %s..%s leaves %d ticks, the spec needs %d", b.Bid, b.Ask, free, 2*ticks+2)
 		}
-		return []decimal.Decimal{b.bid.Add(b.ask).Div(decimal.NewFromInt(2)).Div(s.Tick).Floor().Mul(s.Tick)}, ""
+		return []decimal.Decimal{b.Bid.Add(b.Ask).Div(decimal.NewFromInt(2)).Div(s.Tick).Floor().Mul(s.Tick)}, ""
 	}
 	// Clear of the book: every price the spec uses, mid-room..mid+room, is
 	// above the bid, below the ask and positive.
 	clear := func(mid decimal.Decimal) bool {
 		lo, hi := mid.Sub(room), mid.Add(room)
-		return lo.GreaterThan(b.bid) && lo.IsPositive() && (b.ask.IsZero() || hi.LessThan(b.ask))
+		return lo.GreaterThan(b.Bid) && lo.IsPositive() && (b.Ask.IsZero() || hi.LessThan(b.Ask))
 	}
 	var out []decimal.Decimal
 	add := func(mid decimal.Decimal) {
@@ -161,18 +161,18 @@ func freeMids(ctx context.Context, s Symbol, ticks int64) ([]decimal.Decimal, st
 			out = append(out, mid)
 		}
 	}
-	add(b.last)
+	add(b.Last)
 	for exp := int32(6); exp >= 3; exp-- {
 		add(s.Tick.Mul(decimal.New(1, exp)))
 	}
-	if b.bid.IsPositive() {
-		add(b.bid.Add(room).Add(s.Tick))
+	if b.Bid.IsPositive() {
+		add(b.Bid.Add(room).Add(s.Tick))
 	}
-	if b.ask.IsPositive() {
-		add(b.ask.Sub(room).Sub(s.Tick))
+	if b.Ask.IsPositive() {
+		add(b.Ask.Sub(room).Sub(s.Tick))
 	}
 	if len(out) == 0 {
-		return nil, fmt.Sprintf("the book (bid %s, ask %s) leaves no price with %d free ticks either way", b.bid, b.ask, ticks)
+		return nil, fmt.Sprintf("the book (bid %s, ask %s) leaves no price with %d free ticks either way", b.Bid, b.Ask, ticks)
 	}
 	return out, ""
 }

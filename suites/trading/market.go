@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -54,6 +55,9 @@ func (m Market) Trade(ctx context.Context, maker, taker *Trader, makerSide strin
 	to := m.Take(ctx, taker, tp)
 	m.fromEachOther(ctx, maker, mp, taker, to)
 	Expect(to["quantity_cumulative"]).To(DecEqual(m.Qn(n)), "%s's %s %s meets the resting order at %s\norder: %v", taker.Role, taker.Venue, takerSide, m.At(k), to)
+	if !framework.Current().Config.Emulator {
+		noteTrade(m.Sym.Code, tradeTime(to))
+	}
 	return mo, to
 }
 
@@ -80,6 +84,13 @@ func (m Market) Take(ctx context.Context, t *Trader, p Params) Order {
 	return t.PlaceOK(ctx, p)
 }
 
+// Send is Take for an order that may be refused: it returns the exchange.
+func (m Market) Send(ctx context.Context, t *Trader, p Params) *client.Exchange {
+	GinkgoHelper()
+	m.clearOfOthers(ctx, p)
+	return t.Place(ctx, p)
+}
+
 // clearOfOthers ends the spec's attempt when, on a target other than the
 // emulator, the order p would meet a third party's order first.
 func (m Market) clearOfOthers(ctx context.Context, p Params) {
@@ -103,14 +114,14 @@ func (m Market) clearOfOthers(ctx context.Context, p Params) {
 // would meet, as the v2 ticker shows the book ("" for none).
 func (m Market) thirdPartyMeets(ctx context.Context, side string, price decimal.Decimal) string {
 	GinkgoHelper()
-	b, why := readBook(ctx, m.Sym)
+	b, why := ReadBook(ctx, m.Sym)
 	if why != "" {
 		return ""
 	}
-	other, best := "sell", b.ask
+	other, best := "sell", b.Ask
 	meets := best.IsPositive() && best.LessThanOrEqual(price)
 	if side == "sell" {
-		other, best = "buy", b.bid
+		other, best = "buy", b.Bid
 		meets = best.IsPositive() && best.GreaterThanOrEqual(price)
 	}
 	if !meets {
