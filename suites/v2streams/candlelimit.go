@@ -1,8 +1,6 @@
 package v2streams
 
 import (
-	"time"
-
 	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/suites/trading"
 	. "github.com/onsi/ginkgo/v2"
@@ -10,16 +8,14 @@ import (
 )
 
 // subscribeCandles takes limit as subscribeTrades does. Two M1 candles of
-// history need trades in two different minutes, so the emulator's clock is
-// moved between them (emulator only, Serial).
-var _ = Describe("v2 streams: limit on candles", Serial, Label(framework.LabelEmulatorOnly), func() {
+// history need trades in two different minutes: the emulator's clock is
+// moved between them, elsewhere the second waits for the next minute
+// (trading.TradesInTwoMinutes). Serial: it trades.
+var _ = Describe("v2 streams: limit on candles", Serial, func() {
 	framework.ConformanceIt("V2-WS-CANDLES-LIMIT", func(ctx SpecContext) {
-		e := framework.Current()
-		e.RequireEmulator()
 		f := newFillScene(ctx)
-		f.trade(ctx, 0)
-		Expect(e.Control().Advance(ctx, 2*time.Minute)).To(Succeed(), "moving the emulator clock two minutes on")
-		latest, _ := f.trade(ctx, 1)
+		f.m.TradesInTwoMinutes(ctx, f.maker, f.taker, "sell", 0, 1)
+		latest := f.m.At(1)
 		sym := f.m.Sym.Code
 
 		one := open(ctx, pathPublic)
