@@ -217,7 +217,8 @@ func Setup(data []byte) error {
 		}
 		for _, k := range other.Keys {
 			if k.Role == target.RoleFull {
-				cfg.Accounts[target.RoleCounterparty] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights}
+				cfg.Accounts[target.RoleCounterparty] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights,
+					Username: other.Username(), Email: other.Email()}
 			}
 		}
 		// The first two keyed sub-accounts of the process's own account
@@ -357,10 +358,17 @@ func (e *Env) RequireTrading() {
 }
 
 // RequireEmulator skips the spec unless the target is a conform emulator
-// with its control plane.
+// with its control plane, saying why its rule needs one (the catalogue's
+// EmulatorOnly).
 func (e *Env) RequireEmulator() {
 	if !e.Config.Emulator {
-		Skip("emulator-only: needs the conform emulator's control plane (reset, fund, clock), which this target does not have")
+		msg := "emulator-only: needs the conform emulator's control plane (reset, fund, clock), which this target does not have"
+		for _, id := range rules.FromLabels(CurrentSpecReport().Labels()) {
+			if r, ok := rules.Default().Lookup(id); ok && r.EmulatorOnly != "" {
+				msg += "; " + id + ": " + r.EmulatorOnly
+			}
+		}
+		Skip(msg)
 	}
 }
 
