@@ -41,7 +41,7 @@ func (m Market) TradesInTwoMinutes(ctx context.Context, maker, taker *Trader, ma
 		wait := time.Until(next.Add(skew).Add(time.Second))
 		By(fmt.Sprintf("waiting %s for the minute after the trade at %s", wait.Round(time.Second), at.Format(time.RFC3339)))
 		Eventually(ctx, func() bool { return time.Now().After(next.Add(skew).Add(time.Second)) }).
-			WithTimeout(wait + framework.Timeouts.Eventually).WithPolling(250 * time.Millisecond).Should(BeTrue(), "the next minute")
+			WithTimeout(wait+framework.Timeouts.Eventually).WithPolling(250*time.Millisecond).Should(BeTrue(), "the next minute")
 	}
 	_, second := m.Trade(ctx, maker, taker, makerSide, 1, k2)
 	if b := tradeTime(second); !e.Config.Emulator && !b.Truncate(time.Minute).After(at.Truncate(time.Minute)) {
