@@ -1,6 +1,7 @@
 package streampublic
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -32,7 +33,13 @@ var _ = Describe("Market data stream: limit on candles", Ordered, Serial, func()
 			Need: func(m trading.Market) (quote, base decimal.Decimal) {
 				return m.At(m.Room).Mul(m.Qn(3)).Mul(decimal.NewFromInt(2)), m.Qn(3)
 			}})[0]
-		t := m.TradesInTwoMinutes(ctx, maker, taker, "sell", 0, 1)
+		// The symbol may have a candle of an earlier minute already.
+		older := func(ctx context.Context) bool {
+			s := open(ctx)
+			s.subscribe(ctx, "candles/M1", map[string]any{"symbols": []string{m.Sym.Code}, "limit": 1000})
+			return len(entriesOf(s.next("candles/M1"), m.Sym.Code)) >= 2
+		}
+		t := m.TradesInTwoMinutes(ctx, maker, taker, "sell", 0, 1, older)
 		latest = tradeOf(t).At.Truncate(time.Minute)
 	})
 

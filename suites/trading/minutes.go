@@ -18,8 +18,10 @@ import (
 // its control plane moves the clock two minutes between them. Elsewhere the
 // second trade waits for the next minute of the target's clock (as the first
 // trade's timestamp shows it): up to a minute, unless the run's first trade
-// on the symbol fell in an earlier minute already.
-func (m Market) TradesInTwoMinutes(ctx context.Context, maker, taker *Trader, makerSide string, k1, k2 int64) Order {
+// on the symbol fell in an earlier minute already, or older says (after the
+// first trade) that the symbol has a candle of an earlier minute, as a
+// sandbox that earlier runs traded on has.
+func (m Market) TradesInTwoMinutes(ctx context.Context, maker, taker *Trader, makerSide string, k1, k2 int64, older func(context.Context) bool) Order {
 	GinkgoHelper()
 	e := framework.Current()
 	before, traded := firstTradeOn(m.Sym.Code)
@@ -32,6 +34,8 @@ func (m Market) TradesInTwoMinutes(ctx context.Context, maker, taker *Trader, ma
 		// An earlier spec of the run traded on the symbol in an earlier
 		// minute: the two minutes are there already.
 		at = before
+	case older != nil && older(ctx):
+		at = time.Time{} // an earlier minute has its candle
 	default:
 		next := at.Truncate(time.Minute).Add(time.Minute)
 		// The harness's clock stands in for the target's, shifted by what
