@@ -3,6 +3,7 @@ package margin
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
@@ -67,21 +68,28 @@ func flatten(ctx context.Context, t, cp *trader, m market) {
 		// A third party's order took part in one of the spec's trades (see
 		// framework.Interfered), so the difference has no counterpart
 		// among the suite's accounts: it is closed at market, against the
-		// book, and what is left offsets.
-		common := decimal.Zero
-		if tq.Sign()*cq.Sign() < 0 {
-			common = decimal.Min(tq.Abs(), cq.Abs())
-		}
-		for _, p := range []struct {
-			tr *trader
-			q  decimal.Decimal
-		}{{t, tq}, {cp, cq}} {
-			if extra := p.q.Abs().Sub(common); extra.IsPositive() {
-				p.tr.Do(ctx, http.MethodPost, "/margin/order", params{"client_order_id": cloids.New(), "symbol": m.Sym.Code,
-					"side": side(p.q), "type": "market", "quantity": extra.String()})
+		// book (again while the book has nothing on the other side, for a
+		// few seconds), and what is left offsets.
+		residue := func() (*trader, decimal.Decimal) {
+			if tq.Sign()*cq.Sign() < 0 || tq.IsZero() || cq.IsZero() {
+				if tq.Abs().GreaterThan(cq.Abs()) {
+					return t, tq.Sub(cq.Neg())
+				}
+				return cp, cq.Sub(tq.Neg())
 			}
+			return t, tq // both on one side: t closes its own first
 		}
-		tq, cq = t.positionQty(ctx, m.Sym), cp.positionQty(ctx, m.Sym)
+		quiet := NewGomega(func(string, ...int) {})
+		quiet.Eventually(ctx, func(ctx context.Context) bool {
+			if tq.Add(cq).IsZero() {
+				return true
+			}
+			tr, q := residue()
+			tr.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: "/margin/order", Form: params{"client_order_id": cloids.New(),
+				"symbol": m.Sym.Code, "side": side(q), "type": "market", "quantity": q.Abs().String()}.Form()})
+			tq, cq = t.positionQty(ctx, m.Sym), cp.positionQty(ctx, m.Sym)
+			return tq.Add(cq).IsZero()
+		}).WithTimeout(framework.Timeouts.Eventually).WithPolling(250 * time.Millisecond).Should(BeTrue())
 		if tq.IsZero() && cq.IsZero() {
 			return
 		}
