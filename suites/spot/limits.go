@@ -144,7 +144,9 @@ var _ = Describe("Active order limits", Serial, func() {
 		})
 	})
 
-	Context("per user", Ordered, func() {
+	// On the emulator at once; elsewhere on request: 25000 orders take
+	// more than a minute at the documented 300 per second.
+	Context("per user", Ordered, Label(framework.LabelSlow), func() {
 		var (
 			t    *trading.Trader
 			last trading.Symbol
@@ -152,6 +154,9 @@ var _ = Describe("Active order limits", Serial, func() {
 		BeforeAll(func(ctx SpecContext) {
 			e := framework.Current()
 			e.RequireTrading()
+			if !e.Config.Emulator {
+				framework.OnRequest(fmt.Sprintf("%d resting orders, more than a minute at 300 a second", perUserLimit))
+			}
 			t = newTrader(target.RoleFull)
 			syms := trading.WorkingSymbols(ctx)
 			bals := t.Balances(ctx)

@@ -18,7 +18,7 @@ import (
 // different minutes: the emulator's clock is moved between them, elsewhere
 // the second waits for the next minute (trading.TradesInTwoMinutes). Serial:
 // it trades.
-var _ = Describe("Market data stream: limit on candles", Ordered, Serial, func() {
+var _ = Describe("Market data stream: limit on candles", Ordered, Serial, Label(framework.LabelSlow), func() {
 	var (
 		m            trading.Market
 		maker, taker *trading.Trader

@@ -20,7 +20,8 @@ import (
 // trade's timestamp shows it): up to a minute, unless the run's first trade
 // on the symbol fell in an earlier minute already, or older says (after the
 // first trade) that the symbol has a candle of an earlier minute, as a
-// sandbox that earlier runs traded on has.
+// sandbox that earlier runs traded on has. The wait is on request
+// (framework.OnRequest): the specs that call it are labelled slow.
 func (m Market) TradesInTwoMinutes(ctx context.Context, maker, taker *Trader, makerSide string, k1, k2 int64, older func(context.Context) bool) Order {
 	GinkgoHelper()
 	e := framework.Current()
@@ -37,6 +38,7 @@ func (m Market) TradesInTwoMinutes(ctx context.Context, maker, taker *Trader, ma
 	case older != nil && older(ctx):
 		at = time.Time{} // an earlier minute has its candle
 	default:
+		framework.OnRequest("waits up to a minute for the next minute: the symbol has no older candle")
 		next := at.Truncate(time.Minute).Add(time.Minute)
 		// The harness's clock stands in for the target's, shifted by what
 		// the first trade's timestamp shows; a second of margin covers the

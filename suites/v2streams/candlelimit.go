@@ -13,7 +13,7 @@ import (
 // history need trades in two different minutes: the emulator's clock is
 // moved between them, elsewhere the second waits for the next minute
 // (trading.TradesInTwoMinutes). Serial: it trades.
-var _ = Describe("v2 streams: limit on candles", Serial, func() {
+var _ = Describe("v2 streams: limit on candles", Serial, Label(framework.LabelSlow), func() {
 	framework.ConformanceIt("V2-WS-CANDLES-LIMIT", func(ctx SpecContext) {
 		f := newFillScene(ctx)
 		// The symbol may have a candle of an earlier minute already.
