@@ -44,6 +44,11 @@ type Rule struct {
 	// Pending names the work a testable rule is waiting for (for example an
 	// endpoint that a later issue brings); such a rule may have no spec yet.
 	Pending string `json:"pending,omitempty"`
+	// EmulatorOnly says why the rule, or the part of it the sentence names,
+	// is judged only where the conform emulator's control plane (reset,
+	// fund, clock) is: on a sandbox its specs skip with this reason. Empty
+	// for a rule judged on any target that may trade.
+	EmulatorOnly string `json:"emulator_only,omitempty"`
 }
 
 // Catalogue is an immutable, ordered set of rules.
@@ -82,6 +87,8 @@ func (r Rule) validate() error {
 		return fmt.Errorf("rules: rule %s has unknown status %q", r.ID, r.Status)
 	case r.Status != Testable && r.Reason == "":
 		return fmt.Errorf("rules: %s rule %s needs a reason", r.Status, r.ID)
+	case r.EmulatorOnly != "" && r.Status != Testable:
+		return fmt.Errorf("rules: %s rule %s cannot be emulator-only: only testable rules are judged", r.Status, r.ID)
 	}
 	return nil
 }

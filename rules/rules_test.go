@@ -30,6 +30,7 @@ func TestNewRejectsBadDeclarations(t *testing.T) {
 		{"label syntax", []Rule{{ID: "V3-A|B", Area: "spot", Section: "s", Statement: "x", Status: Testable}}},
 		{"ambiguous without reason", []Rule{{ID: "V3-A", Area: "spot", Section: "s", Statement: "x", Status: Ambiguous}}},
 		{"no statement", []Rule{{ID: "V3-A", Area: "spot", Section: "s", Status: Testable}}},
+		{"emulator-only but not testable", []Rule{{ID: "V3-A", Area: "spot", Section: "s", Statement: "x", Status: Ambiguous, Reason: "r", EmulatorOnly: "a clock"}}},
 	}
 	for _, tc := range cases {
 		if _, err := New(tc.rs); err == nil {

@@ -52,6 +52,11 @@ type Account struct {
 	// sub-accounts by user id, its listing's response is not shown and
 	// version 3 lists only hex ids, so no spec can find one on its own.
 	DisabledSubAccountUserID int64 `json:"disabled_sub_account_user_id,omitempty"`
+	// Username and Email (role counterparty) name the account as version
+	// 2's internal transfer takes a recipient (by username or email): the
+	// documents give no way to read them.
+	Username string `json:"username,omitempty"`
+	Email    string `json:"email,omitempty"`
 }
 
 // Config is the target of a run.

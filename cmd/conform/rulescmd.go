@@ -23,7 +23,7 @@ import (
 	"github.com/conform-harness/conform/rules"
 )
 
-const rulesSynopsis = `usage: conform rules [--json | --yaml | --id ID] [--check] [--suite PATH]
+const rulesSynopsis = `usage: conform rules [--json | --yaml | --id ID | --emulator-only] [--check] [--suite PATH]
 
 Lists the rule catalogue joined with the specs that check each rule (their
 area and files), learnt from a dry run of the suite binary (no spec runs, no
@@ -31,6 +31,8 @@ target is needed), and the emulator fault that breaks each rule.
 --id ID prints one rule end to end: its sentence, section, specs (file:line),
 fault and where the reports carry it.
 --yaml prints the generated rules.yaml checked in at the repository root.
+--emulator-only lists the rules judged only (or in part) where the
+emulator's control plane is, each with the reason from the catalogue.
 --check exits 1 and lists the problems when a testable rule that is not
 pending has no spec or no fault, or a spec names no rule, an unknown rule or
 an out-of-scope one.`
@@ -40,6 +42,7 @@ const specColumn = 70
 
 type rulesOptions struct {
 	json, yaml, check bool
+	emulatorOnly      bool
 	id                string
 	suite             string
 	results           string
@@ -51,6 +54,7 @@ func rulesFlagSet(o *rulesOptions) *flag.FlagSet {
 	fs.BoolVar(&o.yaml, "yaml", false, "print the catalogue as rules.yaml (rule, area, section, sentence, specs, fault)")
 	fs.StringVar(&o.id, "id", "", "print one rule `ID` end to end: sentence, specs and their files, fault, report rows")
 	fs.BoolVar(&o.check, "check", false, "exit 1 listing coverage problems")
+	fs.BoolVar(&o.emulatorOnly, "emulator-only", false, "list the rules that need the emulator's control plane, with the reason")
 	fs.StringVar(&o.suite, "suite", "", "suite binary `path` (default: suites.test next to conform, in ./bin or on PATH)")
 	fs.StringVar(&o.results, "results", "", "results.json of a full run against the emulator: with --check, a rule whose every spec skipped there is a problem")
 	return fs
@@ -61,8 +65,8 @@ func cmdRules(args []string, e *env) error {
 	if err := parseFlags("rules", rulesFlagSet(o), args, e); err != nil {
 		return err
 	}
-	if n := btoi(o.json) + btoi(o.yaml) + btoi(o.id != ""); n > 1 {
-		return usageErrorf("rules: --json, --yaml and --id exclude each other")
+	if n := btoi(o.json) + btoi(o.yaml) + btoi(o.id != "") + btoi(o.emulatorOnly); n > 1 {
+		return usageErrorf("rules: --json, --yaml, --id and --emulator-only exclude each other")
 	}
 	if o.id != "" {
 		if _, ok := rules.Default().Lookup(o.id); !ok {
@@ -92,6 +96,10 @@ func cmdRules(args []string, e *env) error {
 		}
 	case o.yaml:
 		if err := writeRulesYAML(e.stdout, cov); err != nil {
+			return harnessError(err)
+		}
+	case o.emulatorOnly:
+		if err := printEmulatorOnly(e.stdout, cov); err != nil {
 			return harnessError(err)
 		}
 	case o.json:
@@ -228,6 +236,9 @@ func printRules(w io.Writer, cov *coverage.Coverage) error {
 		case r.Reason != "":
 			fmt.Fprintf(bw, "%*s  %s: %s\n", wID, "", r.Status, r.Reason)
 		}
+		if r.EmulatorOnly != "" {
+			fmt.Fprintf(bw, "%*s  emulator-only: %s\n", wID, "", r.EmulatorOnly)
+		}
 	}
 	t := cov.Totals()
 	fmt.Fprintf(bw, "\n%d rules: %d/%d testable with specs (%d pending), %d/%d ambiguous with specs, %d out of scope; %d specs\n",
@@ -269,6 +280,9 @@ func printRule(w io.Writer, r coverage.Rule) error {
 	if r.Pending != "" {
 		fmt.Fprintf(bw, "  pending:  %s\n", r.Pending)
 	}
+	if r.EmulatorOnly != "" {
+		fmt.Fprintf(bw, "  emulator-only: %s\n", r.EmulatorOnly)
+	}
 	fmt.Fprintf(bw, "  specs:    %d\n", len(r.Specs))
 	for i, text := range r.Specs {
 		fmt.Fprintf(bw, "    %s\n      %s\n", r.Locations[i], text)
@@ -279,6 +293,22 @@ func printRule(w io.Writer, r coverage.Rule) error {
 	}
 	fmt.Fprintf(bw, "  fault:    %s  (conform emulate --faults %s; conform mutate --only %s)\n", fault, r.ID, r.ID)
 	fmt.Fprintf(bw, "  reports:  results.json rules[id=%s]; junit.xml testcase %q; report.html#%s; select with --label-filter 'rule:%s'\n", r.ID, r.ID, r.ID, r.ID)
+	return bw.Flush()
+}
+
+// printEmulatorOnly lists the rules the catalogue marks emulator-only, with
+// the reason and the specs that carry the emulator-only label.
+func printEmulatorOnly(w io.Writer, cov *coverage.Coverage) error {
+	bw := bufio.NewWriter(w)
+	n := 0
+	for _, r := range cov.Rules {
+		if r.EmulatorOnly == "" {
+			continue
+		}
+		n++
+		fmt.Fprintf(bw, "%s  (%s)\n  %s\n", r.ID, r.Area, r.EmulatorOnly)
+	}
+	fmt.Fprintf(bw, "\n%d rules need the emulator's control plane (reset, fund, clock), all or in part; on a sandbox their specs skip with the reason\n", n)
 	return bw.Flush()
 }
 
@@ -302,6 +332,9 @@ func writeRulesYAML(w io.Writer, cov *coverage.Coverage) error {
 		fmt.Fprintf(bw, "- id: %s\n  area: %s\n  section: %s\n  status: %s\n  sentence: %s\n", r.ID, r.Area, q(r.Section), ruleStatus(r), q(r.Statement))
 		if r.Reason != "" {
 			fmt.Fprintf(bw, "  reason: %s\n", q(r.Reason))
+		}
+		if r.EmulatorOnly != "" {
+			fmt.Fprintf(bw, "  emulator_only: %s\n", q(r.EmulatorOnly))
 		}
 		if len(r.Specs) == 0 {
 			fmt.Fprintln(bw, "  specs: []")

@@ -16,7 +16,7 @@ import (
 
 func TestPrintRules(t *testing.T) {
 	cat, err := rules.New([]rules.Rule{
-		{ID: "V3-A", Area: "spot", Section: "Sec", Statement: "a", Status: rules.Testable},
+		{ID: "V3-A", Area: "spot", Section: "Sec", Statement: "a", Status: rules.Testable, EmulatorOnly: "a clock"},
 		{ID: "V3-PEND", Area: "spot", Section: "Longer section", Statement: "p", Status: rules.Testable, Pending: "issue 3"},
 		{ID: "V3-AMB", Area: "spot", Section: "Sec", Statement: "m", Status: rules.Ambiguous, Reason: "two readings"},
 		{ID: "V3-OOS", Area: "spot", Section: "Sec", Statement: "o", Status: rules.OutOfScope, Reason: "not shown"},
@@ -37,6 +37,7 @@ func TestPrintRules(t *testing.T) {
 	want := []string{
 		"ID       AREA  STATUS        SPECS  SPEC FILES",
 		"V3-A     spot  testable          2  suites/spot/create_params.go, suites/spot/rounding.go",
+		"         emulator-only: a clock",
 		"V3-PEND  spot  pending           0  -",
 		"         pending: issue 3",
 		"V3-AMB   spot  ambiguous         0  -",
@@ -58,7 +59,7 @@ func TestPrintRules(t *testing.T) {
 	if err := printRule(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"sentence: a", "rules/spot.go, emulator/faults/spot.go, suites/spot/", "suites/spot/rounding.go:40", "checks a again", "fault:    accepts anything", `junit.xml testcase "V3-A"`} {
+	for _, w := range []string{"sentence: a", "emulator-only: a clock", "rules/spot.go, emulator/faults/spot.go, suites/spot/", "suites/spot/rounding.go:40", "checks a again", "fault:    accepts anything", `junit.xml testcase "V3-A"`} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("--id output lacks %q:\n%s", w, b.String())
 		}
@@ -69,7 +70,7 @@ func TestPrintRules(t *testing.T) {
 	if err := writeRulesYAML(&b, cov); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"- id: V3-A\n  area: spot\n", `    - file: "suites/spot/rounding.go"`, `  fault: "accepts anything"`, "- id: V3-OOS\n"} {
+	for _, w := range []string{"- id: V3-A\n  area: spot\n", `    - file: "suites/spot/rounding.go"`, `  fault: "accepts anything"`, `  emulator_only: "a clock"`, "- id: V3-OOS\n"} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("yaml lacks %q:\n%s", w, b.String())
 		}
@@ -94,6 +95,16 @@ func TestCmdRulesWithFakeSuite(t *testing.T) {
 	e, stdout, _ = testEnv(t)
 	if code := realMain([]string{"rules", "--suite", suite, "--id", "V3-CONV-ADDRESS"}, e); code != exitOK || !strings.Contains(stdout.String(), "serves /api/3") {
 		t.Errorf("rules --id: exit %d\n%s", code, stdout)
+	}
+	// --emulator-only: the catalogue's rules that need the control plane, with the reason.
+	e, stdout, _ = testEnv(t)
+	if code := realMain([]string{"rules", "--suite", suite, "--emulator-only"}, e); code != exitOK ||
+		!strings.Contains(stdout.String(), "V3-SPOT-DAY  (spot)\n  the expiry at 23:59 UTC") || strings.Contains(stdout.String(), "V3-CONV-ADDRESS") {
+		t.Errorf("rules --emulator-only: exit %d\n%s", code, stdout)
+	}
+	e, _, _ = testEnv(t)
+	if code := realMain([]string{"rules", "--suite", suite, "--emulator-only", "--json"}, e); code != exitUsage {
+		t.Errorf("rules --emulator-only --json: exit %d, want %d", code, exitUsage)
 	}
 	e, _, _ = testEnv(t)
 	if code := realMain([]string{"rules", "--suite", suite, "--id", "V3-NO-SUCH"}, e); code != exitUsage {

@@ -38,7 +38,14 @@ const (
 	// against the emulator, so nothing actually checks it there (a spec
 	// that skips everywhere covers nothing).
 	SkippedOnly Kind = "skipped-only-rule"
+	// EmulatorOnlyUnexplained: every spec of a testable rule is labelled
+	// emulator-only, yet its catalogue entry gives no EmulatorOnly reason.
+	EmulatorOnlyUnexplained Kind = "emulator-only-without-reason"
 )
+
+// LabelEmulatorOnly is the label of specs that need the emulator's control
+// plane (framework.LabelEmulatorOnly).
+const LabelEmulatorOnly = "emulator-only"
 
 // Problem is one gap between the catalogue and the suites.
 type Problem struct {
@@ -66,6 +73,8 @@ func (p Problem) String() string {
 		return fmt.Sprintf("%s: testable rule without an emulator fault (emulator/faults)", p.Rule)
 	case SkippedOnly:
 		return fmt.Sprintf("%s: every spec skipped in the emulator run, so nothing checks it (%s)", p.Rule, p.Spec)
+	case EmulatorOnlyUnexplained:
+		return fmt.Sprintf("%s: every spec is labelled %s, yet the catalogue gives no EmulatorOnly reason (rules/)", p.Rule, LabelEmulatorOnly)
 	}
 	return fmt.Sprintf("%s: %s %s", p.Kind, p.Rule, p.Spec)
 }
@@ -98,6 +107,7 @@ type Coverage struct {
 func Compute(reports []types.Report, cat *rules.Catalogue, fs []faults.Fault) *Coverage {
 	cov := &Coverage{Problems: []Problem{}}
 	specsOf, locsOf := map[string][]string{}, map[string][]string{}
+	elsewhere := map[string]bool{} // rules with a spec not labelled emulator-only
 	var specProblems []Problem
 	for _, s := range ginkgojson.Specs(reports) {
 		cov.Specs++
@@ -107,6 +117,9 @@ func Compute(reports []types.Report, cat *rules.Catalogue, fs []faults.Fault) *C
 			specProblems = append(specProblems, Problem{Kind: NoRule, Spec: text, Location: loc})
 		}
 		for _, id := range ids {
+			if !slices.Contains(s.Labels(), LabelEmulatorOnly) {
+				elsewhere[id] = true
+			}
 			specsOf[id] = append(specsOf[id], text)
 			locsOf[id] = append(locsOf[id], loc)
 			r, ok := cat.Lookup(id)
@@ -130,6 +143,9 @@ func Compute(reports []types.Report, cat *rules.Catalogue, fs []faults.Fault) *C
 		}
 		if faultOf[r.ID] == "" && r.Status == rules.Testable && r.Pending == "" {
 			cov.Problems = append(cov.Problems, Problem{Kind: NoFault, Rule: r.ID})
+		}
+		if len(specs) > 0 && !elsewhere[r.ID] && r.Status == rules.Testable && r.EmulatorOnly == "" {
+			cov.Problems = append(cov.Problems, Problem{Kind: EmulatorOnlyUnexplained, Rule: r.ID})
 		}
 	}
 	cov.Problems = append(cov.Problems, specProblems...)

@@ -115,3 +115,29 @@ func TestCheckRunFlagsRulesWhoseSpecsOnlySkipped(t *testing.T) {
 
 // testFaults are faults for the testable rules of the test catalogue.
 var testFaults = []faults.Fault{{Rule: "V3-A", Breaks: "a"}, {Rule: "V3-B", Breaks: "b"}}
+
+func TestEmulatorOnlyNeedsAReason(t *testing.T) {
+	c, err := rules.New([]rules.Rule{
+		{ID: "V3-ONLY", Area: "spot", Section: "s", Statement: "only", Status: rules.Testable},
+		{ID: "V3-SAID", Area: "spot", Section: "s", Statement: "said", Status: rules.Testable, EmulatorOnly: "a clock"},
+		{ID: "V3-PART", Area: "spot", Section: "s", Statement: "part", Status: rules.Testable},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := []faults.Fault{{Rule: "V3-ONLY", Breaks: "x"}, {Rule: "V3-SAID", Breaks: "x"}, {Rule: "V3-PART", Breaks: "x"}}
+	reports := []types.Report{{SpecReports: types.SpecReports{
+		it("only", []string{LabelEmulatorOnly}, "rule:V3-ONLY"), // a container's label counts
+		it("said", nil, "rule:V3-SAID", LabelEmulatorOnly),
+		it("part on the emulator", nil, "rule:V3-PART", LabelEmulatorOnly),
+		it("part anywhere", nil, "rule:V3-PART"),
+	}}}
+	cov := Compute(reports, c, fs)
+	want := []Problem{{Kind: EmulatorOnlyUnexplained, Rule: "V3-ONLY"}}
+	if len(cov.Problems) != 1 || cov.Problems[0] != want[0] {
+		t.Fatalf("problems: %+v, want %+v", cov.Problems, want)
+	}
+	if s := cov.Problems[0].String(); !strings.Contains(s, "V3-ONLY") || !strings.Contains(s, LabelEmulatorOnly) {
+		t.Errorf("problem string %q", s)
+	}
+}

@@ -120,6 +120,9 @@ type Env struct {
 	// connections share one source address (a target off loopback).
 	streamMu     sync.Mutex
 	streamPacers map[string]*client.Pacer
+	// retrying is set while a spec body runs under retryOnInterference, so
+	// that Interfered may end the attempt instead of skipping.
+	retrying bool
 }
 
 // LabelProvokes429 marks specs that exceed a rate limit on purpose; any other
@@ -127,7 +130,8 @@ type Env struct {
 const LabelProvokes429 = "provokes-429"
 
 // env is set once per process by Setup, before any spec runs, and only read
-// afterwards: the suite process's equivalent of main's wiring.
+// afterwards (but for retrying, which only the running spec touches): the
+// suite process's equivalent of main's wiring.
 var env *Env
 
 // Current returns the process's target.
@@ -242,7 +246,8 @@ func Setup(data []byte) error {
 		}
 		for _, k := range other.Keys {
 			if k.Role == target.RoleFull {
-				cfg.Accounts[target.RoleCounterparty] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights}
+				cfg.Accounts[target.RoleCounterparty] = target.Account{APIKey: k.APIKey, Secret: k.Secret, Rights: k.Rights,
+					Username: other.Username(), Email: other.Email()}
 			}
 		}
 		// The first two keyed sub-accounts of the process's own account
@@ -411,10 +416,17 @@ func (e *Env) RequireStreamTrading() {
 }
 
 // RequireEmulator skips the spec unless the target is a conform emulator
-// with its control plane.
+// with its control plane, saying why its rule needs one (the catalogue's
+// EmulatorOnly).
 func (e *Env) RequireEmulator() {
 	if !e.Config.Emulator {
-		Skip("emulator-only: needs the conform emulator's control plane (reset, fund, clock), which this target does not have")
+		msg := "emulator-only: needs the conform emulator's control plane (reset, fund, clock), which this target does not have"
+		for _, id := range rules.FromLabels(CurrentSpecReport().Labels()) {
+			if r, ok := rules.Default().Lookup(id); ok && r.EmulatorOnly != "" {
+				msg += "; " + id + ": " + r.EmulatorOnly
+			}
+		}
+		Skip(msg)
 	}
 }
 

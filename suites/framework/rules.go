@@ -6,6 +6,8 @@ package framework
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/conform-harness/conform/rules"
 	. "github.com/onsi/ginkgo/v2"
@@ -18,7 +20,26 @@ const (
 	LabelInformational = "informational"
 	// LabelEmulatorOnly marks specs that need the emulator's control plane.
 	LabelEmulatorOnly = "emulator-only"
+	// LabelSlow marks specs that wait tens of seconds or load the target
+	// for as long somewhere (scenarios.LabelSlow): there they run on
+	// request (OnRequest).
+	LabelSlow = "slow"
 )
+
+// OnRequest skips the spec, saying what makes it slow, unless the run's
+// label filter asks for it by name: by slow or by one of its rules, as
+// --certify and conform mutate do. A filter that would select the spec
+// without those labels (none, or '!limits') does not ask for it.
+func OnRequest(slow string) {
+	GinkgoHelper()
+	filter := GinkgoLabelFilter()
+	bare := slices.DeleteFunc(slices.Clone(CurrentSpecReport().Labels()), func(l string) bool {
+		return l == LabelSlow || strings.HasPrefix(l, rules.LabelPrefix)
+	})
+	if filter == "" || Labels(bare).MatchesLabelFilter(filter) {
+		Skip(fmt.Sprintf("slow on this target (%s): run with --label-filter=%s, with its rule's label, or --certify", slow, LabelSlow))
+	}
+}
 
 // Checks returns the Ginkgo labels naming the rules a spec checks. An unknown
 // or out-of-scope ID panics while the spec tree is built, so a typo fails the

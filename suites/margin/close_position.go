@@ -41,14 +41,14 @@ var _ = Describe("Margin orders: close_position", func() {
 			m := marginMarkets(ctx, t, cp, 1)[0]
 			m.open(ctx, t, cp, 2)
 			t.eventuallyPosition(ctx, m.Sym, m.Qn(2), "a long position after buying")
-			cp.PlaceOK(ctx, m.Limit("buy", 2, -2))
+			m.Rest(ctx, cp.Trader, m.Limit("buy", 2, -2))
 
 			closer := params{"client_order_id": cloids.New(), "symbol": m.Sym.Code, "side": "sell", "type": "stopMarket",
 				"stop_price": m.At(-1).String(), "close_position": "true"}
 			o := t.PlaceOK(ctx, closer)
 			Expect(o).To(HaveKeyWithValue("status", "suspended"), "a close_position stop market order is parked until its trigger\norder: %v", o)
 
-			sold := t.PlaceOK(ctx, m.Limit("sell", 1, -2))
+			sold := m.Take(ctx, t.Trader, m.Limit("sell", 1, -2))
 			Expect(sold["quantity_cumulative"]).To(trading.DecEqual(m.Q), "the trader's sell at %s meets the counterparty's bid\norder: %v", m.At(-2), sold)
 			t.EventuallyStatus(ctx, closer["client_order_id"], Equal("filled"), "the close_position order after a trade at "+m.At(-2).String()+" crossed its stop "+m.At(-1).String())
 			t.eventuallyPosition(ctx, m.Sym, decimal.Zero, "after the close_position order executed")
@@ -77,7 +77,7 @@ var _ = Describe("Margin orders: close_position", func() {
 		o := t.PlaceOK(ctx, closer)
 		Expect(o).To(HaveKeyWithValue("status", "suspended"), "a close_position stop market order is parked until its trigger\norder: %v", o)
 		bid := m.Limit("buy", 3, -2)
-		cp.PlaceOK(ctx, bid)
+		m.Rest(ctx, cp.Trader, bid)
 
 		ex := t.Do(ctx, http.MethodDelete, "/margin/position/isolated/"+m.Sym.Code, nil)
 		Expect(ex).To(framework.BeOK(), "closing the position at market with DELETE /margin/position/isolated/%s", m.Sym)

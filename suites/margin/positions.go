@@ -64,7 +64,7 @@ var _ = Describe("Margin positions", Serial, func() {
 		Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "a close at %s, not divisible by tick_size %s, with strict_validate true", off, m.Sym.Tick)
 		Expect(t.positionQty(ctx, m.Sym)).To(trading.DecEqual(m.Q), "the refused close leaves the position open")
 		// Close it at market, into the counterparty's bid, for the specs after.
-		cp.PlaceOK(ctx, m.Limit("buy", 1, -1))
+		m.Rest(ctx, cp.Trader, m.Limit("buy", 1, -1))
 		Expect(t.Do(ctx, http.MethodDelete, "/margin/position/isolated/"+m.Sym.Code, nil)).To(framework.BeOK(), "closing the position at market")
 		t.eventuallyPosition(ctx, m.Sym, decimal.Zero, "after closing the position at market")
 	})
@@ -75,7 +75,7 @@ var _ = Describe("Margin positions", Serial, func() {
 			m.open(ctx, t, cp, 1)
 			t.eventuallyPosition(ctx, m.Sym, m.Q, "a long position after buying")
 			// The counterparty's buy is what the market close sells into.
-			cp.PlaceOK(ctx, m.Limit("buy", 1, -1))
+			m.Rest(ctx, cp.Trader, m.Limit("buy", 1, -1))
 			ex := t.Do(ctx, http.MethodDelete, "/margin/position/isolated/"+m.Sym.Code, nil)
 			Expect(ex).To(framework.BeOK(), "DELETE /margin/position/isolated/%s", m.Sym)
 			closeAnswer(framework.JSONOf(ex), m.Sym)
@@ -90,7 +90,7 @@ var _ = Describe("Margin positions", Serial, func() {
 			m.open(ctx, t, cp, 1)
 			t.eventuallyPosition(ctx, m.Sym, m.Q, "a long position after buying")
 			bid := m.Limit("buy", 1, -1)
-			cp.PlaceOK(ctx, bid)
+			m.Rest(ctx, cp.Trader, bid)
 			// The trades of earlier specs stay in the history: only new ones count.
 			seen := map[any]bool{}
 			for _, tr := range t.trades(ctx, params{"symbol": m.Sym.Code}) {
@@ -102,7 +102,7 @@ var _ = Describe("Margin positions", Serial, func() {
 				"a limit close at %s does not sell into the bid at %s", m.At(1), m.At(-1))
 			Expect(t.positionQty(ctx, m.Sym)).To(trading.DecEqual(m.Q), "the position stays open while the limit close rests at %s", m.At(1))
 
-			taker := cp.PlaceOK(ctx, m.Limit("buy", 1, 1))
+			taker := m.Take(ctx, cp.Trader, m.Limit("buy", 1, 1))
 			Expect(taker["quantity_cumulative"]).To(trading.DecEqual(m.Q), "the counterparty's buy at %s meets the limit close\norder: %v", m.At(1), taker)
 			t.eventuallyPosition(ctx, m.Sym, decimal.Zero, "after the limit close executed")
 			var fresh []order
@@ -123,8 +123,8 @@ var _ = Describe("Margin positions", Serial, func() {
 			short.Trade(ctx, cp.Trader, t.Trader, "buy", 1, 0) // cp rests a buy, t sells into it
 			t.eventuallyPosition(ctx, long.Sym, long.Q, "a long position after buying")
 			t.eventuallyPosition(ctx, short.Sym, short.Q.Neg(), "a short position after selling")
-			cp.PlaceOK(ctx, long.Limit("buy", 1, -1))
-			cp.PlaceOK(ctx, short.Limit("sell", 1, 1))
+			long.Rest(ctx, cp.Trader, long.Limit("buy", 1, -1))
+			short.Rest(ctx, cp.Trader, short.Limit("sell", 1, 1))
 
 			ex := t.Do(ctx, http.MethodDelete, "/margin/position", nil)
 			Expect(ex).To(framework.BeOK(), "DELETE /margin/position")

@@ -5,7 +5,6 @@ import (
 
 	"github.com/conform-harness/conform/suites/trading"
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 	"github.com/shopspring/decimal"
 )
 
@@ -35,8 +34,7 @@ func fillMarkets(ctx context.Context, maker, taker *trader, n int, ticks int64) 
 func (m market) rest(ctx context.Context, t *trader, side string, n, k int64) params {
 	GinkgoHelper()
 	p := m.Limit(side, n, k)
-	o := t.On(trading.Spot).PlaceOK(ctx, p)
-	Expect(o["status"]).To(Equal("new"), "%s's %s of %s at %s rests: nothing else is at that price on %s\norder: %v", t.Role, side, m.Qn(n), m.At(k), m.Sym, o)
+	m.Rest(ctx, t.On(trading.Spot), p)
 	return p
 }
 
@@ -44,6 +42,6 @@ func (m market) rest(ctx context.Context, t *trader, side string, n, k int64) pa
 // what it executed: a way to ask whether anything rests at a price.
 func (m market) probeIOC(ctx context.Context, t *trader, side string, n, k int64) decimal.Decimal {
 	GinkgoHelper()
-	o := t.On(trading.Spot).PlaceOK(ctx, m.Limit(side, n, k).With("time_in_force", "IOC"))
+	o := m.Take(ctx, t.On(trading.Spot), m.Limit(side, n, k).With("time_in_force", "IOC"))
 	return trading.DecField(o, "quantity_cumulative")
 }

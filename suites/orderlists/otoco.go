@@ -60,7 +60,7 @@ var _ = Describe("Order lists: oneTriggerOneCancelOther", func() {
 				if primaryType == "limit" {
 					Expect(trading.FindOrder(os, primary["client_order_id"])).To(HaveKeyWithValue("status", "new"), "the primary buy rests at %s\norders: %v", m.Mid, os)
 					Expect(m.probeIOC(ctx, cp, "buy", 1, 2)).To(trading.DecEqual(decimal.Zero), "an IOC buy at %s meets no secondary while the primary has not executed", m.At(2))
-					seller := cp.On(trading.Spot).PlaceOK(ctx, m.Limit("sell", 1, 0))
+					seller := m.Take(ctx, cp.On(trading.Spot), m.Limit("sell", 1, 0))
 					Expect(seller["quantity_cumulative"]).To(trading.DecEqual(m.Q), "the counterparty's sell at %s meets the primary\norder: %v", m.Mid, seller)
 				}
 				t.On(trading.Spot).EventuallyStatus(ctx, primary["client_order_id"], Equal("filled"), "the "+primaryType+" primary against the counterparty's sell")
@@ -73,7 +73,7 @@ var _ = Describe("Order lists: oneTriggerOneCancelOther", func() {
 					Expect(t.On(trading.Spot).IsActive(ctx, p["client_order_id"])).To(BeTrue(), "an activated secondary is an active order")
 				}
 
-				taker := cp.On(trading.Spot).PlaceOK(ctx, m.Limit("buy", 1, 2))
+				taker := m.Take(ctx, cp.On(trading.Spot), m.Limit("buy", 1, 2))
 				Expect(taker["quantity_cumulative"]).To(trading.DecEqual(m.Q), "the counterparty's buy at %s meets the limit secondary\norder: %v", m.At(2), taker)
 				t.On(trading.Spot).EventuallyStatus(ctx, limitSell["client_order_id"], Equal("filled"), "the limit secondary")
 				t.On(trading.Spot).EventuallyStatus(ctx, stopSell["client_order_id"], Equal("canceled"), "the stop-limit secondary once its oneCancelOther partner executed")

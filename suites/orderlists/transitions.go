@@ -100,7 +100,7 @@ var _ = Describe("Order lists: transitions", Serial, func() {
 					l.orders = append(l.orders, parked(m.Sym, typ).With("quantity", m.Q.String()))
 				}
 				t.listOK(ctx, trading.Spot, l)
-				taker := cp.On(trading.Spot).PlaceOK(ctx, m.Limit("buy", 1, 1))
+				taker := m.Take(ctx, cp.On(trading.Spot), m.Limit("buy", 1, 1))
 				Expect(taker["quantity_cumulative"]).To(trading.DecEqual(m.Q), "the counterparty's buy at %s meets the list's limit sell\norder: %v", m.At(1), taker)
 				t.On(trading.Spot).EventuallyStatus(ctx, l.orders[0]["client_order_id"], filled, "the executed order of the oneCancelOther list")
 				for _, p := range l.orders[1:] {
@@ -123,7 +123,7 @@ var _ = Describe("Order lists: transitions", Serial, func() {
 			// Before the primary executes nothing of the secondaries can be met.
 			Expect(m.probeIOC(ctx, cp, "buy", 2, 3)).To(trading.DecEqual(decimal.Zero), "an IOC buy at %s meets no secondary sell while the primary has not executed", m.At(3))
 
-			seller := cp.On(trading.Spot).PlaceOK(ctx, m.Limit("sell", 1, 0))
+			seller := m.Take(ctx, cp.On(trading.Spot), m.Limit("sell", 1, 0))
 			Expect(seller["quantity_cumulative"]).To(trading.DecEqual(m.Q), "the counterparty's sell at %s meets the primary\norder: %v", m.Mid, seller)
 			t.On(trading.Spot).EventuallyStatus(ctx, primary["client_order_id"], filled, "the primary after the counterparty sold into it")
 			for _, p := range []params{first, second} {
@@ -131,7 +131,7 @@ var _ = Describe("Order lists: transitions", Serial, func() {
 				Expect(t.On(trading.Spot).IsActive(ctx, p["client_order_id"])).To(BeTrue(), "an activated secondary is an active order")
 			}
 			// Independently: one executing leaves the other active.
-			taker := cp.On(trading.Spot).PlaceOK(ctx, m.Limit("buy", 1, 2))
+			taker := m.Take(ctx, cp.On(trading.Spot), m.Limit("buy", 1, 2))
 			Expect(taker["quantity_cumulative"]).To(trading.DecEqual(m.Q), "the counterparty's buy at %s meets the first secondary\norder: %v", m.At(2), taker)
 			t.On(trading.Spot).EventuallyStatus(ctx, first["client_order_id"], filled, "the first secondary")
 			Expect(t.On(trading.Spot).StatusOf(ctx, second["client_order_id"])).To(Equal("new"), "the second secondary stays active when the first executes: oneTriggerOther secondaries are independent")

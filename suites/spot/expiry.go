@@ -1,6 +1,7 @@
 package spot
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/conform-harness/conform/suites/framework"
@@ -66,3 +67,46 @@ var _ = Describe("Time in force with a deadline", Serial, Label(framework.LabelE
 		Expect(t.IsActive(ctx, p["client_order_id"])).To(BeFalse(), "an expired GTD order is not active")
 	})
 })
+
+// In real time: a GTD order a few seconds from its expire_time, on any
+// target, since a sandbox's clock cannot be moved. The target's own clock
+// (the order's created_at) says how long the order has left.
+var _ = Describe("Time in force with a deadline, in real time", func() {
+	framework.ConformanceIt("V3-SPOT-GTD", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t := newTrader(target.RoleFull)
+		s := restingSymbol(ctx, t)
+		p, exp := gtdSoon(ctx, t, s)
+		Expect(t.StatusOf(ctx, p["client_order_id"])).To(Equal("new"), "a GTD order before its expire_time %s is active", exp.Format(time.RFC3339))
+		t.EventuallyStatusWithin(ctx, p["client_order_id"], "expired", time.Until(exp)+gtdGrace, "a GTD order after its expire_time "+exp.Format(time.RFC3339))
+		Expect(t.IsActive(ctx, p["client_order_id"])).To(BeFalse(), "an expired GTD order is not active")
+	})
+})
+
+// gtdLead is how far ahead of the target's clock a real-time GTD order's
+// expire_time is; gtdGrace is how long after it the order may take to show
+// expired (the document gives no delay; a target may sweep deadlines now
+// and then).
+const (
+	gtdLead  = 3 * time.Second
+	gtdGrace = 5 * time.Second
+)
+
+// gtdSoon places a resting GTD buy of t on s whose expire_time, a whole
+// second, is about gtdLead ahead of the target's clock, and returns it with
+// its expire_time on the harness's clock (the order's created_at tells the
+// skew). It skips when the target's clock is so far ahead that the order
+// would expire at once.
+func gtdSoon(ctx SpecContext, t *trading.Trader, s trading.Symbol) (params, time.Time) {
+	GinkgoHelper()
+	sent := time.Now()
+	exp := trading.TargetNow(ctx).Add(gtdLead).Truncate(time.Second).Add(time.Second)
+	p := restingBuy(s, 3).With("time_in_force", "GTD", "expire_time", exp.Format(time.RFC3339))
+	o := t.PlaceOK(ctx, p)
+	left := exp.Sub(trading.TimeField(o, "created_at"))
+	if left < time.Second {
+		Skip(fmt.Sprintf("the target created a GTD order at %v, %s before its expire_time %s: its clock is too far from the harness's for a real-time expiry", o["created_at"], left, exp.Format(time.RFC3339)))
+	}
+	Expect(o["status"]).To(Equal("new"), "a GTD order %s before its expire_time %s rests at first\norder: %v", left.Round(time.Millisecond), exp.Format(time.RFC3339), o)
+	return p, sent.Add(left)
+}

@@ -110,8 +110,8 @@ var _ = Describe("The Order resource", func() {
 		// The maker rests two, the taker takes one: the maker's order stays
 		// active with a trade.
 		maker := m.Limit("sell", 2, 0)
-		cp.PlaceOK(ctx, maker)
-		taker := t.PlaceOK(ctx, m.Limit("buy", 1, 0))
+		m.Rest(ctx, cp, maker)
+		taker := m.Take(ctx, t, m.Limit("buy", 1, 0))
 		seen := 0
 		check := func(o order, taker bool, where string) {
 			trades, ok := o["trades"].([]any)

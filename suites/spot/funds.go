@@ -1,6 +1,7 @@
 package spot
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/conform-harness/conform/suites/framework"
@@ -39,18 +40,46 @@ var _ = Describe("Rules for orders: funds", func() {
 			t.PlaceRefused(ctx, p, framework.StatusClass4xx, []int{20001},
 				"a sell of "+qty.String()+" against "+avail.String()+" "+s.Base+" available")
 		})
-		// Exact balances need the control plane.
-		It("counts fees: a balance of exactly price x quantity cannot cover a buy, one covering the fee can", Label(framework.LabelEmulatorOnly), func(ctx SpecContext) {
+		// On the emulator the control plane sets the balance to exactly
+		// price x quantity, then to what covers twice the larger rate;
+		// elsewhere the balance is moved into windows around those (see
+		// availableIn): at least price x quantity but short of any positive
+		// fee, then past twice the larger rate.
+		It("counts fees: a balance of exactly price x quantity cannot cover a buy, one covering the fee can", func(ctx SpecContext) {
+			s := s
+			minRate := decimal.Min(s.TakeRate, s.MakeRate)
+			if !framework.Current().Config.Emulator && !minRate.IsPositive() {
+				// A balance a little above price x quantity may cover a fee
+				// at a rate of zero or below: a symbol with both rates
+				// positive, if there is one.
+				for _, o := range restable(ctx, t) {
+					if decimal.Min(o.TakeRate, o.MakeRate).IsPositive() {
+						s, minRate = o, decimal.Min(o.TakeRate, o.MakeRate)
+						break
+					}
+				}
+				if !minRate.IsPositive() {
+					Skip(fmt.Sprintf("every symbol the account can rest orders on has a rate of zero or below (%s: %s): a balance a little above price x quantity may cover its fee, and only the emulator's control plane sets one to exactly price x quantity", s.Code, minRate))
+				}
+			}
 			if !s.MaxRate().IsPositive() {
 				Skip("the symbol " + s.Code + " charges no positive fee, so a balance without fees is not short")
 			}
-			p := restingBuy(s, 10).With("quantity", s.Qty(1000).String())
-			cost := s.Low(10).Mul(s.Qty(1000))
-			setAvailable(ctx, t, s.Quote, cost)
+			steps := int64(1000)
+			if !framework.Current().Config.Emulator {
+				// The window below the fee must hold a few steps of the
+				// quote's precision_transfer, in which balances move.
+				least := trading.TransferPrecision(ctx, s.Quote).Mul(decimal.NewFromInt(4)).Div(minRate)
+				steps = max(steps, least.Div(s.Low(10).Mul(s.Step)).Ceil().IntPart())
+			}
+			p := restingBuy(s, 10).With("quantity", s.Qty(steps).String())
+			cost := s.Low(10).Mul(s.Qty(steps))
+			short := availableIn(ctx, t, s.Quote, cost, cost.Mul(decimal.NewFromInt(1).Add(minRate.Div(decimal.NewFromInt(2)))))
 			t.PlaceRefused(ctx, p, framework.StatusClass4xx, []int{20001},
-				"a buy costing "+cost.String()+" "+s.Quote+" before fees, with exactly that available")
+				"a buy costing "+cost.String()+" "+s.Quote+" before fees, with "+short.String()+" available")
 			// Twice the larger rate leaves no doubt that the fee is covered.
-			setAvailable(ctx, t, s.Quote, cost.Mul(decimal.NewFromInt(1).Add(s.MaxRate().Mul(decimal.NewFromInt(2)))))
+			enough := cost.Mul(decimal.NewFromInt(1).Add(s.MaxRate().Mul(decimal.NewFromInt(2))))
+			availableIn(ctx, t, s.Quote, enough, enough.Mul(decimal.RequireFromString("1.001")))
 			t.PlaceOK(ctx, p.With("client_order_id", cloids.New()))
 		})
 	})
@@ -76,17 +105,12 @@ var _ = Describe("Rules for orders: funds", func() {
 			Entry("a buy reserves quote", "buy"),
 			Entry("a sell reserves base", "sell"),
 		)
-		// Expiry needs the emulator clock: Serial, since moving it affects
-		// every process's orders.
-		It("returns the funds of a GTD order when it expires", Serial, Label(framework.LabelEmulatorOnly), func(ctx SpecContext) {
-			framework.Current().RequireEmulator()
+		// In real time (see gtdSoon): any target.
+		It("returns the funds of a GTD order when it expires", func(ctx SpecContext) {
 			before := t.Balance(ctx, s.Quote)
-			exp := trading.EmulatorNow(ctx).Add(time.Hour)
-			p := restingBuy(s, 10).With("time_in_force", "GTD", "expire_time", exp.Format(time.RFC3339Nano))
-			t.PlaceOK(ctx, p)
+			p, exp := gtdSoon(ctx, t, s)
 			Expect(t.Balance(ctx, s.Quote).Reserved.GreaterThan(before.Reserved)).To(BeTrue(), "the GTD order reserves %s", s.Quote)
-			advance(ctx, 2*time.Hour)
-			t.EventuallyStatus(ctx, p["client_order_id"], "expired", "a GTD order two hours after a one-hour expire_time")
+			t.EventuallyStatusWithin(ctx, p["client_order_id"], "expired", time.Until(exp)+gtdGrace, "a GTD order after its expire_time "+exp.Format(time.RFC3339))
 			after := t.Balance(ctx, s.Quote)
 			Expect(after.Avail).To(trading.DecEqual(before.Avail), "available %s is back after the expiry", s.Quote)
 			Expect(after.Reserved).To(trading.DecEqual(before.Reserved), "reserved %s is back after the expiry", s.Quote)
@@ -94,26 +118,30 @@ var _ = Describe("Rules for orders: funds", func() {
 	})
 
 	// The market buy rule needs a price to execute at (a resting sell of the
-	// counterparty) and exact balances: Serial and emulator-only.
-	framework.ConformanceIt("V3-SPOT-MARKET-BUY-FUNDS", Serial, Label(framework.LabelEmulatorOnly), func(ctx SpecContext) {
-		framework.Current().RequireEmulator()
+	// counterparty) and balances on either side of the threshold: exact on
+	// the emulator (its control plane), in windows elsewhere (availableIn).
+	// Serial: it trades.
+	framework.ConformanceIt("V3-SPOT-MARKET-BUY-FUNDS", Serial, func(ctx SpecContext) {
 		cp := newTrader(target.RoleCounterparty)
 		m := fillMarket(ctx, cp, t, 2, nil)
 		// A first trade at mid makes mid the last price too, so "price" in
 		// the rule means the same under every reading.
 		m.Trade(ctx, cp, t, "sell", 1, 0)
-		cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
-		threshold := m.Mid.Mul(m.Q).Mul(decimal.NewFromInt(1).Add(m.Sym.MaxRate()))
+		m.Rest(ctx, cp, m.Limit("sell", 1, 0))
+		cost := m.Mid.Mul(m.Q)
+		threshold := cost.Mul(decimal.NewFromInt(1).Add(m.Sym.MaxRate()))
 		mkt := params{"symbol": m.Sym.Code, "side": "buy", "type": "market", "quantity": m.Q.String()}
 
-		setAvailable(ctx, t, m.Sym.Quote, threshold)
-		ex := t.Place(ctx, mkt.With("client_order_id", cloids.New()))
+		// At the threshold on the emulator; elsewhere between price x
+		// quantity plus half the fee and the threshold.
+		below := availableIn(ctx, t, m.Sym.Quote, cost.Add(threshold.Sub(cost).Div(decimal.NewFromInt(2))), threshold)
+		ex := m.Send(ctx, t, mkt.With("client_order_id", cloids.New()))
 		Expect(ex).To(framework.BeAPIError(framework.StatusClass4xx, 20001),
-			"a market buy of %s at %s with exactly price x quantity x (1 + max(take_rate %s, make_rate %s)) = %s %s available: it must exceed that",
-			m.Q, m.Mid, m.Sym.TakeRate, m.Sym.MakeRate, threshold, m.Sym.Quote)
+			"a market buy of %s at %s with %s %s available, at or below price x quantity x (1 + max(take_rate %s, make_rate %s)) = %s: it must exceed that",
+			m.Q, m.Mid, below, m.Sym.Quote, m.Sym.TakeRate, m.Sym.MakeRate, threshold)
 
-		setAvailable(ctx, t, m.Sym.Quote, threshold.Add(threshold.Div(decimal.NewFromInt(1000))))
-		o := t.PlaceOK(ctx, mkt.With("client_order_id", cloids.New()))
-		Expect(o["status"]).To(Equal("filled"), "a market buy with a little more than %s %s available fills against the resting sell\norder: %v", threshold, m.Sym.Quote, o)
+		above := availableIn(ctx, t, m.Sym.Quote, threshold.Add(threshold.Div(decimal.NewFromInt(2000))), threshold.Add(threshold.Div(decimal.NewFromInt(1000))))
+		o := m.Take(ctx, t, mkt.With("client_order_id", cloids.New()))
+		Expect(o["status"]).To(Equal("filled"), "a market buy with %s %s available, above %s, fills against the resting sell\norder: %v", above, m.Sym.Quote, threshold, o)
 	})
 })

@@ -47,8 +47,8 @@ var _ = Describe("Order states", func() {
 		DescribeTable("answers an order that meets a resting order with its final status", Serial,
 			func(ctx SpecContext, tif string, n int64, want string) {
 				cp, m := fills(ctx)
-				cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
-				o := t.PlaceOK(ctx, m.Limit("buy", n, 0).With("time_in_force", tif))
+				m.Rest(ctx, cp, m.Limit("sell", 1, 0))
+				o := m.Take(ctx, t, m.Limit("buy", n, 0).With("time_in_force", tif))
 				Expect(o["status"]).To(Equal(want), "%s buy of %d against 1 resting: the create answer is final (filled or expired)\norder: %v", tif, n, o)
 			},
 			Entry("IOC filled completely", "IOC", int64(1), "filled"),
@@ -66,8 +66,8 @@ var _ = Describe("Order states", func() {
 		})
 		It("answers an order filled in part at once with partiallyFilled", func(ctx SpecContext) {
 			cp, m := fills(ctx)
-			cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
-			o := t.PlaceOK(ctx, m.Limit("buy", 2, 0))
+			m.Rest(ctx, cp, m.Limit("sell", 1, 0))
+			o := m.Take(ctx, t, m.Limit("buy", 2, 0))
 			Expect(o["status"]).To(Equal("partiallyFilled"), "the create answer of a GTC buy of 2 against 1 resting\norder: %v", o)
 			Expect(o["quantity_cumulative"]).To(trading.DecEqual(m.Q), "one of two executed")
 		})
@@ -77,10 +77,10 @@ var _ = Describe("Order states", func() {
 		cp, m := fills(ctx)
 		// One trade quantity rests at mid and one a tick above; a buy of two
 		// up to a tick above takes both.
-		cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
-		cp.PlaceOK(ctx, m.Limit("sell", 1, 1))
+		m.Rest(ctx, cp, m.Limit("sell", 1, 0))
+		m.Rest(ctx, cp, m.Limit("sell", 1, 1))
 		p := m.Limit("buy", 2, 1)
-		o := t.PlaceOK(ctx, p)
+		o := m.Take(ctx, t, p)
 		Expect(o["quantity_cumulative"]).To(trading.DecEqual(m.Qn(2)), "the buy takes both resting sells\norder: %v", o)
 		want := m.At(0).Add(m.At(1)).Div(decimal.NewFromInt(2))
 		Expect(o["price_average"]).To(trading.DecEqual(want), "price_average of a buy filled %s at %s and %s at %s\norder: %v", m.Q, m.At(0), m.Q, m.At(1), o)
@@ -160,8 +160,8 @@ var _ = Describe("Order states", func() {
 		It("cancels a partiallyFilled order", Serial, func(ctx SpecContext) {
 			cp, m := fills(ctx)
 			p := m.Limit("buy", 2, 0)
-			t.PlaceOK(ctx, p)
-			cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
+			m.Rest(ctx, t, p)
+			m.Take(ctx, cp, m.Limit("sell", 1, 0))
 			Expect(t.StatusOf(ctx, p["client_order_id"])).To(Equal("partiallyFilled"), "a resting buy of 2 after a sell of 1 met it")
 			o := t.CancelOK(ctx, p["client_order_id"])
 			Expect(o["status"]).To(Equal("canceled"), "the cancel answer of a partiallyFilled order\norder: %v", o)
@@ -214,9 +214,9 @@ var _ = Describe("Order states", func() {
 		It("expires a post-only order that would match as taker", Serial, func(ctx SpecContext) {
 			cp, m := fills(ctx)
 			maker := m.Limit("sell", 1, 0)
-			cp.PlaceOK(ctx, maker)
+			m.Rest(ctx, cp, maker)
 			p := m.Limit("buy", 1, 0).With("post_only", "true")
-			o := t.PlaceOK(ctx, p)
+			o := m.Take(ctx, t, p)
 			Expect(o["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "a post-only order never takes\norder: %v", o)
 			t.EventuallyStatus(ctx, p["client_order_id"], "expired", "a post-only buy at the price of a resting sell")
 			Expect(cp.GetOK(ctx, maker["client_order_id"])["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "the resting sell was not met")
@@ -225,14 +225,14 @@ var _ = Describe("Order states", func() {
 
 	framework.ConformanceIt("V3-SPOT-IOC", Serial, func(ctx SpecContext) {
 		cp, m := fills(ctx)
-		cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
+		m.Rest(ctx, cp, m.Limit("sell", 1, 0))
 		p := m.Limit("buy", 2, 0).With("time_in_force", "IOC")
-		o := t.PlaceOK(ctx, p)
+		o := m.Take(ctx, t, p)
 		Expect(o["quantity_cumulative"]).To(trading.DecEqual(m.Q), "IOC executes what it can at once\norder: %v", o)
 		Expect(o["status"]).To(BeElementOf("expired", "canceled"), "the unfilled part of an IOC order does not stay\norder: %v", o)
 		Expect(t.IsActive(ctx, p["client_order_id"])).To(BeFalse(), "the IOC order's unfilled part is not left in the book")
 		// Nothing rests at mid: a new sell there does not trade.
-		probe := cp.PlaceOK(ctx, m.Limit("sell", 1, 0))
+		probe := m.Take(ctx, cp, m.Limit("sell", 1, 0))
 		Expect(probe["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "no buy of the IOC order rests at %s", m.Mid)
 	})
 
@@ -240,9 +240,9 @@ var _ = Describe("Order states", func() {
 		It("executes nothing when it cannot execute completely", func(ctx SpecContext) {
 			cp, m := fills(ctx)
 			maker := m.Limit("sell", 1, 0)
-			cp.PlaceOK(ctx, maker)
+			m.Rest(ctx, cp, maker)
 			before := t.Snapshot(ctx, m.currencies()...)
-			o := t.PlaceOK(ctx, m.Limit("buy", 2, 0).With("time_in_force", "FOK"))
+			o := m.Take(ctx, t, m.Limit("buy", 2, 0).With("time_in_force", "FOK"))
 			Expect(o["status"]).To(Equal("expired"), "a FOK buy of 2 against 1 resting\norder: %v", o)
 			Expect(o["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "FOK executes all or nothing")
 			Expect(cp.GetOK(ctx, maker["client_order_id"])["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "the resting sell was not met")
@@ -253,8 +253,8 @@ var _ = Describe("Order states", func() {
 		})
 		It("executes completely when it can", func(ctx SpecContext) {
 			cp, m := fills(ctx)
-			cp.PlaceOK(ctx, m.Limit("sell", 2, 0))
-			o := t.PlaceOK(ctx, m.Limit("buy", 2, 0).With("time_in_force", "FOK"))
+			m.Rest(ctx, cp, m.Limit("sell", 2, 0))
+			o := m.Take(ctx, t, m.Limit("buy", 2, 0).With("time_in_force", "FOK"))
 			Expect(o["status"]).To(Equal("filled"), "a FOK buy of 2 against 2 resting\norder: %v", o)
 			Expect(o["quantity_cumulative"]).To(trading.DecEqual(m.Q.Mul(decimal.NewFromInt(2))), "FOK executes completely")
 		})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/conform-harness/conform/client"
@@ -32,8 +33,12 @@ type FillPlan struct {
 // FillMarkets chooses p.N markets where maker and taker may trade with each
 // other, skipping the spec when fewer qualify. On the emulator (an empty
 // book but for the suite's own orders, since fill specs are Serial) mid is a
-// million ticks, far from every order the suites park at a few ticks;
-// elsewhere the trades go strictly inside the spread the v2 ticker shows.
+// million ticks, far from every order the suites park at a few ticks.
+// Elsewhere the v2 ticker shows the book: with a bid and an ask the trades
+// go strictly inside the spread; with one side or none (an empty or thin
+// book) the two accounts choose a price of their own on the free side: the
+// last trade's, else a million ticks (as on the emulator) or less, the first
+// that both can afford.
 func FillMarkets(ctx context.Context, maker, taker *Trader, p FillPlan) []Market {
 	GinkgoHelper()
 	e := framework.Current()
@@ -51,24 +56,32 @@ func FillMarkets(ctx context.Context, maker, taker *Trader, p FillPlan) []Market
 				continue
 			}
 		}
-		m := Market{Sym: s, Room: p.Ticks, Q: s.Qty(100), Cloids: p.Cloids}
+		var mids []decimal.Decimal
 		if e.Config.Emulator {
-			m.Mid = s.Tick.Mul(decimal.New(1, 6))
+			mids = []decimal.Decimal{s.Tick.Mul(decimal.New(1, 6))}
 		} else {
-			mid, ok, why := insideSpread(ctx, s, 2*p.Ticks+2)
-			if !ok {
+			var why string
+			if mids, why = freeMids(ctx, s, p.Ticks); len(mids) == 0 {
 				reasons = append(reasons, s.Code+": "+why)
 				continue
 			}
-			m.Mid = mid
 		}
-		quote, base := p.Need(m)
-		if mb[s.Quote].Avail.LessThan(quote) || tb[s.Quote].Avail.LessThan(quote) ||
-			(base.IsPositive() && (mb[s.Base].Avail.LessThan(base) || tb[s.Base].Avail.LessThan(base))) {
-			reasons = append(reasons, fmt.Sprintf("%s: %s and %s cannot both afford %s %s and %s %s", s.Code, maker.Role, taker.Role, quote, s.Quote, base, s.Base))
-			continue
+		var unaffordable []string
+		for _, mid := range mids {
+			m := Market{Sym: s, Mid: mid, Room: p.Ticks, Q: s.Qty(100), Cloids: p.Cloids, ours: []*Trader{maker, taker}}
+			quote, base := p.Need(m)
+			if mb[s.Quote].Avail.LessThan(quote) || tb[s.Quote].Avail.LessThan(quote) ||
+				(base.IsPositive() && (mb[s.Base].Avail.LessThan(base) || tb[s.Base].Avail.LessThan(base))) {
+				unaffordable = append(unaffordable, fmt.Sprintf("%s %s and %s %s at %s", quote, s.Quote, base, s.Base, mid))
+				continue
+			}
+			out = append(out, m)
+			unaffordable = nil
+			break
 		}
-		out = append(out, m)
+		if len(unaffordable) > 0 {
+			reasons = append(reasons, fmt.Sprintf("%s: %s and %s cannot both afford %s", s.Code, maker.Role, taker.Role, strings.Join(unaffordable, ", nor ")))
+		}
 	}
 	if len(out) < p.N {
 		Skip(fmt.Sprintf("needs %d symbol(s) to trade on between the suite's two accounts, found %d of %d candidates:\n  %s", p.N, len(out), len(p.Symbols), strings.Join(reasons, "\n  ")))
@@ -76,14 +89,17 @@ func FillMarkets(ctx context.Context, maker, taker *Trader, p FillPlan) []Market
 	return out
 }
 
-// insideSpread reads the v2 ticker (the documented v3 API shows no ticker or
-// order book) and returns a price with ticks free ticks strictly inside the
-// spread, or why there is none.
-func insideSpread(ctx context.Context, s Symbol, ticks int64) (decimal.Decimal, bool, string) {
+// Book is what the v2 ticker shows of a symbol (the documented v3 API shows
+// no ticker or order book): best bid, best ask and last price, each zero
+// when absent.
+type Book struct{ Bid, Ask, Last decimal.Decimal }
+
+// ReadBook reads the v2 ticker of s, or says why it cannot.
+func ReadBook(ctx context.Context, s Symbol) (Book, string) {
 	GinkgoHelper()
 	ex, _ := framework.Current().Public().Do(ctx, client.Request{Path: "/api/2/public/ticker", Absolute: true, Query: url.Values{"symbols": {s.Code}}})
 	if ex == nil || ex.Status != http.StatusOK {
-		return decimal.Zero, false, "the v2 ticker is not available, so the book cannot be shown to leave room for the suite's trades"
+		return Book{}, "the v2 ticker is not available, so the book cannot be shown to leave room for the suite's trades"
 	}
 	var tickers []map[string]any
 	switch x := Decoded(ex).(type) {
@@ -96,20 +112,67 @@ func insideSpread(ctx context.Context, s Symbol, ticks int64) (decimal.Decimal, 
 	case map[string]any:
 		tickers = append(tickers, x)
 	}
+	price := func(v any) decimal.Decimal {
+		d, err := decimal.NewFromString(fmt.Sprint(v))
+		if err != nil || !d.IsPositive() {
+			return decimal.Zero
+		}
+		return d
+	}
 	for _, t := range tickers {
 		if sym, ok := t["symbol"].(string); ok && sym != s.Code {
 			continue
 		}
-		bid, err1 := decimal.NewFromString(fmt.Sprint(t["bid"]))
-		ask, err2 := decimal.NewFromString(fmt.Sprint(t["ask"]))
-		if err1 != nil || err2 != nil {
-			return decimal.Zero, false, "the v2 ticker shows no bid and ask, so the book is unknown"
-		}
-		free := ask.Sub(bid).Div(s.Tick).Floor().IntPart() - 1
-		if free < ticks {
-			return decimal.Zero, false, fmt.Sprintf("the spread %s..%s leaves %d ticks, the spec needs %d", bid, ask, free, ticks)
-		}
-		return bid.Add(ask).Div(decimal.NewFromInt(2)).Div(s.Tick).Floor().Mul(s.Tick), true, ""
+		return Book{Bid: price(t["bid"]), Ask: price(t["ask"]), Last: price(t["last"])}, ""
 	}
-	return decimal.Zero, false, "the v2 ticker does not list the symbol"
+	return Book{}, "the v2 ticker does not list the symbol"
+}
+
+// freeMids are the prices, best first, around which a spec may trade ticks
+// ticks either way without meeting an order the ticker shows, or why there
+// is none. With a bid and an ask there is one: the middle of the spread,
+// which must leave 2*ticks+2 free ticks. With one side or none, the
+// candidates are the last price, then a million down to a thousand ticks,
+// then the price just clear of the one side: those on the free side.
+func freeMids(ctx context.Context, s Symbol, ticks int64) ([]decimal.Decimal, string) {
+	GinkgoHelper()
+	b, why := ReadBook(ctx, s)
+	if why != "" {
+		return nil, why
+	}
+	room := s.Tick.Mul(decimal.NewFromInt(ticks))
+	if b.Bid.IsPositive() && b.Ask.IsPositive() {
+		free := b.Ask.Sub(b.Bid).Div(s.Tick).Floor().IntPart() - 1
+		if free < 2*ticks+2 {
+			return nil, fmt.Sprintf("the spread %s..%s leaves %d ticks, the spec needs %d", b.Bid, b.Ask, free, 2*ticks+2)
+		}
+		return []decimal.Decimal{b.Bid.Add(b.Ask).Div(decimal.NewFromInt(2)).Div(s.Tick).Floor().Mul(s.Tick)}, ""
+	}
+	// Clear of the book: every price the spec uses, mid-room..mid+room, is
+	// above the bid, below the ask and positive.
+	clear := func(mid decimal.Decimal) bool {
+		lo, hi := mid.Sub(room), mid.Add(room)
+		return lo.GreaterThan(b.Bid) && lo.IsPositive() && (b.Ask.IsZero() || hi.LessThan(b.Ask))
+	}
+	var out []decimal.Decimal
+	add := func(mid decimal.Decimal) {
+		mid = mid.Div(s.Tick).Floor().Mul(s.Tick)
+		if clear(mid) && !slices.ContainsFunc(out, mid.Equal) {
+			out = append(out, mid)
+		}
+	}
+	add(b.Last)
+	for exp := int32(6); exp >= 3; exp-- {
+		add(s.Tick.Mul(decimal.New(1, exp)))
+	}
+	if b.Bid.IsPositive() {
+		add(b.Bid.Add(room).Add(s.Tick))
+	}
+	if b.Ask.IsPositive() {
+		add(b.Ask.Sub(room).Sub(s.Tick))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Sprintf("the book (bid %s, ask %s) leaves no price with %d free ticks either way", b.Bid, b.Ask, ticks)
+	}
+	return out, ""
 }

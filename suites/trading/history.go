@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/conform-harness/conform/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
@@ -43,12 +44,19 @@ func (t *Trader) StatusOf(ctx context.Context, cloid string) string {
 // clock move may be applied a moment later on a real target.
 func (t *Trader) EventuallyStatus(ctx context.Context, cloid string, m any, why string) {
 	GinkgoHelper()
+	t.EventuallyStatusWithin(ctx, cloid, m, framework.Timeouts.Eventually, why)
+}
+
+// EventuallyStatusWithin is EventuallyStatus waiting up to d (a deadline in
+// real time: an expire_time a few seconds ahead).
+func (t *Trader) EventuallyStatusWithin(ctx context.Context, cloid string, m any, d time.Duration, why string) {
+	GinkgoHelper()
 	om, ok := m.(OmegaMatcher)
 	if !ok {
 		om = Equal(m)
 	}
 	Eventually(ctx, func(ctx context.Context) string { return t.StatusOf(ctx, cloid) }).
-		WithTimeout(framework.Timeouts.Eventually).WithPolling(framework.Timeouts.Poll).
+		WithTimeout(d).WithPolling(max(framework.Timeouts.Poll, d/50)).
 		Should(om, "%s (status of %s order %s)", why, t.Venue, cloid)
 }
 

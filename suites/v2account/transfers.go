@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/conform-harness/conform/client"
-	"github.com/conform-harness/conform/fixtures"
 	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
@@ -30,19 +29,16 @@ func transfer(ctx SpecContext, c *client.Client, cur string, amt decimal.Decimal
 	Expect(o["id"]).To(BeAssignableToTypeOf(""), "the transfer answers id String: %v", o)
 }
 
-// fixtureAccountOf finds the fixture account owning an API key (emulator
-// only: its users' names are the fixtures').
-func fixtureAccountOf(key string) fixtures.Account {
+// recipient is the counterparty's username and e-mail, which an internal
+// transfer names it by: from the target config (the emulator's fixtures on
+// the emulator), since the documents give no way to read them.
+func recipient() (username, email string) {
 	GinkgoHelper()
-	accts, err := fixtures.Accounts()
-	Expect(err).NotTo(HaveOccurred())
-	for _, a := range accts {
-		if slices.ContainsFunc(a.Keys, func(k fixtures.Key) bool { return k.APIKey == key }) {
-			return a
-		}
+	a := framework.Current().Account(target.RoleCounterparty)
+	if a.Username == "" || a.Email == "" {
+		Skip("needs the counterparty's username and email in the target config (accounts.counterparty.username and .email): the documents give no way to read them")
 	}
-	Fail("no fixture account has the counterparty's key")
-	return fixtures.Account{}
+	return a.Username, a.Email
 }
 
 var _ = Describe("v2 account: transfers", func() {
@@ -63,13 +59,12 @@ var _ = Describe("v2 account: transfers", func() {
 		Expect(tradeAfter.Avail.Equal(tradeBefore.Avail)).To(BeTrue(), "exchangeToBank takes v3 spot available back: %s -> %s", tradeMid.Avail, tradeAfter.Avail)
 	})
 
-	It("V2-ACCOUNT-INTERNAL "+framework.Rule("V2-ACCOUNT-INTERNAL").Statement, framework.Checks("V2-ACCOUNT-INTERNAL"), Label(framework.LabelEmulatorOnly), func(ctx SpecContext) {
+	It("V2-ACCOUNT-INTERNAL "+framework.Rule("V2-ACCOUNT-INTERNAL").Statement, framework.Checks("V2-ACCOUNT-INTERNAL"), func(ctx SpecContext) {
 		e := framework.Current()
-		e.RequireEmulator() // the recipient's username and e-mail are the emulator's fixtures
+		username, email := recipient()
 		cur, amt := transferAmount(ctx, c)
-		to := fixtureAccountOf(e.Account(target.RoleCounterparty).APIKey)
 		rc := e.V2Signed(target.RoleCounterparty)
-		for by, id := range map[string]string{"username": to.Username(), "email": to.Email()} {
+		for by, id := range map[string]string{"username": username, "email": email} {
 			sBefore, rBefore := mainBalance(ctx, c, cur), mainBalance(ctx, rc, cur)
 			o := okObject(send(ctx, c, http.MethodPost, "/account/transfer/internal",
 				url.Values{"currency": {cur}, "amount": {amt.String()}, "by": {by}, "identifier": {id}}), "internal transfer by "+by)
@@ -92,24 +87,23 @@ var _ = Describe("v2 account: transfers", func() {
 		Expect(after.avail.Equal(before.avail)).To(BeTrue(), "nothing moved: main %s -> %s", before.avail, after.avail)
 	})
 
-	It("V2-ACCOUNT-INTERNAL-BY "+framework.Rule("V2-ACCOUNT-INTERNAL-BY").Statement, framework.Checks("V2-ACCOUNT-INTERNAL-BY"), Label(framework.LabelEmulatorOnly), func(ctx SpecContext) {
-		e := framework.Current()
-		e.RequireEmulator() // a recipient that exists needs the emulator's fixture usernames
+	It("V2-ACCOUNT-INTERNAL-BY "+framework.Rule("V2-ACCOUNT-INTERNAL-BY").Statement, framework.Checks("V2-ACCOUNT-INTERNAL-BY"), func(ctx SpecContext) {
+		username, _ := recipient() // a recipient that exists, so that only by is wrong
 		cur, amt := transferAmount(ctx, c)
-		to := fixtureAccountOf(e.Account(target.RoleCounterparty).APIKey)
 		before := mainBalance(ctx, c, cur)
 		ex := send(ctx, c, http.MethodPost, "/account/transfer/internal",
-			url.Values{"currency": {cur}, "amount": {amt.String()}, "by": {"nickname"}, "identifier": {to.Username()}})
+			url.Values{"currency": {cur}, "amount": {amt.String()}, "by": {"nickname"}, "identifier": {username}})
 		Expect(ex.Status).To(Equal(http.StatusBadRequest), "by=nickname is refused: %s", ex)
 		after := mainBalance(ctx, c, cur)
 		Expect(after.avail.Equal(before.avail)).To(BeTrue(), "nothing moved: main %s -> %s", before.avail, after.avail)
 	})
 
-	It("V2-ACCOUNT-TRANSFER-CONVERT "+framework.Rule("V2-ACCOUNT-TRANSFER-CONVERT").Statement, framework.Checks("V2-ACCOUNT-TRANSFER-CONVERT"), Label(framework.LabelEmulatorOnly), func(ctx SpecContext) {
+	It("V2-ACCOUNT-TRANSFER-CONVERT "+framework.Rule("V2-ACCOUNT-TRANSFER-CONVERT").Statement, framework.Checks("V2-ACCOUNT-TRANSFER-CONVERT"), func(ctx SpecContext) {
 		e := framework.Current()
-		// The document does not say which currencies convert; the emulator
-		// converts between currencies v3 marks stable.
-		e.RequireEmulator()
+		// The document does not say which currencies convert. The spec
+		// tries two currencies v3 marks stable, which the emulator
+		// converts; another target that refuses the pair is not shown to
+		// be wrong, and the spec skips there with its answer.
 		v3, _ := framework.GetObject(ctx, e.Public(), "/public/currency", nil)
 		var stable []string
 		for code, v := range v3 {
@@ -137,8 +131,12 @@ var _ = Describe("v2 account: transfers", func() {
 			to = stable[1]
 		}
 		tBefore := mainBalance(ctx, c, to)
-		o := okObject(send(ctx, c, http.MethodPost, "/account/crypto/transfer-convert",
-			url.Values{"fromCurrency": {from}, "toCurrency": {to}, "amount": {amt.String()}}), "transfer-convert")
+		ex := send(ctx, c, http.MethodPost, "/account/crypto/transfer-convert",
+			url.Values{"fromCurrency": {from}, "toCurrency": {to}, "amount": {amt.String()}})
+		if _, refused := ex.APIError(); refused && !e.Config.Emulator {
+			Skip(fmt.Sprintf("the target refused converting %s %s to %s (%s); the document does not say which currencies convert", amt, from, to, trading.Outcome(ex)))
+		}
+		o := okObject(ex, "transfer-convert")
 		ids, ok := o["result"].([]any)
 		Expect(ok && len(ids) > 0).To(BeTrue(), "result: an array of String identifiers: %v", o)
 		for _, id := range ids {

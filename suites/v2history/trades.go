@@ -64,6 +64,7 @@ var _ = Describe("v2 trading history: GET /history/trades", Ordered, Serial, fun
 	BeforeAll(func(ctx SpecContext) {
 		e := framework.Current()
 		e.RequireTrading()
+		mk = made{} // afresh when a third party's order made the first attempt run again
 		maker, taker := trading.NewTrader(target.RoleCounterparty, trading.Spot), trading.NewTrader(target.RoleFull, trading.Spot)
 		ms := trading.FillMarkets(ctx, maker, taker, trading.FillPlan{Symbols: trading.WorkingSymbols(ctx), N: 2, Ticks: 4, Cloids: cloids,
 			Need: func(m trading.Market) (quote, base decimal.Decimal) {
@@ -80,10 +81,10 @@ var _ = Describe("v2 trading history: GET /history/trades", Ordered, Serial, fun
 			}
 		}
 		for range 2 {
-			mo := maker.PlaceOK(ctx, ms[0].Limit("buy", 1, -1))
+			mo := ms[0].Rest(ctx, maker, ms[0].Limit("buy", 1, -1))
 			mk.restingIDs = append(mk.restingIDs, idOf(mo["id"]))
 		}
-		to := taker.PlaceOK(ctx, ms[0].Limit("sell", 2, -1))
+		to := ms[0].Take(ctx, taker, ms[0].Limit("sell", 2, -1))
 		mk.twoFillID = idOf(to["id"])
 		for _, t := range to["trades"].([]any) {
 			mk.twoFillIDs = append(mk.twoFillIDs, idOf(t.(map[string]any)["id"]))
@@ -231,10 +232,11 @@ var _ = Describe("v2 trading history: GET /history/trades", Ordered, Serial, fun
 				}})
 			m := ms[0]
 			m.Q = m.Sym.Step
-			for i := 0; i < 101; i++ {
+			m.Rest(ctx, maker, m.Limit("sell", 1, 2)) // the book is read once, before the first
+			for i := 1; i < 101; i++ {
 				maker.PlaceOK(ctx, m.Limit("sell", 1, 2))
 			}
-			to := taker.PlaceOK(ctx, m.Limit("buy", 101, 2))
+			to := m.Take(ctx, taker, m.Limit("buy", 101, 2))
 			Expect(to["trades"]).To(HaveLen(101), "the taker met 101 resting orders: %v", to["status"])
 		}
 		ts := history(ctx, c, nil)

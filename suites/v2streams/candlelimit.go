@@ -1,7 +1,7 @@
 package v2streams
 
 import (
-	"time"
+	"context"
 
 	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/suites/trading"
@@ -10,16 +10,20 @@ import (
 )
 
 // subscribeCandles takes limit as subscribeTrades does. Two M1 candles of
-// history need trades in two different minutes, so the emulator's clock is
-// moved between them (emulator only, Serial).
-var _ = Describe("v2 streams: limit on candles", Serial, Label(framework.LabelEmulatorOnly), func() {
+// history need trades in two different minutes: the emulator's clock is
+// moved between them, elsewhere the second waits for the next minute
+// (trading.TradesInTwoMinutes). Serial: it trades.
+var _ = Describe("v2 streams: limit on candles", Serial, Label(framework.LabelSlow), func() {
 	framework.ConformanceIt("V2-WS-CANDLES-LIMIT", func(ctx SpecContext) {
-		e := framework.Current()
-		e.RequireEmulator()
 		f := newFillScene(ctx)
-		f.trade(ctx, 0)
-		Expect(e.Control().Advance(ctx, 2*time.Minute)).To(Succeed(), "moving the emulator clock two minutes on")
-		latest, _ := f.trade(ctx, 1)
+		// The symbol may have a candle of an earlier minute already.
+		older := func(ctx context.Context) bool {
+			s := open(ctx, pathPublic)
+			Expect(s.ok(ctx, "subscribeCandles", frame{"symbol": f.m.Sym.Code, "period": "M1", "limit": 1000})).To(Equal(true), "subscribeCandles with limit 1000")
+			return len(data(s.notification(ctx, "snapshotCandles", nil), candleSchema, "snapshotCandles")) >= 2
+		}
+		f.m.TradesInTwoMinutes(ctx, f.maker, f.taker, "sell", 0, 1, older)
+		latest := f.m.At(1)
 		sym := f.m.Sym.Code
 
 		one := open(ctx, pathPublic)

@@ -166,9 +166,9 @@ var _ = Describe("v2 streams: order reports", func() {
 			It("reports a market order as market", func(ctx SpecContext) {
 				f := newFillScene(ctx)
 				r := follow(ctx, f.taker)
-				f.maker.PlaceOK(ctx, f.m.Limit("buy", 1, -1))
+				f.m.Rest(ctx, f.maker, f.m.Limit("buy", 1, -1))
 				id := cloids.New()
-				o := f.taker.PlaceOK(ctx, trading.Params{"client_order_id": id, "symbol": f.m.Sym.Code, "side": "sell", "type": "market", "quantity": f.m.Q.String()})
+				o := f.m.Take(ctx, f.taker, trading.Params{"client_order_id": id, "symbol": f.m.Sym.Code, "side": "sell", "type": "market", "quantity": f.m.Q.String()})
 				Expect(o["quantity_cumulative"]).To(trading.DecEqual(f.m.Q), "the market sell meets the resting buy\norder: %v", o)
 				rep := r.report(ctx, id, withStatus("filled"))
 				Expect(rep).To(HaveKeyWithValue("type", "market"), "the trade report of the market order")
@@ -246,10 +246,10 @@ var _ = Describe("v2 streams: order reports", func() {
 			f := newFillScene(ctx)
 			r := follow(ctx, f.maker)
 			sell := f.m.Limit("sell", 2, 1)
-			f.maker.PlaceOK(ctx, sell)
+			f.m.Rest(ctx, f.maker, sell)
 			id := sell["client_order_id"]
 			for i, status := range []string{"partiallyFilled", "filled"} {
-				f.taker.PlaceOK(ctx, f.m.Limit("buy", 1, 1))
+				f.m.Take(ctx, f.taker, f.m.Limit("buy", 1, 1))
 				rep := r.report(ctx, id, func(m map[string]any) bool { _, ok := m["tradeQuantity"]; return ok && m["status"] == status })
 				Expect(rep).To(framework.MatchSchema(tradeReportSchema), "a trade report adds the trade's fields")
 				Expect(rep).To(HaveKey("tradeId"), "a trade report carries tradeId")

@@ -31,7 +31,12 @@ func (w *Wallet) Transfer(account, currency string, amount decimal.Decimal, typ 
 	if w.faults.On("V2-ACCOUNT-TRANSFER") {
 		from, to = to, from
 	}
-	if err := w.move(from, to, currency, amount); err != nil {
+	moved := amount
+	if w.faults.On("V3-CONV-DECIMAL-PRECISION") {
+		f, _ := amount.Float64()
+		moved = decimal.NewFromFloat(f)
+	}
+	if err := w.move(from, to, currency, moved); err != nil {
 		return "", err
 	}
 	t := &Transaction{Account: account, Currency: currency, Amount: amount, Fee: decimal.Zero, Status: StatusSuccess, Type: typ, CreatedAt: now, UpdatedAt: now}
