@@ -49,6 +49,12 @@ type Rule struct {
 	// fund, clock) is: on a sandbox its specs skip with this reason. Empty
 	// for a rule judged on any target that may trade.
 	EmulatorOnly string `json:"emulator_only,omitempty"`
+	// SecondAddress says why the rule, or the part of it the sentence names,
+	// is judged only by a harness with source addresses of its own (a
+	// loopback emulator): from one address (a CI runner behind NAT, a
+	// sandbox across a network) its specs end inconclusive with this
+	// reason. Empty for a rule one address can judge.
+	SecondAddress string `json:"second_address,omitempty"`
 }
 
 // Catalogue is an immutable, ordered set of rules.
@@ -89,6 +95,8 @@ func (r Rule) validate() error {
 		return fmt.Errorf("rules: %s rule %s needs a reason", r.Status, r.ID)
 	case r.EmulatorOnly != "" && r.Status != Testable:
 		return fmt.Errorf("rules: %s rule %s cannot be emulator-only: only testable rules are judged", r.Status, r.ID)
+	case r.SecondAddress != "" && r.Status != Testable:
+		return fmt.Errorf("rules: %s rule %s cannot need a second address: only testable rules are judged", r.Status, r.ID)
 	}
 	return nil
 }

@@ -47,6 +47,9 @@ type runReport struct {
 	specDir string
 	// stop says when and why conform stopped the run (nil: it did not).
 	stop *results.Interruption
+	// kind is what the probe found the target to be, for the rules a
+	// certification cannot judge on such a target.
+	kind results.CertifyTarget
 }
 
 // write builds results.json, junit.xml and report.html from Ginkgo's
@@ -57,7 +60,7 @@ func (rr runReport) write(reports []types.Report) (*results.Results, error) {
 	}
 	res := results.BuildStopped(reports, rules.Default(), rr.stop)
 	if rr.o.certify {
-		res.Certify()
+		res.Certify(rules.Default(), rr.kind)
 	}
 	for i := range res.Rules {
 		if v := res.Rules[i].Verdict; v == results.VerdictFailed || v == results.VerdictNotRun {

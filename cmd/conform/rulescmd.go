@@ -32,7 +32,9 @@ target is needed), and the emulator fault that breaks each rule.
 fault and where the reports carry it.
 --yaml prints the generated rules.yaml checked in at the repository root.
 --emulator-only lists the rules judged only (or in part) where the
-emulator's control plane is, each with the reason from the catalogue.
+emulator's control plane is, then those judged only (or in part) with source
+addresses of their own, each with the reason from the catalogue: what a
+certification of a remote sandbox lists as not applicable.
 --check exits 1 and lists the problems when a testable rule that is not
 pending has no spec or no fault, or a spec names no rule, an unknown rule or
 an out-of-scope one.`
@@ -239,6 +241,9 @@ func printRules(w io.Writer, cov *coverage.Coverage) error {
 		if r.EmulatorOnly != "" {
 			fmt.Fprintf(bw, "%*s  emulator-only: %s\n", wID, "", r.EmulatorOnly)
 		}
+		if r.SecondAddress != "" {
+			fmt.Fprintf(bw, "%*s  second address: %s\n", wID, "", r.SecondAddress)
+		}
 	}
 	t := cov.Totals()
 	fmt.Fprintf(bw, "\n%d rules: %d/%d testable with specs (%d pending), %d/%d ambiguous with specs, %d out of scope; %d specs\n",
@@ -283,6 +288,9 @@ func printRule(w io.Writer, r coverage.Rule) error {
 	if r.EmulatorOnly != "" {
 		fmt.Fprintf(bw, "  emulator-only: %s\n", r.EmulatorOnly)
 	}
+	if r.SecondAddress != "" {
+		fmt.Fprintf(bw, "  second address: %s\n", r.SecondAddress)
+	}
 	fmt.Fprintf(bw, "  specs:    %d\n", len(r.Specs))
 	for i, text := range r.Specs {
 		fmt.Fprintf(bw, "    %s\n      %s\n", r.Locations[i], text)
@@ -308,7 +316,17 @@ func printEmulatorOnly(w io.Writer, cov *coverage.Coverage) error {
 		n++
 		fmt.Fprintf(bw, "%s  (%s)\n  %s\n", r.ID, r.Area, r.EmulatorOnly)
 	}
-	fmt.Fprintf(bw, "\n%d rules need the emulator's control plane (reset, fund, clock), all or in part; on a sandbox their specs skip with the reason\n", n)
+	fmt.Fprintf(bw, "\n%d rules need the emulator's control plane (reset, fund, clock), all or in part; on a sandbox their specs skip with the reason\n\n", n)
+	n = 0
+	for _, r := range cov.Rules {
+		if r.SecondAddress == "" {
+			continue
+		}
+		n++
+		fmt.Fprintf(bw, "%s  (%s)\n  %s\n", r.ID, r.Area, r.SecondAddress)
+	}
+	fmt.Fprintf(bw, "\n%d rules need source addresses of their own, all or in part; from one address (a sandbox across a network) they end inconclusive with the reason\n", n)
+	fmt.Fprintf(bw, "a certification of a target without the control plane, or reached from one address, lists these as not applicable, not as failures\n")
 	return bw.Flush()
 }
 
@@ -335,6 +353,9 @@ func writeRulesYAML(w io.Writer, cov *coverage.Coverage) error {
 		}
 		if r.EmulatorOnly != "" {
 			fmt.Fprintf(bw, "  emulator_only: %s\n", q(r.EmulatorOnly))
+		}
+		if r.SecondAddress != "" {
+			fmt.Fprintf(bw, "  second_address: %s\n", q(r.SecondAddress))
 		}
 		if len(r.Specs) == 0 {
 			fmt.Fprintln(bw, "  specs: []")

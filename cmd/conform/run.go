@@ -322,12 +322,14 @@ func cmdRun(args []string, e *env) error {
 	}
 	ctx := context.Background()
 	var resolved string
+	kind := results.CertifyTarget{Emulator: true} // the embedded emulator, on loopback
 	if cfg.REST != "" {
 		r, err := resolve(ctx, cfg, nil)
 		if err != nil {
 			return err
 		}
 		resolved = r.Encode()
+		kind = results.CertifyTarget{Emulator: r.Emulator, OneAddress: !cfg.IsLoopback() || cfg.SharedSource || r.SharedSource}
 	}
 	logf, err := out.Create(runLog)
 	if err != nil {
@@ -350,7 +352,7 @@ func cmdRun(args []string, e *env) error {
 		}
 		return harnessErrorf("ginkgo exited with status %d and wrote no usable report: %v", status, err)
 	}
-	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, out: out, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR")), stop: stop}
+	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, out: out, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR")), stop: stop, kind: kind}
 	res, err := rep.write(reports)
 	if err != nil {
 		return harnessError(err)

@@ -39,7 +39,7 @@ type Options struct {
 
 // Verdicts in the order the report shows them.
 var verdictOrder = []results.Verdict{
-	results.VerdictFailed, results.VerdictNotRun, results.VerdictInterrupted, results.VerdictPassed, results.VerdictInformational,
+	results.VerdictFailed, results.VerdictNotRun, results.VerdictNotApplicable, results.VerdictInterrupted, results.VerdictPassed, results.VerdictInformational,
 	results.VerdictInconclusive, results.VerdictSkipped, results.VerdictNotCovered, results.VerdictOutOfScope,
 }
 
@@ -154,6 +154,9 @@ func build(r *results.Results, o Options) view {
 		}
 		if vd == results.VerdictInterrupted && r.Interrupted == nil {
 			continue
+		}
+		if vd == results.VerdictNotApplicable && rc[vd] == 0 {
+			continue // only a certification of a sandbox has them
 		}
 		v.RuleCounts = append(v.RuleCounts, count{string(vd), rc[vd]})
 	}

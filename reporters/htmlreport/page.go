@@ -83,6 +83,7 @@ The run is incomplete: specs stopped in flight {{$.Res.Summary.Interrupted}}, ne
 {{if eq .Status "ambiguous"}}<div class="why">ambiguous: {{.Reason}}</div>{{end}}
 {{if eq .Status "pending"}}<div class="why">pending: {{.Reason}}</div>{{end}}
 {{if eq .Verdict "out-of-scope"}}<div class="why">out of scope: {{.Reason}}</div>{{end}}
+{{if eq .Verdict "not-applicable"}}<div class="why">not applicable to this target: {{.Reason}}</div>{{end}}
 {{range .Observations}}<div class="why">observed: {{.}}</div>{{end}}
 {{range .Inconclusive}}<div class="why">inconclusive: {{.}}</div>{{end}}
 {{if or (eq .Verdict "skipped") (eq .Verdict "not-run")}}{{range .SkipReasons}}<div class="why">skipped: {{.}}</div>{{end}}{{end}}

@@ -148,6 +148,8 @@ func testCase(rr results.RuleResult, specs []results.Spec, stop *results.Interru
 		tc.Failure = &Message{Type: "failed", Message: firstOr(rr.Failures, "failed"), Text: failureText(specs)}
 	case results.VerdictNotRun:
 		tc.Failure = &Message{Type: "not-run", Message: "cannot run: " + rr.NotRunReason()}
+	case results.VerdictNotApplicable:
+		skip("not applicable", rr.Reason)
 	case results.VerdictInformational:
 		skip("informational", "observed: "+firstOr(rr.Observations, "(nothing recorded)"))
 		tc.Skipped.Text = strings.Join(rr.Observations, "\n")

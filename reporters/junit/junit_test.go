@@ -70,7 +70,7 @@ func TestJUnitOnePerRuleValidAgainstJenkinsSchema(t *testing.T) {
 	for _, certify := range []bool{false, true} {
 		res := run(t)
 		if certify {
-			res.Certify()
+			res.Certify(nil, results.CertifyTarget{})
 		}
 		path := filepath.Join(t.TempDir(), "junit.xml")
 		if err := Write(path, res); err != nil {

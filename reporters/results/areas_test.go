@@ -94,7 +94,7 @@ func TestCertifyFailsRulesThatCannotRun(t *testing.T) {
 	if r.Failing() {
 		t.Fatal("failing before certification")
 	}
-	r.Certify()
+	r.Certify(nil, CertifyTarget{})
 	want := map[string]Verdict{"A": VerdictPassed, "B": VerdictNotRun, "C": VerdictNotRun, "D": VerdictNotRun, "E": VerdictNotCovered, "F": VerdictSkipped, "G": VerdictOutOfScope}
 	for _, rr := range r.Rules {
 		if rr.Verdict != want[rr.ID] {

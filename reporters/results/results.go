@@ -73,6 +73,12 @@ const (
 	// to the target but that the certifying run could not check (every spec
 	// skipped or inconclusive, or none ran). Only Certify gives it.
 	VerdictNotRun Verdict = "not-run"
+	// VerdictNotApplicable is a testable rule a certification could not
+	// judge on this kind of target for the reason its catalogue entry
+	// declares (rules.Rule.EmulatorOnly on a target without the control
+	// plane, SecondAddress from one source address): listed with that
+	// reason, not a failure. Any other reason stays VerdictNotRun.
+	VerdictNotApplicable Verdict = "not-applicable"
 )
 
 // StatusPending is the status shown for a testable rule that is waiting for
@@ -219,6 +225,9 @@ type Summary struct {
 	RulesOutOfScope    int `json:"rules_out_of_scope"`
 	// RulesNotRun counts the certification failures (Certify).
 	RulesNotRun int `json:"rules_not_run,omitempty"`
+	// RulesNotApplicable counts the testable rules a certification could
+	// not judge here for a reason the catalogue declares (Certify).
+	RulesNotApplicable int `json:"rules_not_applicable,omitempty"`
 	// RulesInterrupted counts the rules an interrupted run did not judge.
 	RulesInterrupted int   `json:"rules_interrupted,omitempty"`
 	DurationMS       int64 `json:"duration_ms"`

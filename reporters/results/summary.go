@@ -36,7 +36,7 @@ func PrintSummary(w io.Writer, r *Results) error {
 	fmt.Fprintf(bw, "rules: %d/%d testable covered (%d failed, %d pending), %d/%d ambiguous recorded, %d out of scope\n",
 		s.RulesCovered, s.RulesTestable, s.RulesFailed, s.RulesPending, s.RulesInformational, s.RulesAmbiguous, s.RulesOutOfScope)
 	if r.Certification {
-		fmt.Fprintf(bw, "certification: %d testable rules could not run (each a failure)\n", s.RulesNotRun)
+		fmt.Fprintf(bw, "certification: %d testable rules could not run (each a failure), %d not applicable to this target (the catalogue says why)\n", s.RulesNotRun, s.RulesNotApplicable)
 	}
 	printAreas(bw, r.Areas(), r.Interrupted != nil)
 
@@ -60,6 +60,12 @@ func PrintSummary(w io.Writer, r *Results) error {
 	if notRun := r.withVerdict(VerdictNotRun); len(notRun) > 0 {
 		fmt.Fprintf(bw, "\nNOT RUN (%s; a certification fails on a rule it could not check)\n", plural(len(notRun), "rule"))
 		printNotRun(bw, notRun)
+	}
+	if na := r.withVerdict(VerdictNotApplicable); len(na) > 0 {
+		fmt.Fprintf(bw, "\nNOT APPLICABLE to this target (%s; not judged, not a failure: the catalogue declares why this kind of target cannot judge them)\n", plural(len(na), "rule"))
+		for _, rr := range na {
+			fmt.Fprintf(bw, "  %s  %s\n", rr.ID, clip(rr.Reason, statementWidth))
+		}
 	}
 	var ruleless []Spec
 	for _, sp := range r.Specs {
@@ -164,7 +170,7 @@ func printSkipReasons(w io.Writer, reasons []ReasonCount) {
 }
 
 // areaColumns are the rule verdicts shown per area on the console.
-var areaColumns = []Verdict{VerdictPassed, VerdictFailed, VerdictNotRun, VerdictInformational, VerdictInconclusive, VerdictSkipped, VerdictNotCovered, VerdictOutOfScope}
+var areaColumns = []Verdict{VerdictPassed, VerdictFailed, VerdictNotRun, VerdictNotApplicable, VerdictInformational, VerdictInconclusive, VerdictSkipped, VerdictNotCovered, VerdictOutOfScope}
 
 // printAreas writes one line per area: its rules by verdict, with a column
 // of interrupted rules when the run was interrupted.
