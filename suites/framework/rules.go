@@ -5,6 +5,7 @@
 package framework
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -38,6 +39,17 @@ func OnRequest(slow string) {
 	})
 	if filter == "" || Labels(bare).MatchesLabelFilter(filter) {
 		Skip(fmt.Sprintf("slow on this target (%s): run with --label-filter=%s, with its rule's label, or --certify", slow, LabelSlow))
+	}
+}
+
+// OnRequestByName skips the spec unless the run's label filter names rule
+// itself (rule:<ID>): for a spec too costly on this target for even a
+// certification, whose catalogue entry says why (rules.Rule.EmulatorOnly).
+func OnRequestByName(rule string) {
+	GinkgoHelper()
+	if !strings.Contains(GinkgoLabelFilter(), rules.Label(rule)) {
+		r, _ := rules.Default().Lookup(rule)
+		Skip(fmt.Sprintf("emulator-only: %s", cmp.Or(r.EmulatorOnly, "run it with --label-filter "+rules.Label(rule))))
 	}
 }
 
