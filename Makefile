@@ -97,8 +97,8 @@ trust: build
 ## ca_file, 20 ms each way, every connection from one address); and an untrusted or wrong-host certificate is one line,
 ## exit 3, before any spec. -v: the run's wall time and the rules it could not judge, by reason, are its figures.
 remote: build
-	@mkdir -p $(REPORTS); CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 4 -timeout 30m -v -run '^TestRemote' ./cmd/conform/ > $(REPORTS)/remote.log 2>&1; \
-	  s=$$?; grep -v -e '^=== ' $(REPORTS)/remote.log; exit $$s
+	@CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 4 -timeout 30m -v -run '^TestRemote' ./cmd/conform/ > $(BIN)/remote.log 2>&1; \
+	  s=$$?; grep -v -e '^=== ' $(BIN)/remote.log; exit $$s
 
 ## clients: real client libraries, unchanged but for the base URL, against the built `conform emulate`:
 ## ccxt's hitbtc (clients/ccxt, pinned; installed with npm ci when missing); any failed call fails the target

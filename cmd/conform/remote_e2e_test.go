@@ -30,15 +30,17 @@ import (
 // region of the same continent.
 const remoteDelay = 20 * time.Millisecond
 
-// Targets of the remote certification, which the coordinator tightens into
-// assertions once limit rows from one address and fills on an empty book
-// have landed (issue 24: "exits 0 within 240 s with at most 12 testable
-// rules not judged").
-// TODO(issue 24): set remoteStrict to true when the run meets them.
+// Targets of the remote certification (issue 24: "exits 0 within 240 s
+// with at most 12 testable rules not judged"). The exit and the count are
+// asserted; the time is logged against its target until the Serial phase
+// (the specs that trade between the suite's accounts, on one process) runs
+// beside the others: on two shared cores the run takes 6 to 7 minutes.
+// TODO(issue 24): set remoteStrictDuration when the run meets it.
 const (
-	remoteStrict      = false
-	remoteMaxNotRun   = 12
-	remoteMaxDuration = 240 * time.Second
+	remoteStrict         = true
+	remoteStrictDuration = false
+	remoteMaxNotRun      = 12
+	remoteMaxDuration    = 240 * time.Second
 )
 
 // remoteSandbox starts the stand-in for a remote sandbox in front of an
@@ -83,9 +85,13 @@ func fixtureAccountSet(t *testing.T, i int) map[string]map[string]any {
 	for _, k := range own.Keys {
 		set[k.Role] = key(k)
 	}
-	for _, k := range accts[i+len(accts)/2].Keys {
+	other := accts[i+len(accts)/2]
+	for _, k := range other.Keys {
 		if k.Role == "full" {
 			set["counterparty"] = key(k)
+			// What a sandbox's operator tells its users: version 2's internal
+			// transfer names the recipient by username or email.
+			set["counterparty"]["username"], set["counterparty"]["email"] = other.Username(), other.Email()
 		}
 	}
 	subRoles := []string{"sub", "sub2"}
@@ -139,13 +145,16 @@ func loadAverage() string {
 // certResults is what the remote certification's results.json says.
 type certResults struct {
 	Summary struct {
-		SpecsRun    int   `json:"specs_run"`
-		Passed      int   `json:"passed"`
-		Failed      int   `json:"failed"`
-		Skipped     int   `json:"skipped"`
-		RulesFailed int   `json:"rules_failed"`
-		RulesNotRun int   `json:"rules_not_run"`
-		DurationMS  int64 `json:"duration_ms"`
+		SpecsRun    int `json:"specs_run"`
+		Passed      int `json:"passed"`
+		Failed      int `json:"failed"`
+		Skipped     int `json:"skipped"`
+		RulesFailed int `json:"rules_failed"`
+		RulesNotRun int `json:"rules_not_run"`
+		// RulesNotApplicable: not judged for a reason the catalogue declares
+		// (the control plane, a second source address); not a failure.
+		RulesNotApplicable int   `json:"rules_not_applicable"`
+		DurationMS         int64 `json:"duration_ms"`
 	} `json:"summary"`
 	Rules []struct {
 		ID           string   `json:"id"`
@@ -153,6 +162,7 @@ type certResults struct {
 		Verdict      string   `json:"verdict"`
 		Failures     []string `json:"failures"`
 		SkipReasons  []string `json:"skip_reasons"`
+		Reason       string   `json:"reason"`
 		Inconclusive []string `json:"inconclusive"`
 	} `json:"rules"`
 	Specs []struct {
@@ -181,10 +191,13 @@ func readCertResults(t *testing.T, dir string) certResults {
 func (r certResults) notRunByReason() []string {
 	by := map[string][]string{}
 	for _, rr := range r.Rules {
-		if rr.Verdict != "not-run" {
+		if rr.Verdict != "not-run" && rr.Verdict != "not-applicable" {
 			continue
 		}
 		reasons := append(append([]string(nil), rr.Inconclusive...), rr.SkipReasons...)
+		if rr.Verdict == "not-applicable" {
+			reasons = []string{"not applicable: " + rr.Reason}
+		}
 		reason := "no spec of this run checks it"
 		for _, r := range reasons {
 			// Ginkgo's note on the later specs of an Ordered container whose
@@ -275,8 +288,9 @@ func TestRemoteSandboxCertification(t *testing.T) {
 		sets, sets, code, took.Round(time.Second), loadBefore, loadAverage(), p.Connections())
 	t.Logf("CPU: %s in conform, Ginkgo and the suite processes, %s in the emulator and the proxy (this test's process), of %s on %d CPUs",
 		cpu.Round(time.Second), targetCPU.Round(time.Second), (took * time.Duration(runtime.NumCPU())).Round(time.Second), runtime.NumCPU())
-	t.Logf("specs: %d run, %d passed, %d failed, %d skipped; testable rules not judged: %d, failed: %d",
-		r.Summary.SpecsRun, r.Summary.Passed, r.Summary.Failed, r.Summary.Skipped, r.Summary.RulesNotRun, r.Summary.RulesFailed)
+	notJudged := r.Summary.RulesNotRun + r.Summary.RulesNotApplicable
+	t.Logf("specs: %d run, %d passed, %d failed, %d skipped; testable rules not judged: %d (%d not run, %d not applicable), failed: %d",
+		r.Summary.SpecsRun, r.Summary.Passed, r.Summary.Failed, r.Summary.Skipped, notJudged, r.Summary.RulesNotRun, r.Summary.RulesNotApplicable, r.Summary.RulesFailed)
 	t.Logf("not judged, by reason:\n%s", strings.Join(notRun, "\n"))
 	t.Logf("spec time by area (summed over processes):\n%s", r.areaTimes())
 
@@ -294,10 +308,17 @@ func TestRemoteSandboxCertification(t *testing.T) {
 	}
 	// TODO(issue 24): remoteStrict makes these assertions; until then they
 	// are the figures of the run.
-	if r.Summary.RulesNotRun > remoteMaxNotRun || took > remoteMaxDuration || code != exitOK {
-		msg := fmt.Sprintf("target missed: exit %d (want 0), %d rules not judged (want at most %d), %s (want at most %s)",
-			code, r.Summary.RulesNotRun, remoteMaxNotRun, took.Round(time.Second), remoteMaxDuration)
+	if notJudged > remoteMaxNotRun || code != exitOK {
+		msg := fmt.Sprintf("target missed: exit %d (want 0), %d rules not judged (want at most %d)", code, notJudged, remoteMaxNotRun)
 		if remoteStrict {
+			t.Error(msg)
+		} else {
+			t.Log("TODO(issue 24) " + msg)
+		}
+	}
+	if took > remoteMaxDuration {
+		msg := fmt.Sprintf("target missed: %s (want at most %s)", took.Round(time.Second), remoteMaxDuration)
+		if remoteStrictDuration {
 			t.Error(msg)
 		} else {
 			t.Log("TODO(issue 24) " + msg)
@@ -401,8 +422,6 @@ func TestRemoteSandboxCertificateProblems(t *testing.T) {
 // judged from one address over the network, a fill-dependent rule on an
 // empty book (issue 24: "the emulator with --faults V3-LIMIT-IP-PUBLIC makes
 // --label-filter area:limits fail that rule (exit 1)").
-// TODO(issue 24): today both rules are skipped there (exit 0); remoteStrict
-// makes the miss a failure.
 func TestRemoteSandboxFaults(t *testing.T) {
 	t.Parallel()
 	bin := binDir(t)
