@@ -146,7 +146,7 @@ var spotRules = []Rule{
 		Statement: "A user's active and suspended orders cannot exceed 2000 per symbol; further new orders are rejected."},
 	{ID: "V3-SPOT-LIMIT-PER-USER", Area: "spot", Section: secLimitsOther, Status: Testable,
 		EmulatorOnly: "in a certification: reaching 25000 active orders takes minutes of a sandbox's per-IP order budget (300 a second from one address) and its funds; there it runs when asked by name (--label-filter rule:V3-SPOT-LIMIT-PER-USER)",
-		Statement: "A user's active and suspended orders cannot exceed 25000 across symbols; further new orders are rejected."},
+		Statement:    "A user's active and suspended orders cannot exceed 25000 across symbols; further new orders are rejected."},
 	{ID: "V3-SPOT-CLOID-LEN-OTHER", Area: "spot", Section: secLimitsOther, Status: Testable,
 		Statement: "The client_order_id length of 8 to 32 holds wherever one is given: a replace's new_client_order_id and a list order's client_order_id of 7 or 33 characters are refused with 10001."},
 	{ID: "V3-SPOT-LIMIT-CODE", Area: "spot", Section: secLimitsOther, Status: Ambiguous,
