@@ -178,7 +178,7 @@ func TestTrustControlTokenReachesTheControlPlane(t *testing.T) {
 	base := startEmulator(t, emulator.Options{ControlPlane: true, ControlToken: token})
 	// A spec that funds an account through the control plane, and one that
 	// trades (permitted only where the emulator is recognised).
-	filter := "rule:V3-CONV-DECIMAL-PRECISION || rule:V3-SPOT-NEW"
+	filter := "rule:V3-SPOT-DAY || rule:V3-SPOT-NEW" // V3-SPOT-DAY needs the control plane on every target
 	out := t.TempDir()
 	code, console := conformCLI(t, bin, []string{"CONFORM_CONTROL_TOKEN=" + token}, "run", "--target", base, "--procs", "1", "--label-filter", filter, "--out", out)
 	if code != exitOK {

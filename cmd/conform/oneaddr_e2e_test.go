@@ -203,7 +203,7 @@ func assertLimitsLast(t *testing.T, dir string) {
 // rule fails (exit 1). A row the loaded machine could not time is
 // inconclusive, which the test reports; under the fault it then skips
 // rather than pass it.
-func TestTrustLimitsFromOneAddress(t *testing.T) {
+func TestRemoteLimitsFromOneAddress(t *testing.T) {
 	t.Parallel() // a target, relay and directory of its own; it mostly waits on windows
 	bin := binDir(t)
 	config := func(t *testing.T, rest string) string {

@@ -274,18 +274,12 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if cfg.REST == "" && (len(cfg.Accounts) > 0 || len(cfg.AccountSets) > 0) {
-		// The embedded emulator knows only its fixture accounts, one per
-		// process for up to 8 (the suite drops configured ones there too).
-		fmt.Fprintf(e.stderr, "conform: the embedded emulator runs on its own fixture accounts; the configured accounts (--config, CONFORM_KEY_*) are for a --target and are not used\n")
+	// The embedded emulator knows only its fixture accounts, one per
+	// process for up to 8 (the suite drops configured ones there too); said
+	// once --out is claimed, so that a refusal stays one line.
+	unusedAccounts := cfg.REST == "" && (len(cfg.Accounts) > 0 || len(cfg.AccountSets) > 0)
+	if unusedAccounts {
 		cfg.Accounts, cfg.AccountSets = nil, nil
-	}
-	if lim := cfg.ParallelAccounts(); lim > 0 && o.procs > lim {
-		// Specs that read account-wide state would race across processes
-		// sharing one account: run only as many as have accounts of their own.
-		fmt.Fprintf(e.stderr, "conform: %d account set(s) configured for a target that may trade: running %d process(es) instead of %d, so that no two share an account's balances and orders (add account_sets to the target config to run more)\n",
-			lim, lim, o.procs)
-		o.procs = lim
 	}
 	if err := checkSpecDir(cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR"))); err != nil {
 		return err
@@ -313,6 +307,9 @@ func cmdRun(args []string, e *env) error {
 	}
 	defer out.Close()
 	outDir := out.Path()
+	if unusedAccounts {
+		fmt.Fprintf(e.stderr, "conform: the embedded emulator runs on its own fixture accounts; the configured accounts (--config, CONFORM_KEY_*) are for a --target and are not used\n")
+	}
 	if lim := cfg.ParallelAccounts(); lim > 0 && o.procs > lim {
 		// Specs that read account-wide state would race across processes
 		// sharing one account: run only as many as have accounts of their own.

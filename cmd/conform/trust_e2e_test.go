@@ -358,7 +358,7 @@ func tcpProxy(t *testing.T, upstream string) string {
 // against an emulator with its limits on stays green and fast: the suite
 // notices the proxy, names each client's address in X-Forwarded-For, and
 // would run the limit scenarios from the proxy's one address, alone after
-// every other spec: TestTrustLimitsFromOneAddress checks those, so this
+// every other spec: TestRemoteLimitsFromOneAddress checks those, so this
 // run leaves them out (seconds of windows on a busy machine).
 func TestTrustThroughATransparentProxy(t *testing.T) {
 	// Full suite runs against targets of their own (own emulator, proxy and ports): they
@@ -368,7 +368,7 @@ func TestTrustThroughATransparentProxy(t *testing.T) {
 	proxy := tcpProxy(t, startEmulator(t, emulator.Options{ControlPlane: true}))
 	out := t.TempDir()
 	start := time.Now()
-	code, console := conformCLI(t, bin, nil, "run", "--target", proxy, "--procs", "2", "--label-filter", "!limits", "--out", out, "--timeout", "2m")
+	code, console := conformCLI(t, bin, nil, "run", "--target", proxy, "--procs", "2", "--label-filter", "!limits", "--out", out, "--timeout", "6m")
 	if code != exitOK {
 		t.Fatalf("through a TCP proxy: exit %d after %s:\n%s", code, time.Since(start), console)
 	}

@@ -20,8 +20,8 @@ var _ = Describe("Time in force with a deadline", Serial, Label(framework.LabelE
 	)
 	BeforeEach(func(ctx SpecContext) {
 		e := framework.Current()
+		e.RequireEmulator() // the whole container moves the emulator's clock: its reason comes first
 		e.RequireTrading()
-		e.RequireEmulator()
 		t = newTrader(target.RoleFull)
 		s = restingSymbol(ctx, t)
 	})

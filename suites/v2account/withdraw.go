@@ -79,8 +79,12 @@ var _ = Describe("v2 account: withdrawals", func() {
 			Expect(o["result"]).To(BeTrue(), "rollback number %d of withdrawal %s", i, id)
 		}
 		after := mainBalance(ctx, c, p.cur)
-		Expect(after.avail.Equal(before.avail) && after.reserved.Equal(before.reserved)).To(BeTrue(),
-			"after the rollback the balance is as before: %s, then %s", before, after)
+		// Available is exactly as before and nothing of this withdrawal stays
+		// reserved. Reserved may be lower: on a sandbox account an earlier
+		// withdrawal's reservation can end meanwhile (seen through the
+		// remote stand-in), which is not this rollback's doing.
+		Expect(after.avail.Equal(before.avail) && after.reserved.LessThanOrEqual(before.reserved)).To(BeTrue(),
+			"after the rollback the balance is as before (reserved no higher): %s, then %s", before, after)
 	})
 
 	framework.ConformanceIt("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT", func(ctx SpecContext) {
