@@ -651,8 +651,10 @@ func TestTrustInterruptedRun(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("full run: exit %d:\n%s", code, console)
 		}
-		// A progress line at least every 10 s (the first at 10 s).
-		if lines, want := strings.Count(console, " specs done"), int(took/(10*time.Second))-1; lines < want {
+		// A progress line every 10 s (the first at 10 s); the last tick may
+		// fall after the suite ended, and one may slip on a machine whose
+		// load average is near 20 (make test's third stage).
+		if lines, want := strings.Count(console, " specs done"), int(took/(10*time.Second))-2; lines < want {
 			t.Errorf("%d progress lines in %s, want at least %d", lines, took.Round(time.Second), want)
 		}
 	})
@@ -700,9 +702,9 @@ func TestTrustInterruptedRun(t *testing.T) {
 	}{
 		{"SIGTERM", nil, syscall.SIGTERM, exitTerminated, "SIGTERM", "conform received SIGTERM"},
 		{"time limit", []string{"--timeout", "8s"}, nil, exitStopped, "time limit", "time limit of 8s (--timeout)"},
-		// The limit batch runs about 10 s with no spec ending; the stall
-		// limit counts from the start, set-up included.
-		{"stall", []string{"--label-filter", "rule:V3-LIMIT-429", "--stall-timeout", "6s"}, nil, exitStopped, "stalled", `no spec ended for 6s (--stall-timeout); in flight: "Limits V3-LIMIT-429`},
+		// The ping spec waits up to 32 s for the stream's ping with no spec
+		// ending; the stall limit counts from the start, set-up included.
+		{"stall", []string{"--label-filter", "rule:V3-LIMIT-WS-PING", "--stall-timeout", "6s"}, nil, exitStopped, "stalled", `no spec ended for 6s (--stall-timeout); in flight: "Limits: ping V3-LIMIT-WS-PING`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := t.TempDir()
