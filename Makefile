@@ -11,7 +11,7 @@ WIREOUT ?= $(REPORTS)-wire
 PROCS   ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) * 2 )); [ $$n -lt 4 ] && n=4; [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build cli conform test unit unit-race unit-pkgs unit-cli unit-timed suite coverage trust remote clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
+.PHONY: rules.yaml all build cli conform test unit unit-race unit-pkgs unit-cli unit-timed suite coverage trust trust-parallel trust-timed remote clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
 
 all: build
 
@@ -35,15 +35,16 @@ conform: build
 ## 3. the conformance run and its coverage check beside the trust checks and the benign wire check, which mostly
 ##    wait, and fuzzing, which computes (the conformance run's limit specs tell a harness too slow for a window
 ##    apart: inconclusive);
-## 4. the remote-sandbox profile (make remote), alone: its limit rows from one address over 20 ms each way need a
-##    harness on time, which the third stage's load (load average near 20 on two cores) does not leave;
+## 4. conform load's verdict checks (make trust-timed) and the remote-sandbox profile (make remote), alone: they offer
+##    load at a measured rate or judge limit rows from one address over 20 ms each way, which needs a harness on time,
+##    and the third stage's load (load average near 20 on two cores) does not leave one;
 ## 5. the mutation run, alone: its limit faults are killed only by a harness on time for 1-second windows.
 ## A failing step fails make test (a stage with a failure runs to its end; later stages do not start).
 test:
 	@$(MAKE) --no-print-directory -j 4 --output-sync=target vet unit-race build
 	@$(MAKE) --no-print-directory unit-timed
-	@$(MAKE) --no-print-directory -j 5 --output-sync=target -o build conform-check coverage trust wirebenign-fast fuzz
-	@$(MAKE) --no-print-directory -o build remote
+	@$(MAKE) --no-print-directory -j 5 --output-sync=target -o build conform-check coverage trust-parallel wirebenign-fast fuzz
+	@$(MAKE) --no-print-directory -o build trust-timed remote
 	@$(MAKE) --no-print-directory -o build mutation-fast
 
 vet:
@@ -92,8 +93,17 @@ conform-check: build
 ## no authenticated mutating request on an undeclared target, sandbox runs green in parallel
 ## Every check runs side by side (-parallel: go test's default is one per CPU): they mostly wait, and the longest,
 ## a sandbox run on one account set (one suite process), sets the pace.
-trust: build
-	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 16 -run '^TestTrust' ./cmd/conform/
+trust: trust-parallel trust-timed
+
+## trust-parallel: every trust check but those that offer load at a measured rate, side by side
+TIMED_TRUST := ^TestTrustLoadVerdicts$$
+trust-parallel: build
+	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 16 -run '^TestTrust' -skip '$(TIMED_TRUST)' ./cmd/conform/
+
+## trust-timed: the trust checks of conform load's verdicts, which offer load at a measured rate: not beside the
+## third stage of make test (load average near 20), where the generator falls short of 50 requests a second
+trust-timed: build
+	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -run '$(TIMED_TRUST)' ./cmd/conform/
 
 ## remote: the remote-sandbox profile (issue 24): conform run --certify --procs 2 with keys of two account sets in a
 ## config file, against the emulator with its control plane off behind internal/netsim (TLS with a private CA given as
