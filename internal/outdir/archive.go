@@ -91,7 +91,7 @@ func (d *Dir) WriteArchive(write func(io.Writer) error) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	size, sum, err := hashFile(p)
+	size, sum, err := HashFile(p)
 	if err != nil {
 		return "", err
 	}

@@ -67,14 +67,16 @@ func (e Entry) matches(path string) (bool, error) {
 	if fi.Size() != e.Size {
 		return false, nil
 	}
-	size, sum, err := hashFile(path)
+	size, sum, err := HashFile(path)
 	if err != nil {
 		return false, err
 	}
 	return size == e.Size && sum == e.SHA256, nil
 }
 
-func hashFile(path string) (int64, string, error) {
+// HashFile returns the size and hex SHA-256 of the file at path, as the
+// manifest records them (the certification bundle lists its files alike).
+func HashFile(path string) (int64, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, "", err
@@ -321,7 +323,7 @@ func (d *Dir) Seal() error {
 		case !fi.Mode().IsRegular():
 			continue // no longer a file conform wrote
 		case e.SHA256 == "":
-			if e.Size, e.SHA256, err = hashFile(p); err != nil {
+			if e.Size, e.SHA256, err = HashFile(p); err != nil {
 				errs = append(errs, err)
 				e = Entry{Name: e.Name}
 			}

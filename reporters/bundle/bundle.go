@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/conform-harness/conform/fixtures"
+	"github.com/conform-harness/conform/internal/outdir"
 	"github.com/conform-harness/conform/rules"
 	"github.com/conform-harness/conform/target"
 )
@@ -258,27 +259,13 @@ func writeJSON(path string, v any) error {
 func hashFiles(dir string, names []string) ([]File, error) {
 	var out []File
 	for _, name := range names {
-		size, sum, err := hashFile(filepath.Join(dir, filepath.FromSlash(name)))
+		size, sum, err := outdir.HashFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
 			return nil, fmt.Errorf("bundle: %w", err)
 		}
 		out = append(out, File{Name: name, Size: size, SHA256: sum})
 	}
 	return out, nil
-}
-
-func hashFile(path string) (int64, string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return 0, "", err
-	}
-	return n, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // WriteTarGz writes the named files of dir (names relative to dir, as
