@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"runtime/debug"
+
+	"github.com/conform-harness/conform/emulator/internal/call"
 )
 
 // Call runs the route method path (relative to the prefix, path parameters
@@ -33,18 +35,17 @@ func (rt *Router) Call(method, path string, p *Principal, params json.RawMessage
 			return nil, Forbidden(route.Right)
 		}
 	}
-	pr := Params{values: map[string]string{}, raw: map[string]json.RawMessage{}}
-	if b := bytes.TrimSpace(params); len(b) > 0 && string(b) != "null" {
-		if b[0] != '{' {
-			return nil, Validation("params must be a JSON object")
-		}
-		if err := pr.addJSON(b); err != nil {
-			return nil, err
-		}
+	if b := bytes.TrimSpace(params); len(b) > 0 && string(b) != "null" && b[0] != '{' {
+		return nil, Validation("params must be a JSON object")
+	}
+	pr, perr := JSONParams(bytes.TrimSpace(params))
+	if perr != nil {
+		return nil, perr
 	}
 	// Handlers may look at the HTTP request (only for its method and URL);
 	// give them one that says what was called.
 	hr := &http.Request{Method: method, URL: &url.URL{Path: rt.prefix + path}, Header: http.Header{}}
-	req := &Request{HTTP: hr, Params: pr, Principal: p, path: vars}
+	req := call.NewRequest(hr, vars)
+	req.Params, req.Principal = pr, p
 	return route.Handle(req)
 }

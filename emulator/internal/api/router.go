@@ -1,3 +1,6 @@
+// Package api is the emulator's HTTP plumbing shared by every API version:
+// the route table, credentials, and the one adapter that writes answers and
+// documented error bodies; the types of one call are in package call.
 package api
 
 import (
@@ -14,30 +17,13 @@ import (
 	"time"
 
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/emulator/internal/call"
 )
-
-// Principal is the authenticated caller of a private endpoint.
-type Principal struct {
-	Account string
-	APIKey  string
-	Rights  map[string]bool
-}
 
 // Authenticator checks the credentials of a request whose body has been read.
 type Authenticator interface {
 	Authenticate(r *http.Request, body []byte) (*Principal, *Error)
 }
-
-// Request is what a handler sees.
-type Request struct {
-	HTTP      *http.Request
-	Params    Params
-	Principal *Principal // nil on public endpoints
-	path      map[string]string
-}
-
-// PathValue returns the path parameter {name}.
-func (r *Request) PathValue(name string) string { return r.path[name] }
 
 // Handler answers a request with a value to encode as JSON, or an error.
 type Handler func(*Request) (any, *Error)
@@ -166,7 +152,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.Error(w, r, Validation("body larger than %d bytes", MaxBody))
 		return
 	}
-	req := &Request{HTTP: r, path: vars}
+	req := call.NewRequest(r, vars)
 	needAuth := !route.Public || rt.faults.On("V3-AUTH-PUBLIC")
 	if needAuth {
 		p, aerr := rt.auth.Authenticate(r, body)

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/conform-harness/conform/emulator/faults"
-	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/call"
 )
 
 // Access rights, by the short names used in fixtures and target config.
@@ -76,18 +76,18 @@ func NewStore(keys []Key, f *faults.Set) *Store {
 
 // Authenticate implements api.Authenticator: the credentials must be right
 // and the account usable.
-func (s *Store) Authenticate(r *http.Request, body []byte) (*api.Principal, *api.Error) {
+func (s *Store) Authenticate(r *http.Request, body []byte) (*call.Principal, *call.Error) {
 	p, err := s.authenticate(r, body)
 	if err != nil || s.gate == nil || s.gate.Admits(p.Account, r.Method, r.URL.Path) {
 		return p, err
 	}
-	return nil, api.AuthFailed("the account is frozen or disabled: its API keys cannot be used")
+	return nil, call.AuthFailed("the account is frozen or disabled: its API keys cannot be used")
 }
 
-func (s *Store) authenticate(r *http.Request, body []byte) (*api.Principal, *api.Error) {
+func (s *Store) authenticate(r *http.Request, body []byte) (*call.Principal, *call.Error) {
 	h := r.Header.Get("Authorization")
 	if strings.TrimSpace(h) == "" {
-		return nil, api.AuthRequired()
+		return nil, call.AuthRequired()
 	}
 	scheme, cred, ok := strings.Cut(h, " ")
 	if !ok {
@@ -107,33 +107,33 @@ func (s *Store) authenticate(r *http.Request, body []byte) (*api.Principal, *api
 	}
 }
 
-func (s *Store) malformed(format string, args ...any) *api.Error {
+func (s *Store) malformed(format string, args ...any) *call.Error {
 	if s.faults.On("V3-AUTH-MALFORMED") {
-		return api.Validation(format, args...)
+		return call.Validation(format, args...)
 	}
-	return api.AuthFailed(format, args...)
+	return call.AuthFailed(format, args...)
 }
 
-func (s *Store) principal(k Key) *api.Principal {
-	p := &api.Principal{Account: k.Account, APIKey: k.APIKey, Rights: map[string]bool{}}
+func (s *Store) principal(k Key) *call.Principal {
+	p := &call.Principal{Account: k.Account, APIKey: k.APIKey, Rights: map[string]bool{}}
 	for _, r := range k.Rights {
 		p.Rights[r] = true
 	}
 	return p
 }
 
-func (s *Store) lookup(apiKey string) (Key, *api.Error) {
+func (s *Store) lookup(apiKey string) (Key, *call.Error) {
 	k, ok := s.keys[apiKey]
 	if !ok {
 		if s.faults.On("V3-AUTH-UNKNOWN-KEY") {
-			return Key{}, api.Forbidden("any")
+			return Key{}, call.Forbidden("any")
 		}
-		return Key{}, api.AuthFailed("unknown API key")
+		return Key{}, call.AuthFailed("unknown API key")
 	}
 	return k, nil
 }
 
-func (s *Store) basic(cred string) (*api.Principal, *api.Error) {
+func (s *Store) basic(cred string) (*call.Principal, *call.Error) {
 	apiKey, secret, ok := strings.Cut(cred, ":")
 	if !ok || apiKey == "" {
 		return nil, s.malformed("Basic credentials must be <API_KEY>:<SECRET_KEY>")
@@ -143,10 +143,10 @@ func (s *Store) basic(cred string) (*api.Principal, *api.Error) {
 		return nil, err
 	}
 	if s.faults.On("V3-AUTH-BASIC") {
-		return nil, api.AuthFailed("Basic credentials refused")
+		return nil, call.AuthFailed("Basic credentials refused")
 	}
 	if !hmac.Equal([]byte(secret), []byte(k.Secret)) && !s.faults.On("V3-AUTH-BASIC-FAIL") {
-		return nil, api.AuthFailed("wrong secret key")
+		return nil, call.AuthFailed("wrong secret key")
 	}
 	return s.principal(k), nil
 }
@@ -163,7 +163,7 @@ func digits(s string) bool {
 	return true
 }
 
-func (s *Store) hs256(r *http.Request, body []byte, cred string) (*api.Principal, *api.Error) {
+func (s *Store) hs256(r *http.Request, body []byte, cred string) (*call.Principal, *call.Error) {
 	parts := strings.Split(cred, ":")
 	if len(parts) != 3 && len(parts) != 4 {
 		return nil, s.malformed("HS256 credentials must be <API_KEY>:<signature>:<timestamp>[:<window>]")
@@ -207,7 +207,7 @@ func (s *Store) hs256(r *http.Request, body []byte, cred string) (*api.Principal
 	mac.Write([]byte(msg))
 	want := hex.EncodeToString(mac.Sum(nil))
 	if !hmac.Equal([]byte(sig), []byte(want)) {
-		return nil, api.AuthFailed("signature does not match the request")
+		return nil, call.AuthFailed("signature does not match the request")
 	}
 	return s.principal(k), nil
 }

@@ -6,7 +6,7 @@ import (
 	"encoding/hex"
 	"strings"
 
-	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/call"
 )
 
 // StreamLogin is the params of a stream login request in the shape the
@@ -29,34 +29,34 @@ type StreamLogin struct {
 
 // LoginStream checks a stream login. The REST authentication faults do not
 // apply: they break the REST rules.
-func (s *Store) LoginStream(l StreamLogin) (*api.Principal, *api.Error) {
+func (s *Store) LoginStream(l StreamLogin) (*call.Principal, *call.Error) {
 	if l.APIKey == "" {
-		return nil, api.AuthFailed("login needs api_key")
+		return nil, call.AuthFailed("login needs api_key")
 	}
 	k, ok := s.keys[l.APIKey]
 	if !ok {
-		return nil, api.AuthFailed("unknown API key")
+		return nil, call.AuthFailed("unknown API key")
 	}
 	switch strings.ToUpper(l.Type) {
 	case "BASIC":
 		if !hmac.Equal([]byte(l.SecretKey), []byte(k.Secret)) {
-			return nil, api.AuthFailed("wrong secret key")
+			return nil, call.AuthFailed("wrong secret key")
 		}
 	case "HS256":
 		if !digits(l.Timestamp) || (l.Window != "" && !digits(l.Window)) {
-			return nil, api.AuthFailed("timestamp must be Unix milliseconds and window an integer")
+			return nil, call.AuthFailed("timestamp must be Unix milliseconds and window an integer")
 		}
 		mac := hmac.New(sha256.New, []byte(k.Secret))
 		mac.Write([]byte(l.Timestamp + l.Window))
 		if !hmac.Equal([]byte(strings.ToLower(l.Signature)), []byte(hex.EncodeToString(mac.Sum(nil)))) {
-			return nil, api.AuthFailed("invalid signature")
+			return nil, call.AuthFailed("invalid signature")
 		}
 	default:
-		return nil, api.AuthFailed("login type must be BASIC or HS256, not %q", l.Type)
+		return nil, call.AuthFailed("login type must be BASIC or HS256, not %q", l.Type)
 	}
 	// A frozen or disabled sub-account cannot log in (States and transitions).
 	if s.gate != nil && !s.gate.Usable(k.Account) && !s.faults.On("V3-SUBACC-FROZEN-STREAMS") {
-		return nil, api.AuthFailed("the account is frozen or disabled: its API keys cannot be used")
+		return nil, call.AuthFailed("the account is frozen or disabled: its API keys cannot be used")
 	}
 	return s.principal(k), nil
 }

@@ -1,6 +1,6 @@
 package auth
 
-import "github.com/conform-harness/conform/emulator/internal/api"
+import "github.com/conform-harness/conform/emulator/internal/call"
 
 // Key looks a key pair up by API key, for stream logins that carry the key
 // in a message instead of a header.
@@ -10,4 +10,4 @@ func (s *Store) Key(apiKey string) (Key, bool) {
 }
 
 // Principal is the caller a key authenticates.
-func (s *Store) Principal(k Key) *api.Principal { return s.principal(k) }
+func (s *Store) Principal(k Key) *call.Principal { return s.principal(k) }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/call"
 	"github.com/shopspring/decimal"
 )
 
@@ -27,38 +27,38 @@ type Names struct {
 }
 
 // APIError renders a service error as the API's error.
-func APIError(err error) *api.Error {
+func APIError(err error) *call.Error {
 	var be *Error
 	if errors.As(err, &be) {
-		return api.Validation("%s", be.Msg)
+		return call.Validation("%s", be.Msg)
 	}
-	return api.Internal("%v", err)
+	return call.Internal("%v", err)
 }
 
 // positive reads an optional decimal parameter that must be above zero.
-func positive(p api.Params, name string) (*decimal.Decimal, *api.Error) {
+func positive(p call.Params, name string) (*decimal.Decimal, *call.Error) {
 	v, ok, err := p.Decimal(name)
 	if err != nil || !ok {
 		return nil, err
 	}
 	if !v.IsPositive() {
-		return nil, api.Validation("%s must be positive", name)
+		return nil, call.Validation("%s must be positive", name)
 	}
 	return &v, nil
 }
 
 // PathProvider reads the provider id of the request path.
-func (n Names) PathProvider(r *api.Request) (int64, *api.Error) {
+func (n Names) PathProvider(r *call.Request) (int64, *call.Error) {
 	id, err := strconv.ParseInt(r.PathValue(n.ProviderPath), 10, 64)
 	if err != nil {
-		return 0, api.Validation("provider id %q is not a number", r.PathValue(n.ProviderPath))
+		return 0, call.Validation("provider id %q is not a number", r.PathValue(n.ProviderPath))
 	}
 	return id, nil
 }
 
 // ProviderFilter reads the provider list's filters: provider id, source and
 // target.
-func (n Names) ProviderFilter(r *api.Request) (id int64, source, target string, err *api.Error) {
+func (n Names) ProviderFilter(r *call.Request) (id int64, source, target string, err *call.Error) {
 	if id, err = r.Params.Int(n.ProviderID, 0, 1, 1<<53); err != nil {
 		return 0, "", "", err
 	}
@@ -69,7 +69,7 @@ func (n Names) ProviderFilter(r *api.Request) (id int64, source, target string, 
 
 // Rate reads a rate query. Source and target are required unless lax (a
 // fault), which then falls back to EUR and BTC.
-func (n Names) Rate(r *api.Request, lax bool) (RateRequest, *api.Error) {
+func (n Names) Rate(r *call.Request, lax bool) (RateRequest, *call.Error) {
 	id, perr := n.PathProvider(r)
 	if perr != nil {
 		return RateRequest{}, perr
@@ -78,7 +78,7 @@ func (n Names) Rate(r *api.Request, lax bool) (RateRequest, *api.Error) {
 	q.Source, _ = r.Params.String("source")
 	q.Target, _ = r.Params.String("target")
 	if (q.Source == "" || q.Target == "") && !lax {
-		return q, api.Validation("source and target are required")
+		return q, call.Validation("source and target are required")
 	}
 	if q.Source == "" {
 		q.Source = "EUR"
@@ -98,7 +98,7 @@ func (n Names) Rate(r *api.Request, lax bool) (RateRequest, *api.Error) {
 
 // Order reads a purchase. The payment method is required unless anyMethod
 // (a fault), which then leaves MethodID zero: any method of the pair.
-func (n Names) Order(r *api.Request, anyMethod bool) (OrderRequest, *api.Error) {
+func (n Names) Order(r *call.Request, anyMethod bool) (OrderRequest, *call.Error) {
 	id, perr := n.PathProvider(r)
 	if perr != nil {
 		return OrderRequest{}, perr
@@ -107,24 +107,24 @@ func (n Names) Order(r *api.Request, anyMethod bool) (OrderRequest, *api.Error) 
 	req.Source, _ = r.Params.String("source")
 	req.Target, _ = r.Params.String("target")
 	if n.OrderMissing == "" && (req.Source == "" || req.Target == "") {
-		return req, api.Validation("source and target are required")
+		return req, call.Validation("source and target are required")
 	}
 	amt, perr := positive(r.Params, n.SourceAmount)
 	if perr != nil {
 		return req, perr
 	}
 	if n.OrderMissing != "" && (req.Source == "" || req.Target == "" || amt == nil || (!r.Params.Has(n.MethodID) && !anyMethod)) {
-		return req, api.Validation("%s", n.OrderMissing)
+		return req, call.Validation("%s", n.OrderMissing)
 	}
 	if amt == nil {
-		return req, api.Validation("%s is required", n.SourceAmount)
+		return req, call.Validation("%s is required", n.SourceAmount)
 	}
 	req.SourceAmount = *amt
 	if req.TargetAmount, perr = positive(r.Params, n.TargetAmount); perr != nil {
 		return req, perr
 	}
 	if !r.Params.Has(n.MethodID) && !anyMethod {
-		return req, api.Validation("%s is required", n.MethodID)
+		return req, call.Validation("%s is required", n.MethodID)
 	}
 	if req.MethodID, perr = r.Params.Int(n.MethodID, 0, 1, 1<<53); perr != nil {
 		return req, perr
@@ -137,7 +137,7 @@ func (n Names) Order(r *api.Request, anyMethod bool) (OrderRequest, *api.Error) 
 
 // Orders reads an order list query for provider id: the time window (Unix
 // milliseconds or ISO 8601), limit, offset and the filters.
-func (n Names) Orders(r *api.Request, id int64) (Query, *api.Error) {
+func (n Names) Orders(r *call.Request, id int64) (Query, *call.Error) {
 	q := Query{Account: r.Principal.Account, ProviderID: id}
 	for _, name := range []string{"from", "till"} {
 		t, ok, err := r.Params.Time(name)

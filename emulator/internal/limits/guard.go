@@ -11,7 +11,7 @@ import (
 
 	"github.com/conform-harness/conform/emulator/clock"
 	"github.com/conform-harness/conform/emulator/faults"
-	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/call"
 )
 
 // Options configure a Guard.
@@ -81,7 +81,7 @@ func ClientIP(r *http.Request) string {
 // AllowIP implements api.Limiter: it counts every request under the API
 // prefix by its client IP, before routing and authentication, so an unknown
 // path or a failed credential spends the budget too.
-func (g *Guard) AllowIP(r *http.Request, path string) *api.Error {
+func (g *Guard) AllowIP(r *http.Request, path string) *call.Error {
 	if g.off {
 		return nil
 	}
@@ -102,7 +102,7 @@ func (g *Guard) AllowIP(r *http.Request, path string) *api.Error {
 
 // AllowAccount implements api.Limiter: it counts an authenticated request
 // against its account when its path has a per-account class.
-func (g *Guard) AllowAccount(r *http.Request, path string, p *api.Principal) *api.Error {
+func (g *Guard) AllowAccount(r *http.Request, path string, p *call.Principal) *call.Error {
 	if g.off || p == nil {
 		return nil
 	}
@@ -122,7 +122,7 @@ func (g *Guard) AllowAccount(r *http.Request, path string, p *api.Principal) *ap
 
 // AllowMessage counts a stream message by the client IP; on refusal it
 // returns the documented error to send back.
-func (g *Guard) AllowMessage(stream, ip string) *api.Error {
+func (g *Guard) AllowMessage(stream, ip string) *call.Error {
 	if g.off {
 		return nil
 	}
@@ -139,7 +139,7 @@ func (g *Guard) AllowMessage(stream, ip string) *api.Error {
 // AllowMethod counts a stream method of a logged-in account when the method
 // has a per-account class. No stream has a login yet (its shape is not
 // shown in the spec), so nothing calls it with an account today.
-func (g *Guard) AllowMethod(stream, method, account string) *api.Error {
+func (g *Guard) AllowMethod(stream, method, account string) *call.Error {
 	if g.off || account == "" {
 		return nil
 	}
@@ -181,20 +181,20 @@ func (g *Guard) Connect(stream, ip string) (release func(), ok bool) {
 
 // TooManyConnections is the answer to a handshake over the cap: HTTP 429
 // with the documented error body, the same as an excess REST request.
-func (g *Guard) TooManyConnections(stream, ip string) *api.Error {
-	return &api.Error{Status: http.StatusTooManyRequests, Code: http.StatusTooManyRequests, Message: "Too many requests",
+func (g *Guard) TooManyConnections(stream, ip string) *call.Error {
+	return &call.Error{Status: http.StatusTooManyRequests, Code: http.StatusTooManyRequests, Message: "Too many requests",
 		Description: fmt.Sprintf("%s already holds %d connections to %s (at most %d per IP address)", ip, g.table.ConnCap(), stream, ConnCap)}
 }
 
 // tooMany is the documented error of an excess request. The spec gives
 // only the HTTP status (V3-LIMIT-429-CODE); the emulator uses code 429 and
 // says which limit was hit and when the budget frees up.
-func (g *Guard) tooMany(c Class, who string, wait time.Duration) *api.Error {
+func (g *Guard) tooMany(c Class, who string, wait time.Duration) *call.Error {
 	status := http.StatusTooManyRequests
 	if g.faults.On("V3-LIMIT-429") {
 		status = http.StatusBadRequest
 	}
-	return &api.Error{Status: status, Code: http.StatusTooManyRequests, Message: "Too many requests",
+	return &call.Error{Status: status, Code: http.StatusTooManyRequests, Message: "Too many requests",
 		Description: fmt.Sprintf("rate limit of %s (%d per second, burst %d) exceeded for %s; retry in %s",
 			c.Name, c.Limit.Rate, c.Limit.Burst, who, wait.Round(time.Millisecond))}
 }

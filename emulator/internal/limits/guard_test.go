@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/call"
 )
 
 func request(remote, auth string) *http.Request {
@@ -56,7 +56,7 @@ func TestClientIPForwardedThroughALoopbackProxy(t *testing.T) {
 }
 
 // countIP offers n requests to /public/* and returns how many passed.
-func countIP(g *Guard, n int, remote func(i int) string, auth func(i int) string) (passed int, last *api.Error) {
+func countIP(g *Guard, n int, remote func(i int) string, auth func(i int) string) (passed int, last *call.Error) {
 	for i := range n {
 		if e := g.AllowIP(request(remote(i), auth(i)), "/public/symbol"); e != nil {
 			last = e
@@ -116,7 +116,7 @@ func TestGuardPerAccount(t *testing.T) {
 	passed := 0
 	for i := range 80 {
 		r := request([...]string{"127.0.1.1:1", "127.0.1.2:1"}[i%2], "")
-		p := &api.Principal{Account: "ACC01", APIKey: [...]string{"k1", "k2"}[i%2]}
+		p := &call.Principal{Account: "ACC01", APIKey: [...]string{"k1", "k2"}[i%2]}
 		if g.AllowAccount(r, "/wallet/balance", p) == nil && g.AllowAccount(r, "/transfer-convert/config", p) == nil {
 			passed++
 		}
@@ -125,11 +125,11 @@ func TestGuardPerAccount(t *testing.T) {
 	if passed != 25 {
 		t.Fatalf("passed %d pairs, want 25", passed)
 	}
-	if e := g.AllowAccount(request("127.0.1.1:1", ""), "/wallet/x", &api.Principal{Account: "ACC02"}); e != nil {
+	if e := g.AllowAccount(request("127.0.1.1:1", ""), "/wallet/x", &call.Principal{Account: "ACC02"}); e != nil {
 		t.Fatalf("another account refused: %v", e)
 	}
 	for range 100 {
-		if e := g.AllowAccount(request("127.0.1.1:1", ""), "/spot/order", &api.Principal{Account: "ACC01"}); e != nil {
+		if e := g.AllowAccount(request("127.0.1.1:1", ""), "/spot/order", &call.Principal{Account: "ACC01"}); e != nil {
 			t.Fatalf("a path without a per-account class refused: %v", e)
 		}
 	}

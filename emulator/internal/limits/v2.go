@@ -3,7 +3,7 @@ package limits
 import (
 	"net/http"
 
-	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/call"
 )
 
 // The v2 Limits section: market data 100 requests per second per IP,
@@ -44,7 +44,7 @@ func (g *Guard) V2() *V2Limiter {
 func (l *V2Limiter) V2Classes() []Class { return []Class{l.public, l.trading, l.other} }
 
 // AllowIP implements api.Limiter: only market data is counted per IP.
-func (l *V2Limiter) AllowIP(r *http.Request, path string) *api.Error {
+func (l *V2Limiter) AllowIP(r *http.Request, path string) *call.Error {
 	if l.g.off || !under(path, "/public") {
 		return nil
 	}
@@ -57,7 +57,7 @@ func (l *V2Limiter) AllowIP(r *http.Request, path string) *api.Error {
 
 // AllowAccount implements api.Limiter: every authenticated request counts
 // against its user, in the trading class or the class of all others.
-func (l *V2Limiter) AllowAccount(r *http.Request, path string, p *api.Principal) *api.Error {
+func (l *V2Limiter) AllowAccount(r *http.Request, path string, p *call.Principal) *call.Error {
 	if l.g.off || p == nil || under(path, "/public") {
 		return nil
 	}

@@ -1,7 +1,7 @@
 package v2shape
 
 import (
-	"github.com/conform-harness/conform/emulator/internal/api"
+	"github.com/conform-harness/conform/emulator/internal/call"
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/shopspring/decimal"
 )
@@ -10,7 +10,7 @@ import (
 // trading stream's newOrder share their names) into an engine request for
 // account with client order id cloid (nil: the clientOrderId parameter,
 // if any). The engine applies the defaults and every order rule, as for v3.
-func PlaceRequest(p api.Params, account string, cloid *string) (engine.PlaceRequest, *api.Error) {
+func PlaceRequest(p call.Params, account string, cloid *string) (engine.PlaceRequest, *call.Error) {
 	req := engine.PlaceRequest{Account: account, ClientOrderID: cloid}
 	if req.ClientOrderID == nil {
 		if v, ok := p.String("clientOrderId"); ok {
@@ -44,7 +44,7 @@ func PlaceRequest(p api.Params, account string, cloid *string) (engine.PlaceRequ
 	} else if ok {
 		req.ExpireTime = &t
 	}
-	var err *api.Error
+	var err *call.Error
 	if req.StrictValidate, err = p.Bool("strictValidate", false); err != nil {
 		return req, err
 	}

@@ -1,7 +1,9 @@
-// Package api is the emulator's HTTP plumbing shared by every API version:
-// the route table, parameter decoding, credentials, and the one adapter that
-// writes answers and documented error bodies.
-package api
+// Package call holds what an emulator handler sees of one API call and how
+// it can fail, below every API version and its router: the caller
+// (Principal), the parameters (Params, Request) and the documented errors
+// (Error). Packages that check credentials or read parameters import it, not
+// the router.
+package call
 
 import (
 	"fmt"

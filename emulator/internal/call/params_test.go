@@ -1,4 +1,4 @@
-package api
+package call
 
 import (
 	"net/http"
