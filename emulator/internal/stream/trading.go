@@ -95,6 +95,9 @@ func (s *session) trading(req request) []byte {
 		return s.unknown(req)
 	}
 	if s.prin == nil {
+		if req.Method == "spot_balances" && s.c.srv.opts.Faults.On("V3-WST-LOGIN-FIRST") {
+			return s.result([]any{}, req.ID)
+		}
 		return s.needLogin(req)
 	}
 	if isSub {
