@@ -24,6 +24,8 @@ var marginRules = []Rule{
 		Statement: "POST /margin/order takes the spot create parameters with their rules: symbol, side and quantity required, side, type and time_in_force from their documented values, client_order_id of 8 to 32 allowed characters; a margin order breaking one is refused with 10001 and nothing is created."},
 	{ID: "V3-MARGIN-ORDERS", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "Margin orders are created, listed, read, replaced and canceled at /margin/order like spot orders, and carry reduce_only and margin_mode."},
+	{ID: "V3-MARGIN-SPOT-SEPARATE", Area: "margin", Section: secMargin, Status: Testable,
+		Statement: "The margin order endpoints leave spot orders alone (GET /margin/order answers an array of margin orders, DELETE /margin/order cancels margin orders): GET /margin/order does not list an active spot order, and DELETE /margin/order (of its symbol) does not cancel it."},
 	{ID: "V3-MARGIN-REPLACE-STRICT", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "PATCH /margin/order/{client_order_id} takes strict_validate as the spot replace does: with strict_validate true a price not divisible by tick_size is refused with 10001 and the order stays as it was."},
 	{ID: "V3-MARGIN-CLOSE-POSITION", Area: "margin", Section: secMargin, Status: Testable,

@@ -32,6 +32,7 @@ var spotFaults = []Fault{
 	{"V3-SPOT-SUSPENDED", "places stop and take-profit orders in the book at once"},
 	{"V3-SPOT-CANCEL", "answers a cancel with the order's previous status"},
 	{"V3-SPOT-CANCEL-ALL", "ignores the symbol of DELETE /spot/order, canceling every symbol"},
+	{"V3-SPOT-MARGIN-SEPARATE", "lists and cancels the account's margin orders with its spot orders at /spot/order"},
 	{"V3-SPOT-POST-ONLY", "lets a post-only order match as taker"},
 	{"V3-SPOT-IOC", "leaves the unfilled part of an IOC order resting"},
 	{"V3-SPOT-FOK", "partially fills FOK orders"},
