@@ -29,6 +29,7 @@ var subaccountsFaults = []Fault{
 	{"V3-SUBACC-TRANSFER-RESULT", "(api) answers transfers with a Number result"},
 	{"V3-SUBACC-TRANSFER-FUNDS", "lets a sub-account transfer overdraw the source"},
 	{"V3-SUBACC-TRANSFER-VALIDATION", "(api) takes an unknown transfer type for to_sub_account"},
+	{"V3-SUBACC-TRANSFER-V2-NAMES", "(api) takes version 2's deposit and withdraw types and its subAccountId field on POST /sub-account/transfer"},
 	{"V3-SUBACC-TRANSFER-REQUIRED", "(api) takes a transfer without type for to_sub_account"},
 	{"V3-SUBACC-SUB-TO-SUPER", "credits sub-to-super transfers to the super account's wallet, not its trading balance"},
 	{"V3-SUBACC-SUB-TO-SUB", "credits sub-to-sub transfers to the super account instead of the named sub-account"},

@@ -158,10 +158,17 @@ func subAccountRoutes(d Deps) []api.Route {
 		}},
 		{Method: "POST", Path: "/sub-account/transfer", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
 			id, _ := r.Params.String("sub_account_id")
+			v2Names := d.Faults.On("V3-SUBACC-TRANSFER-V2-NAMES")
+			if id == "" && v2Names {
+				id, _ = r.Params.String("subAccountId")
+			}
 			if id == "" {
 				return nil, api.Validation("sub_account_id is required")
 			}
 			typ, _ := r.Params.String("type")
+			if to, ok := map[string]string{"deposit": subaccount.ToSub, "withdraw": subaccount.FromSub}[typ]; ok && v2Names {
+				typ = to
+			}
 			if typ == "" && d.Faults.On("V3-SUBACC-TRANSFER-REQUIRED") {
 				typ = subaccount.ToSub
 			}
