@@ -33,4 +33,5 @@ var v2accountFaults = []Fault{
 	{"V2-TX-SHOW-SENDERS", "sends senders on payins whatever showSenders says"},
 	{"V2-TX-ONE", "answers GET /api/2/account/transactions/{id} with the newest transaction"},
 	{"V2-TX-PAYOUT", "drops the publicComment of withdrawals"},
+	{"V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-DEFAULT", "takes a withdrawal without autoCommit as autoCommit false"},
 }

@@ -235,7 +235,7 @@ func withdrawRequest(r *api.Request, d Deps) (wallet.WithdrawRequest, *api.Error
 	if req.IncludeFee, err = p.Bool("includeFee", false); err != nil {
 		return req, err
 	}
-	if req.AutoCommit, err = p.Bool("autoCommit", true); err != nil {
+	if req.AutoCommit, err = p.Bool("autoCommit", !d.Faults.On("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-DEFAULT")); err != nil {
 		return req, err
 	}
 	return req, nil
