@@ -76,6 +76,12 @@ func newOrderJSON(o engine.Order, f *faults.Set) orderJSON {
 	if f.On("V3-ORDER-ENUMS") {
 		out.TimeInForce = strings.ToLower(out.TimeInForce)
 	}
+	if f.On("V3-ORDER-TIMES") {
+		out.UpdatedAt = wireTime(o.CreatedAt.Add(-time.Second))
+	}
+	if f.On("V3-ORDER-HIDDEN-DISPLAY") {
+		out.DisplayQuantity = nil
+	}
 	if f.On("V3-ORDER-PRICE-AVERAGE") && o.Price != nil && o.QuantityCumulative.IsPositive() {
 		out.PriceAverage = o.Price.String()
 	}
