@@ -26,7 +26,9 @@ var marketdataRules = []Rule{
 		Statement: "A Network carries code, network_name, network, is_ens_available, default, payin_enabled, payout_enabled, precision_payout, payout_is_payment_id, payin_payment_id, payin_confirmations and is_multichain with their documented types; optional fields (asset_id an object of strings among them) have their documented types when present.", Status: Testable},
 	{ID: "V3-NETWORK-DEFAULT", Area: "marketdata", Section: secNetwork,
 		Statement: "Each currency with networks marks one of them default.", Status: Ambiguous,
-		Reason: "the spec says default marks the default network but not whether exactly one, at most one or any number may carry it"},
+		Reason: "the spec says default marks the default network but not whether a currency with networks must have one; that no currency has two is asserted by V3-NETWORK-DEFAULT-ONE"},
+	{ID: "V3-NETWORK-DEFAULT-ONE", Area: "marketdata", Section: secNetwork, Status: Testable,
+		Statement: "default marks the default network for the currency (\"default network\", one): no currency marks two or more of its networks default."},
 	{ID: "V3-NETWORK-REGEX", Area: "marketdata", Section: secNetwork,
 		Statement: "address_regex and payment_id_regex, when present, are regular expressions (\"regular expression for a deposit address\", \"for a payment identifier\"): each compiles.", Status: Testable},
 	// Symbol

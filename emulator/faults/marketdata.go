@@ -9,6 +9,7 @@ var marketdataFaults = []Fault{
 	{"V3-CURRENCY-FILTER-EMPTY", "answers an empty currencies parameter (currencies=) with no currencies"},
 	{"V3-CURRENCY-ONE", "answers GET /public/currency/{currency} with {code: Currency} instead of the record"},
 	{"V3-NETWORK-FIELDS", "leaves is_multichain out of every Network"},
+	{"V3-NETWORK-DEFAULT-ONE", "marks every network of a currency default"},
 	{"V3-NETWORK-REGEX", "writes address_regex with an unclosed group, not a regular expression"},
 	{"V3-SYMBOL-STEPS-POSITIVE", "writes tick_size 0 for futures contracts"},
 	{"V3-SYMBOL-MAP", "answers GET /public/symbol with an array of Symbol records instead of a map keyed by code"},

@@ -40,6 +40,23 @@ var _ = Describe("Invariants between fields of market data records", func() {
 		}
 	})
 
+	framework.ConformanceIt("V3-NETWORK-DEFAULT-ONE", func(ctx SpecContext) {
+		seen := 0
+		for code, cur := range currencies(ctx, pub) {
+			var defaults []any
+			for _, n := range networksOf(code, cur) {
+				seen++
+				if n["default"] == true {
+					defaults = append(defaults, n["code"])
+				}
+			}
+			Expect(len(defaults)).To(BeNumerically("<=", 1), "currency %s marks %d networks default (%v); default marks the one default network", code, len(defaults), defaults)
+		}
+		if seen == 0 {
+			Skip("no currency of the target lists a network")
+		}
+	})
+
 	framework.ConformanceIt("V3-SYMBOL-STEPS-POSITIVE", func(ctx SpecContext) {
 		for code, s := range symbols(ctx, pub) {
 			for _, field := range []string{"quantity_increment", "tick_size"} {

@@ -395,6 +395,9 @@ func (c *Catalogue) breakRules(f *faults.Set) {
 				n.hideMultichain = true
 			}
 			n.badRegex = f.On("V3-NETWORK-REGEX")
+			if f.On("V3-NETWORK-DEFAULT-ONE") {
+				n.Default = true
+			}
 			networks[i] = n
 		}
 		cur.Networks = networks

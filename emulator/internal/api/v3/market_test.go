@@ -296,6 +296,16 @@ var marketFaultCases = []faultCase{
 		}
 		return len(ns) > 0
 	}},
+	{"V3-NETWORK-DEFAULT-ONE", "/public/currency/USDT", "", func(a answer) bool {
+		ns, _ := a.obj()["networks"].([]any)
+		d := 0
+		for _, n := range ns {
+			if n.(map[string]any)["default"] == true {
+				d++
+			}
+		}
+		return len(ns) > 1 && d <= 1
+	}},
 	{"V3-NETWORK-REGEX", "/public/currency/USDT", "", func(a answer) bool {
 		ns, _ := a.obj()["networks"].([]any)
 		for _, n := range ns {
