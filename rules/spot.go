@@ -47,6 +47,8 @@ var spotRules = []Rule{
 		Statement: "stop_price is required for stopLimit, stopMarket, takeProfitLimit and takeProfitMarket orders; its absence is refused with 10001."},
 	{ID: "V3-SPOT-TIF-DEFAULT", Area: "spot", Section: secCreateOrder, Status: Testable,
 		Statement: "time_in_force defaults to FOK for market, stopMarket and takeProfitMarket and to GTC for limit, stopLimit and takeProfitLimit."},
+	{ID: "V3-SPOT-V2-NAMES", Area: "spot", Section: secCreateOrder, Status: Testable,
+		Statement: "POST /spot/order reads the version 3 names client_order_id and time_in_force, not version 2's clientOrderId and timeInForce: an order sent with clientOrderId and timeInForce IOC only is refused, or placed with another (generated) client_order_id and the default time_in_force GTC of a limit order."},
 	{ID: "V3-SPOT-EXPIRE-REQUIRED", Area: "spot", Section: secCreateOrder, Status: Testable,
 		Statement: "expire_time is required when time_in_force is GTD; its absence is refused with 10001."},
 	{ID: "V3-SPOT-DISPLAY-QTY", Area: "spot", Section: secCreateOrder, Status: Testable,

@@ -71,6 +71,8 @@ var v2accountRules = []Rule{
 		Statement: "What a withdrawal created without autoCommit shows in the balance (available, reserved) and what DELETE /account/crypto/withdraw/{id} answers for it."},
 	{ID: "V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-DEFAULT", Area: "v2account", Section: secV2Account, Status: Testable,
 		Statement: "autoCommit (Boolean) defaults to true: a withdrawal sent without autoCommit is booked as one sent with autoCommit true (the same change of available and reserved in /account/balance) and DELETE /account/crypto/withdraw/{id} answers it as it answers the one sent with true, whatever that answer is."},
+	{ID: "V2-ACCOUNT-WITHDRAW-V3-NAMES", Area: "v2account", Section: secV2Account, Status: Testable,
+		Statement: "POST /account/crypto/withdraw reads the version 2 name autoCommit, not version 3's auto_commit: a withdrawal sent with auto_commit=false and no autoCommit is refused, or booked and answered as one sent with autoCommit true (the default), never as one with autoCommit false."},
 	{ID: "V2-OOS-WITHDRAW-AFTER-HOUR", Area: "v2account", Section: secV2States, Status: OutOfScope, Reason: notShown,
 		Statement: "What happens to a withdrawal created with autoCommit false that is neither committed nor rolled back within one hour."},
 	{ID: "V2-OOS-TX-TRANSITIONS", Area: "v2account", Section: secV2States, Status: OutOfScope, Reason: notShown,

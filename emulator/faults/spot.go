@@ -7,6 +7,7 @@ var spotFaults = []Fault{
 	{"V3-ORDER-ENUMS", "(api) writes time_in_force in lower case (gtc)"},
 	{"V3-ORDER-TIMES", "(api) writes an order's updated_at a second before its created_at"},
 	{"V3-ORDER-HIDDEN-DISPLAY", "(api) leaves display_quantity out of hidden orders"},
+	{"V3-SPOT-V2-NAMES", "(api) reads version 2's clientOrderId and timeInForce as client_order_id and time_in_force on POST /spot/order"},
 	{"V3-SPOT-CLOID-LEN", "accepts a 7-character client_order_id"},
 	{"V3-SPOT-CLOID-CHARSET", "accepts a client_order_id with a dot or a space"},
 	{"V3-SPOT-CLOID-GENERATED", "leaves client_order_id empty when omitted"},

@@ -34,4 +34,5 @@ var v2accountFaults = []Fault{
 	{"V2-TX-ONE", "answers GET /api/2/account/transactions/{id} with the newest transaction"},
 	{"V2-TX-PAYOUT", "drops the publicComment of withdrawals"},
 	{"V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-DEFAULT", "takes a withdrawal without autoCommit as autoCommit false"},
+	{"V2-ACCOUNT-WITHDRAW-V3-NAMES", "reads version 3's auto_commit as autoCommit on POST /account/crypto/withdraw"},
 }
