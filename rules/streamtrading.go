@@ -28,6 +28,8 @@ var streamtradingRules = []Rule{
 		Statement: "A trading stream request naming a method the stream does not have is answered with the streaming error object {code, message} carrying the request's id, and the connection stays open."},
 	{ID: "V3-WST-LOGIN-FIRST", Area: "streamtrading", Section: secAuth, Status: Testable,
 		Statement: "Public market data needs no authentication; every other request does: on the trading stream, spot_balances, spot_fee and spot_subscribe sent before a login are answered with an error carrying the request's id, never a result."},
+	{ID: "V3-WST-NO-WALLET", Area: "streamtrading", Section: secTradingWallet, Status: Testable,
+		Statement: "The wallet methods are the wallet stream's, not the trading stream's (its method names are login, spot_..., margin_... and futures_...): wallet_balances and transactions sent on the trading stream after a login are answered with an error carrying the request's id, never a result."},
 	{ID: "V3-WST-ERROR-ID", Area: "streamtrading", Section: secErrors, Status: Testable,
 		Statement: "A trading stream request that fails (spot_replace_order of an order that does not exist) is answered with the error object {code Number, message String, description optional} carrying the request's id."},
 	{ID: "V3-WST-FIFO", Area: "streamtrading", Section: secTradingWallet, Status: Testable,
