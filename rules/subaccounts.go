@@ -78,6 +78,8 @@ var subaccountsRules = []Rule{
 		Statement: "The sub-account ACL, balance and deposit address endpoints need Payment information; a key lacking it gets 1003 with HTTP 403."},
 	{ID: "V3-SUBACC-ACL-GET", Area: "subaccounts", Section: secSubAccount, Status: Testable,
 		Statement: "GET /sub-account/acl answers result, an array of ACL records: sub_account_id String, deposit_address_generation_enabled and withdraw_enabled Boolean, description String, created_at and updated_at DateTime."},
+	{ID: "V3-SUBACC-ACL-TIMES", Area: "subaccounts", Section: secSubAccount, Status: Testable,
+		Statement: "An ACL record's updated_at is never before its created_at (created_at and updated_at DateTime: creation and last update, as the Order names them)."},
 	{ID: "V3-SUBACC-ACL-FILTER", Area: "subaccounts", Section: secSubAccounts, Status: Testable,
 		Statement: "GET /sub-account/acl with sub_account_ids answers the ACL of the listed sub-accounts only."},
 	{ID: "V3-SUBACC-ACL-SET", Area: "subaccounts", Section: secSubAccounts, Status: Testable,

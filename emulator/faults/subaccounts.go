@@ -36,6 +36,7 @@ var subaccountsFaults = []Fault{
 	{"V3-SUBACC-RIGHTS-WITHDRAW", "(api) serves the sub-account transfers to keys without Withdraw cryptocurrencies"},
 	{"V3-SUBACC-RIGHTS-PAYMENT", "(api) serves GET /sub-account/acl to keys without Payment information"},
 	{"V3-SUBACC-ACL-GET", "(api) writes withdraw_enabled as a String"},
+	{"V3-SUBACC-ACL-TIMES", "(api) writes an ACL record's updated_at a second before its created_at"},
 	{"V3-SUBACC-ACL-FILTER", "ignores sub_account_ids on GET /sub-account/acl"},
 	{"V3-SUBACC-ACL-SET", "answers POST /sub-account/acl with the new values without storing them"},
 	{"V3-SUBACC-ACL-REQUIRED", "(api) takes POST /sub-account/acl without description, keeping the old one"},

@@ -61,6 +61,9 @@ func (d Deps) aclViews(acls []subaccount.ACL) []aclView {
 		if d.Faults.On("V3-SUBACC-ACL-GET") {
 			v.Withdraw = map[bool]string{true: "true", false: "false"}[a.Withdraw]
 		}
+		if d.Faults.On("V3-SUBACC-ACL-TIMES") {
+			v.UpdatedAt = a.CreatedAt.Add(-time.Second).Format(time.RFC3339Nano)
+		}
 		out = append(out, v)
 	}
 	return out
