@@ -74,16 +74,6 @@ var _ = Describe("Sub-account ACL, balance and deposit address", func() {
 		}
 	})
 
-	framework.ConformanceIt("V3-SUBACC-ACL-TIMES", func(ctx SpecContext) {
-		s := newSuper()
-		recs := s.acls(ctx, subID(target.RoleSub))
-		Expect(recs).NotTo(BeEmpty(), "the ACL of an active sub-account")
-		for _, m := range recs {
-			created, updated := trading.TimeField(m, "created_at"), trading.TimeField(m, "updated_at")
-			Expect(updated.Before(created)).To(BeFalse(), "ACL of %v: updated_at %v is before created_at %v", m["sub_account_id"], m["updated_at"], m["created_at"])
-		}
-	})
-
 	framework.ConformanceIt("V3-SUBACC-ACL-FILTER", func(ctx SpecContext) {
 		s, a := newSuper(), subID(target.RoleSub)
 		subID(target.RoleSub2) // a second usable sub-account that must not show
