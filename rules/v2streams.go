@@ -76,6 +76,8 @@ var v2streamsRules = []Rule{
 		Statement: "getTrades with by timestamp bounds the trades by from and till as DateTimes (inclusive: a trade's own timestamp as from and till keeps it)."},
 	{ID: "V2-WS-CANDLES", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
 		Statement: "subscribeCandles is followed by snapshotCandles: data array of {timestamp, open, close, min, max, volume, volumeQuote}, symbol and period."},
+	{ID: "V2-WS-CANDLE-MINMAX", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
+		Statement: "A candle of snapshotCandles keeps min at most its open and close and max at least them (min and max: the least and the most price of the candle's period)."},
 	{ID: "V2-WS-CANDLES-LIMIT", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
 		Statement: "limit of subscribeCandles bounds the full snapshot as on subscribeTrades: with limit 1 snapshotCandles carries only the latest candle, with a larger limit the older ones too."},
 	{ID: "V2-WS-CANDLES-UPDATE", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,

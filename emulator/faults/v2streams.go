@@ -29,6 +29,7 @@ var v2streamsFaults = []Fault{
 	{"V2-WS-GETTRADES-PAGING", "ignores offset in getTrades"},
 	{"V2-WS-GETTRADES-BY-TIME", "ignores from and till in getTrades when by is timestamp"},
 	{"V2-WS-CANDLES", "leaves period out of snapshotCandles"},
+	{"V2-WS-CANDLE-MINMAX", "swaps min and max of the candles of snapshotCandles"},
 	{"V2-WS-CANDLES-LIMIT", "ignores limit on subscribeCandles, sending every candle in the snapshot"},
 	{"V2-WS-CANDLES-UPDATE", "leaves the new trade's volume out of updateCandles"},
 	{"V2-WS-LOGIN-BASIC", "accepts BASIC login whatever the sKey"},
