@@ -25,7 +25,7 @@ var marginRules = []Rule{
 	{ID: "V3-MARGIN-ORDERS", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "Margin orders are created, listed, read, replaced and canceled at /margin/order like spot orders, and carry reduce_only and margin_mode."},
 	{ID: "V3-MARGIN-SPOT-SEPARATE", Area: "margin", Section: secMargin, Status: Testable,
-		Statement: "The margin order endpoints leave spot orders alone (GET /margin/order answers an array of margin orders, DELETE /margin/order cancels margin orders): GET /margin/order does not list an active spot order, and DELETE /margin/order (of its symbol) does not cancel it."},
+		Statement: "The margin order endpoints leave spot orders alone (GET /margin/order answers an array of margin orders, DELETE /margin/order cancels margin orders): GET /margin/order does not list an active spot order, and DELETE /margin/order (of its symbol, or of every symbol) does not cancel it."},
 	{ID: "V3-MARGIN-REPLACE-STRICT", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "PATCH /margin/order/{client_order_id} takes strict_validate as the spot replace does: with strict_validate true a price not divisible by tick_size is refused with 10001 and the order stays as it was."},
 	{ID: "V3-MARGIN-CLOSE-POSITION", Area: "margin", Section: secMargin, Status: Testable,

@@ -87,7 +87,7 @@ var spotRules = []Rule{
 	{ID: "V3-SPOT-CANCEL-ALL", Area: "spot", Section: secSpot, Status: Testable,
 		Statement: "DELETE /spot/order cancels every active order (of the symbol, when given) and answers them as an array."},
 	{ID: "V3-SPOT-MARGIN-SEPARATE", Area: "spot", Section: secSpot, Status: Testable,
-		Statement: "The spot order endpoints leave margin orders alone (GET /spot/order answers the active orders, POST /margin/order makes a margin order): GET /spot/order does not list an active margin order, and DELETE /spot/order (of its symbol) does not cancel it."},
+		Statement: "The spot order endpoints leave margin orders alone (GET /spot/order answers the active orders, POST /margin/order makes a margin order): GET /spot/order does not list an active margin order, and DELETE /spot/order (of its symbol, or of every symbol) does not cancel it."},
 	{ID: "V3-SPOT-POST-ONLY", Area: "spot", Section: secTransitions, Status: Testable,
 		Statement: "A post-only order that would match as taker expires."},
 	{ID: "V3-SPOT-IOC", Area: "spot", Section: secTIFDefs, Status: Testable,

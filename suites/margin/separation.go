@@ -12,7 +12,7 @@ import (
 
 // Spot and margin orders of one account on one symbol: each venue's list
 // and cancel-all reach its own orders only. The cancel-all names the
-// symbol, so that it reaches nothing beyond this spec's symbol.
+// symbol first, then none (every symbol of the account: Serial).
 var _ = Describe("Spot and margin orders apart", func() {
 	var (
 		t                *trader
@@ -32,8 +32,8 @@ var _ = Describe("Spot and margin orders apart", func() {
 		spot.PlaceOK(ctx, sp)
 	})
 
-	// Serial: DELETE .../order?symbol= would reach another process's orders
-	// on the symbol where processes share an account.
+	// Serial: DELETE .../order would reach another process's orders where
+	// processes share an account.
 	framework.ConformanceIt("V3-MARGIN-SPOT-SEPARATE", Serial, func(ctx SpecContext) {
 		listed := t.Active(ctx, "")
 		Expect(trading.FindOrder(listed, marginID)).NotTo(BeNil(), "GET /margin/order lists the margin order %s; listed %v", marginID, trading.CloidsOf(listed))
@@ -43,6 +43,8 @@ var _ = Describe("Spot and margin orders apart", func() {
 		got := trading.Objects(ex)
 		Expect(trading.FindOrder(got, spotID)).To(BeNil(), "DELETE /margin/order?symbol=%s answers the spot order %s as canceled; answered %v", s, spotID, trading.CloidsOf(got))
 		Expect(spot.IsActive(ctx, spotID)).To(BeTrue(), "the spot order %s stays active after DELETE /margin/order?symbol=%s", spotID, s)
+		Expect(t.Do(ctx, http.MethodDelete, "/margin/order", nil)).To(framework.BeOK(), "DELETE /margin/order")
+		Expect(spot.IsActive(ctx, spotID)).To(BeTrue(), "the spot order %s stays active after DELETE /margin/order (every symbol)", spotID)
 	})
 
 	framework.ConformanceIt("V3-SPOT-MARGIN-SEPARATE", Serial, func(ctx SpecContext) {
@@ -54,5 +56,7 @@ var _ = Describe("Spot and margin orders apart", func() {
 		got := trading.Objects(ex)
 		Expect(trading.FindOrder(got, marginID)).To(BeNil(), "DELETE /spot/order?symbol=%s answers the margin order %s as canceled; answered %v", s, marginID, trading.CloidsOf(got))
 		Expect(t.IsActive(ctx, marginID)).To(BeTrue(), "the margin order %s stays active after DELETE /spot/order?symbol=%s", marginID, s)
+		Expect(spot.Do(ctx, http.MethodDelete, "/spot/order", nil)).To(framework.BeOK(), "DELETE /spot/order")
+		Expect(t.IsActive(ctx, marginID)).To(BeTrue(), "the margin order %s stays active after DELETE /spot/order (every symbol)", marginID)
 	})
 })
