@@ -4,6 +4,8 @@ package rules
 var marginRules = []Rule{
 	{ID: "V3-MARGIN-ACCOUNT-FIELDS", Area: "margin", Section: secMarginAcct, Status: Testable,
 		Statement: "A margin account carries symbol, type (isolated or cross), created_at, updated_at, currencies (code, margin_balance, reserved_orders, reserved_positions) and positions (array or null), with leverage optional."},
+	{ID: "V3-MARGIN-ACCOUNT-TIMES", Area: "margin", Section: secMarginAcct, Status: Testable,
+		Statement: "A margin account's updated_at is never before its created_at (created_at and updated_at: creation and last update, as the Order names them), in the PUT answer and when read."},
 	{ID: "V3-MARGIN-ACCOUNTS", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "GET /margin/account lists the margin accounts; /margin/account/isolated/{symbol} and /margin/account/cross/{currency} answer one."},
 	{ID: "V3-MARGIN-PUT", Area: "margin", Section: secMargin, Status: Testable,

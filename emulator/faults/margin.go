@@ -3,6 +3,7 @@ package faults
 // marginFaults break the rules of the margin area (rules/margin.go).
 var marginFaults = []Fault{
 	{"V3-MARGIN-ACCOUNT-FIELDS", "(api) leaves reserved_positions out of the account's currencies"},
+	{"V3-MARGIN-ACCOUNT-TIMES", "(api) writes a margin account's updated_at a second before its created_at"},
 	{"V3-MARGIN-ACCOUNTS", "(api) answers GET /margin/account with an empty array"},
 	{"V3-MARGIN-PUT", "answers PUT /margin/account with the account as it was before the change"},
 	{"V3-MARGIN-CLOSE", "treats margin_balance \"0\" as a no-op: the account stays open with its funds"},
