@@ -27,6 +27,8 @@ var streampublicRules = []Rule{
 		Statement: "An error answer is {error: {code Number, message String, description String optional}, id}."},
 	{ID: "V3-WS-PUB-UNKNOWN-METHOD", Area: "streampublic", Section: secMarketStream, Status: Testable,
 		Statement: "A method other than subscribe, unsubscribe and subscriptions is answered with an error carrying the request's id, and the connection stays open."},
+	{ID: "V3-WS-PUB-V2-METHODS", Area: "streampublic", Section: secMarketStream, Status: Testable,
+		Statement: "The v3 market data stream has the methods subscribe, unsubscribe and subscriptions: version 2's subscribeTrades, subscribeCandles and getSymbols sent to it are answered with an error carrying the request's id, not a result."},
 	{ID: "V3-WS-PUB-MALFORMED", Area: "streampublic", Section: secMarketStream, Status: Testable,
 		Statement: "A request with a member of the wrong type (method a number, params a string) is answered with an error carrying its id, and the connection stays open."},
 	{ID: "V3-WS-PUB-UNKNOWN-CHANNEL", Area: "streampublic", Section: secMarketStream, Status: Testable,

@@ -28,6 +28,8 @@ var v2streamsRules = []Rule{
 		Statement: "A request without id is a notification and gets no response."},
 	{ID: "V2-WS-ERROR", Area: "v2streams", Section: secWSStreaming, Status: Testable,
 		Statement: "A failed request is answered {jsonrpc, error {code, message, description}, id} with the request's id."},
+	{ID: "V2-WS-V3-METHODS", Area: "v2streams", Section: secWSStreaming, Status: Testable,
+		Statement: "The v2 streams have the request methods of the v2 table: version 3's subscribe {ch, params: {symbols}} sent to /api/2/ws/public is answered with an error carrying the request's id, not a result."},
 	{ID: "V2-WS-SUB-TRUE", Area: "v2streams", Section: secWSStreaming, Status: Testable,
 		Statement: "A successful subscription returns result true."},
 	{ID: "V2-WS-SUB-ORDER", Area: "v2streams", Section: secWSStreaming, Status: Testable,

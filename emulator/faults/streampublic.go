@@ -33,4 +33,5 @@ var streampublicFaults = []Fault{
 	{"V3-WS-PUB-CONVERTED-FIELDS", "names a converted candle entry's quote volume qv instead of q"},
 	{"V3-WS-PUB-UNSUB-SILENT", "answers unsubscribe as done but keeps sending the symbol's notifications"},
 	{"V3-WS-PUB-SNAPSHOT-ORDER", "sends a subscription's snapshots before its result"},
+	{"V3-WS-PUB-V2-METHODS", "answers version 2's subscribeTrades, subscribeCandles and getSymbols on the v3 market data stream with a result"},
 }

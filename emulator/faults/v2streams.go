@@ -48,4 +48,5 @@ var v2streamsFaults = []Fault{
 	{"V2-WS-REPORT-TRADE", "leaves tradeFee out of trade reports"},
 	{"V2-WS-REPORT-EXPIRED", "reports an expired IOC order with status canceled"},
 	{"V2-WS-REPORT-SUSPENDED", "reports a waiting stop order with status new"},
+	{"V2-WS-V3-METHODS", "answers version 3's subscribe on the v2 streams with result true"},
 }
