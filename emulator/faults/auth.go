@@ -13,4 +13,8 @@ var authFaults = []Fault{
 	{"V3-AUTH-UNKNOWN-KEY", "answers an unknown API key with 1003 and HTTP 403"},
 	{"V3-AUTH-MALFORMED", "answers a malformed Authorization header with 10001 and HTTP 400"},
 	{"V3-AUTH-RIGHTS", "guards /spot/fee/{symbol} with Orderbook, History, Trading balance instead of Place/cancel orders"},
+	{"V3-AUTH-RIGHT-ALONE-ORDERBOOK", "lets a key holding Payment information alone pass where Orderbook, History, Trading balance is needed"},
+	{"V3-AUTH-RIGHT-ALONE-TRADING", "lets a key holding Withdraw cryptocurrencies alone pass where Place/cancel orders is needed"},
+	{"V3-AUTH-RIGHT-ALONE-PAYMENT", "lets a key holding Withdraw cryptocurrencies alone pass where Payment information is needed"},
+	{"V3-AUTH-RIGHT-ALONE-WITHDRAW", "lets a key holding Payment information alone pass where Withdraw cryptocurrencies is needed"},
 }

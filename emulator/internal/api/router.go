@@ -183,7 +183,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		if route.Right != "" && !p.Rights[route.Right] {
+		if !rt.holds(p, route.Right) {
 			out.Error(w, r, Forbidden(route.Right))
 			return
 		}
