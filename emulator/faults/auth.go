@@ -3,7 +3,7 @@ package faults
 // authFaults break the rules of the auth area (rules/auth.go).
 var authFaults = []Fault{
 	{"V3-AUTH-PUBLIC", "demands credentials for public market data"},
-	{"V3-AUTH-REQUIRED", "serves private endpoints without credentials"},
+	{"V3-AUTH-REQUIRED", "serves the private endpoints outside the Spot and Margin tables (sub-accounts, buy crypto) without credentials"},
 	{"V3-AUTH-BASIC", "refuses valid Basic credentials"},
 	{"V3-AUTH-BASIC-FAIL", "accepts Basic credentials whatever the secret"},
 	{"V3-AUTH-HS256", "signs the message without the ?query part, refusing correctly signed requests that have a query"},

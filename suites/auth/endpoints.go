@@ -115,3 +115,13 @@ func fill(ctx context.Context, e *framework.Env, path string, keyed bool) string
 	}
 	return out
 }
+
+// bareEntries are the rows of the table of requests without credentials:
+// every endpoint of v3Endpoints.
+func bareEntries() []TableEntry {
+	out := make([]TableEntry, 0, len(v3Endpoints))
+	for _, p := range v3Endpoints {
+		out = append(out, Entry(p.String(), p))
+	}
+	return out
+}

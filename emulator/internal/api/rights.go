@@ -1,5 +1,7 @@
 package api
 
+import "strings"
+
 // standIns are the faults of the rules "each right alone"
 // (V3-AUTH-RIGHT-ALONE-*, aliased on version 2): each lets one other right,
 // held alone, pass where right is needed. The one chosen is a right none of
@@ -25,4 +27,19 @@ func (rt *Router) holds(p *Principal, right string) bool {
 		}
 	}
 	return false
+}
+
+// servedBare tells where the fault of V3-AUTH-REQUIRED (V2-AUTH-REQUIRED on
+// version 2) serves a request without credentials: every private path but
+// those the first tables of requests without credentials held (the Spot
+// and Margin rows; three v2 rows), so that only the rows of the other
+// areas kill it.
+func servedBare(path string) bool {
+	switch {
+	case strings.HasPrefix(path, "/spot/"), strings.HasPrefix(path, "/margin/"):
+		return false
+	case path == "/account/balance", path == "/history/trades", path == "/account/transactions":
+		return false
+	}
+	return true
 }
