@@ -54,6 +54,8 @@ var marginRules = []Rule{
 		Statement: "How a margin path naming a margin_mode other than isolated or cross is answered."},
 	{ID: "V3-MARGIN-NOT-FOUND", Area: "margin", Section: secErrors, Status: Testable,
 		Statement: "Looking up or canceling an unknown margin order (GET or DELETE /margin/order/{client_order_id}) yields 20002 Order not found."},
+	{ID: "V3-MARGIN-REPLACE-UNKNOWN", Area: "margin", Section: secTransitions, Status: Testable,
+		Statement: "A replace (PATCH /margin/order/{client_order_id}) naming an unknown client_order_id is refused with an error (HTTP 4xx) and no margin order carries its new_client_order_id: only an active order is replaced."},
 	{ID: "V3-MARGIN-RIGHTS", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "Margin reads need Orderbook, History, Trading balance and margin changes need Place/cancel orders; a key lacking the right gets 1003 with HTTP 403."},
 	{ID: "V3-OOS-MARGIN-POSITION-HISTORY", Area: "margin", Section: secMarginAcct, Status: OutOfScope, Reason: notShown,
