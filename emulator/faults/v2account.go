@@ -33,4 +33,7 @@ var v2accountFaults = []Fault{
 	{"V2-TX-SHOW-SENDERS", "sends senders on payins whatever showSenders says"},
 	{"V2-TX-ONE", "answers GET /api/2/account/transactions/{id} with the newest transaction"},
 	{"V2-TX-PAYOUT", "drops the publicComment of withdrawals"},
+	{"V2-ACCOUNT-WITHDRAW-REQUIRED", "takes a withdrawal without address to the account's own deposit address"},
+	{"V2-ACCOUNT-TRANSFER-REQUIRED", "reads a transfer without type as bankToExchange"},
+	{"V2-ACCOUNT-INTERNAL-REQUIRED", "reads an internal transfer without by as by username"},
 }

@@ -1,0 +1,83 @@
+package v2account
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+
+	"github.com/conform-harness/conform/client"
+	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// A write's parameters that the Account management table does not mark
+// optional are required: a request without one is refused with 10001
+// (Errors: "for example a required parameter missing") and moves nothing.
+// Each row sends the complete, well-formed request less one parameter.
+
+// writeForm is a complete request of one write and the currency whose main
+// balance it would move.
+type writeForm func(ctx SpecContext, c *client.Client) (form url.Values, cur string)
+
+var requiredWrites = map[string]struct {
+	rule, path string
+	params     []string
+	form       writeForm
+}{
+	"withdraw": {"V2-ACCOUNT-WITHDRAW-REQUIRED", "/account/crypto/withdraw", []string{"currency", "amount", "address"},
+		func(ctx SpecContext, c *client.Client) (url.Values, string) {
+			p := choosePayout(ctx, c)
+			// autoCommit false: a withdrawal a faulty target creates is rolled back.
+			return url.Values{"currency": {p.cur}, "amount": {p.amount}, "address": {p.address}, "autoCommit": {"false"}}, p.cur
+		}},
+	"transfer": {"V2-ACCOUNT-TRANSFER-REQUIRED", "/account/transfer", []string{"currency", "amount", "type"},
+		func(ctx SpecContext, c *client.Client) (url.Values, string) {
+			cur, amt := transferAmount(ctx, c)
+			return url.Values{"currency": {cur}, "amount": {amt.String()}, "type": {"bankToExchange"}}, cur
+		}},
+	"internal": {"V2-ACCOUNT-INTERNAL-REQUIRED", "/account/transfer/internal", []string{"currency", "amount", "by", "identifier"},
+		func(ctx SpecContext, c *client.Client) (url.Values, string) {
+			user, _ := recipient()
+			cur, amt := transferAmount(ctx, c)
+			return url.Values{"currency": {cur}, "amount": {amt.String()}, "by": {"username"}, "identifier": {user}}, cur
+		}},
+}
+
+func requiredEntries() []TableEntry {
+	var out []TableEntry
+	for _, name := range slices.Sorted(maps.Keys(requiredWrites)) {
+		w := requiredWrites[name]
+		for _, p := range w.params {
+			out = append(out, Entry(fmt.Sprintf("POST %s without %s", w.path, p), framework.Checks(w.rule, "V2-ERR-10001"), name, p))
+		}
+	}
+	return out
+}
+
+var _ = Describe("v2 account: required parameters of the writes", func() {
+	DescribeTable("a write without a parameter its row does not mark optional is refused with 10001 and moves nothing",
+		func(ctx SpecContext, name, missing string) {
+			e := framework.Current()
+			e.RequireTrading()
+			c := e.V2Signed(target.RoleFull)
+			w := requiredWrites[name]
+			form, cur := w.form(ctx, c)
+			before := mainBalance(ctx, c, cur)
+			form.Del(missing)
+			ex := send(ctx, c, http.MethodPost, w.path, form)
+			if o, ok := framework.JSONOf(ex).(map[string]any); ok && ex.Status == http.StatusOK && name == "withdraw" {
+				if id, ok := o["id"].(string); ok {
+					rollbackAtEnd(c, id)
+				}
+			}
+			Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 10001), "POST %s without %s", w.path, missing)
+			after := mainBalance(ctx, c, cur)
+			Expect(after.avail.Equal(before.avail)).To(BeTrue(), "a refused POST %s moved %s: main available %s -> %s", w.path, cur, before.avail, after.avail)
+		},
+		requiredEntries(),
+	)
+})
