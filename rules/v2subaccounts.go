@@ -57,6 +57,12 @@ var v2subaccountsRules = []Rule{
 	{ID: "V2-SUBACC-ID", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Ambiguous,
 		Reason:    "v2 names sub-accounts by numeric user id (subAccountId Number) and v3 by a hex sub_account_id String; neither document maps one to the other",
 		Statement: "Whether version 2 takes the hex sub_account_id version 3 lists."},
+	{ID: "V2-SUBACC-TRANSFER-REQUIRED", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Testable,
+		Statement: "subAccountId, amount, currency and type of POST /sub-acc/transfer are required (none is marked optional): a transfer without one is refused with 10001 and HTTP 400 and moves nothing."},
+	{ID: "V2-SUBACC-ACL-PUT-REQUIRED", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Testable,
+		Statement: "isPayoutEnabled and description of PUT /sub-acc/acl/{subAccountUserId} are required (neither is marked optional): a change without one is refused with 10001 and HTTP 400 and the settings stay as they were."},
+	{ID: "V2-SUBACC-IDS-REQUIRED", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Testable,
+		Statement: "ids of POST /sub-acc/freeze and POST /sub-acc/activate is required: a request without it is refused with 10001 and HTTP 400."},
 	{ID: "V2-OOS-SUBACC-LIST", Area: "v2subaccounts", Section: secV2SubAccounts, Status: OutOfScope, Reason: notShown,
 		Statement: "The response of the sub-account listing GET /sub-acc."},
 }
