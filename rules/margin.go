@@ -56,6 +56,8 @@ var marginRules = []Rule{
 		Statement: "Looking up or canceling an unknown margin order (GET or DELETE /margin/order/{client_order_id}) yields 20002 Order not found."},
 	{ID: "V3-MARGIN-REPLACE-UNKNOWN", Area: "margin", Section: secTransitions, Status: Testable,
 		Statement: "A replace (PATCH /margin/order/{client_order_id}) naming an unknown client_order_id is refused with an error (HTTP 4xx) and no margin order carries its new_client_order_id: only an active order is replaced."},
+	{ID: "V3-MARGIN-ACCOUNT-REQUIRED", Area: "margin", Section: secMargin, Status: Testable,
+		Statement: "margin_balance of PUT /margin/account/{margin_mode}/{instrument} is required (not marked optional; its zero string is how an account is closed): a PUT without it is refused with 10001 and the account stays as it was."},
 	{ID: "V3-MARGIN-RIGHTS", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "Margin reads need Orderbook, History, Trading balance and margin changes need Place/cancel orders; a key lacking the right gets 1003 with HTTP 403."},
 	{ID: "V3-OOS-MARGIN-POSITION-HISTORY", Area: "margin", Section: secMarginAcct, Status: OutOfScope, Reason: notShown,
