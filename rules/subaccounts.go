@@ -64,6 +64,8 @@ var subaccountsRules = []Rule{
 		Statement: "A sub-account transfer beyond the available funds yields 20001 and moves nothing."},
 	{ID: "V3-SUBACC-TRANSFER-VALIDATION", Area: "subaccounts", Section: secSubAccounts, Status: Testable,
 		Statement: "type of a sub-account transfer is to_sub_account or from_sub_account; anything else is refused with 10001."},
+	{ID: "V3-SUBACC-IDS-REQUIRED", Area: "subaccounts", Section: secSubAccounts, Status: Testable,
+		Statement: "sub_account_ids of POST /sub-account/freeze and POST /sub-account/activate is required (not marked optional, unlike the ACL GET's): a request without it is refused with 10001."},
 	{ID: "V3-SUBACC-TRANSFER-REQUIRED", Area: "subaccounts", Section: secSubAccounts, Status: Testable,
 		Statement: "The parameters of the sub-account transfers are required (none is marked optional): POST /sub-account/transfer without sub_account_id, amount, currency or type, sub-to-super without amount or currency, and sub-to-sub without sub_account_id, amount or currency are refused with 10001 and move nothing."},
 	{ID: "V3-SUBACC-SUB-TO-SUPER", Area: "subaccounts", Section: secSubAccounts, Status: Testable,
