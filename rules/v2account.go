@@ -72,6 +72,8 @@ var v2accountRules = []Rule{
 		Statement: "currency, amount and type of POST /account/transfer are required: a transfer without one is refused with 10001 and HTTP 400 and moves nothing."},
 	{ID: "V2-ACCOUNT-INTERNAL-REQUIRED", Area: "v2account", Section: secV2Account, Status: Testable,
 		Statement: "currency, amount, by and identifier of POST /account/transfer/internal are required: an internal transfer without one is refused with 10001 and HTTP 400 and moves nothing."},
+	{ID: "V2-ACCOUNT-CONVERT-REQUIRED", Area: "v2account", Section: secV2Account, Status: Testable,
+		Statement: "fromCurrency, toCurrency and amount of POST /account/crypto/transfer-convert are required: a conversion without one is refused with 10001 and HTTP 400 and moves nothing."},
 	{ID: "V2-ACCOUNT-WITHDRAW-AUTOCOMMIT", Area: "v2account", Section: secV2Account, Status: Ambiguous,
 		Reason:    "autoCommit defaults to true, and the two-phase table says only what PUT and DELETE do to a withdrawal created with autoCommit false: whether a committed payout still shows in reserved (an incomplete transaction until it is sent) and what DELETE answers for it are open",
 		Statement: "What a withdrawal created without autoCommit shows in the balance (available, reserved) and what DELETE /account/crypto/withdraw/{id} answers for it."},

@@ -36,4 +36,5 @@ var v2accountFaults = []Fault{
 	{"V2-ACCOUNT-WITHDRAW-REQUIRED", "takes a withdrawal without address to the account's own deposit address"},
 	{"V2-ACCOUNT-TRANSFER-REQUIRED", "reads a transfer without type as bankToExchange"},
 	{"V2-ACCOUNT-INTERNAL-REQUIRED", "reads an internal transfer without by as by username"},
+	{"V2-ACCOUNT-CONVERT-REQUIRED", "reads a transfer-convert without amount as amount 1"},
 }

@@ -45,6 +45,35 @@ var requiredWrites = map[string]struct {
 			cur, amt := transferAmount(ctx, c)
 			return url.Values{"currency": {cur}, "amount": {amt.String()}, "by": {"username"}, "identifier": {user}}, cur
 		}},
+	"convert": {"V2-ACCOUNT-CONVERT-REQUIRED", "/account/crypto/transfer-convert", []string{"fromCurrency", "toCurrency", "amount"}, convertForm},
+}
+
+// convertForm converts 1 between two currencies v3 marks stable (the pair
+// the transfer-convert spec uses; the document does not say which convert),
+// from the one the main balance holds most of.
+func convertForm(ctx SpecContext, c *client.Client) (url.Values, string) {
+	v3, _ := framework.GetObject(ctx, framework.Current().Public(), "/public/currency", nil)
+	var stable []string
+	for code, v := range v3 {
+		if m, ok := v.(map[string]any); ok && m["stable"] == true {
+			stable = append(stable, code)
+		}
+	}
+	slices.Sort(stable)
+	if len(stable) < 2 {
+		Skip(fmt.Sprintf("needs two stable currencies, found %v", stable))
+	}
+	from, most := stable[0], mainBalance(ctx, c, stable[0])
+	for _, s := range stable[1:] {
+		if b := mainBalance(ctx, c, s); b.avail.GreaterThan(most.avail) {
+			from, most = s, b
+		}
+	}
+	to := stable[0]
+	if to == from {
+		to = stable[1]
+	}
+	return url.Values{"fromCurrency": {from}, "toCurrency": {to}, "amount": {"1"}}, from
 }
 
 func requiredEntries() []TableEntry {

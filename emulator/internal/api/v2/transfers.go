@@ -153,6 +153,9 @@ func transferRoutes(d Deps) []api.Route {
 				return nil, err
 			}
 			amt, err := requiredDecimal(r.Params, "amount")
+			if err != nil && !r.Params.Has("amount") && d.Faults.On("V2-ACCOUNT-CONVERT-REQUIRED") {
+				amt, err = one, nil // the fault: a missing amount reads as 1
+			}
 			if err != nil {
 				return nil, err
 			}
