@@ -13,7 +13,7 @@ import (
 // The limit scenarios from one source address: against a target off this
 // machine, or behind a proxy that connects from one address for all, every
 // request of the harness counts in the same per-IP budgets. The phase then
-// runs alone (its specs are Serial and ordered last, see specs.go), so the
+// runs alone (its specs are Serial and ordered last, see suites/limits), so the
 // rest of the run's traffic is over before it starts, and it keeps its own
 // rows apart:
 //

@@ -10,12 +10,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	_ "github.com/conform-harness/conform/scenarios"
 	_ "github.com/conform-harness/conform/suites/auth"
 	_ "github.com/conform-harness/conform/suites/buycrypto"
 	_ "github.com/conform-harness/conform/suites/conventions"
 	_ "github.com/conform-harness/conform/suites/errors"
 	"github.com/conform-harness/conform/suites/framework"
+	_ "github.com/conform-harness/conform/suites/limits"
 	_ "github.com/conform-harness/conform/suites/margin"
 	_ "github.com/conform-harness/conform/suites/marketdata"
 	_ "github.com/conform-harness/conform/suites/orderlists"

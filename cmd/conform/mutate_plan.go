@@ -29,8 +29,8 @@ const (
 	waitSlow
 )
 
-// Labels the plan reads (scenarios.LabelSlow and scenarios.LabelLimits; the
-// scenarios package is the suite's, not the CLI's).
+// Labels the plan reads (limits.LabelSlow and limits.LabelLimits; the
+// suites/limits package is the suite's, not the CLI's).
 const (
 	labelSlow   = "slow"
 	labelLimits = "limits"

@@ -331,12 +331,7 @@ func printEmulatorOnly(w io.Writer, cov *coverage.Coverage) error {
 }
 
 // suiteDir is where an area's specs live.
-func suiteDir(area string) string {
-	if area == "limits" {
-		return "scenarios/"
-	}
-	return "suites/" + area + "/"
-}
+func suiteDir(area string) string { return "suites/" + area + "/" }
 
 // writeRulesYAML writes the catalogue joined with its specs and faults in
 // the shape of Kubernetes' conformance.yaml. Strings are JSON-quoted, which

@@ -179,9 +179,9 @@ func sortedSpecs(texts, locs []string) ([]string, []string) {
 	return outT, outL
 }
 
-// repoDirs are the top folders of the repository's own path in a
-// of the repository that hold specs.
-var repoDirs = []string{"/suites/", "/scenarios/"}
+// repoDirs are the top folders of the repository that hold specs: a spec
+// location is cut at the last of them.
+var repoDirs = []string{"/suites/"}
 
 // relative cuts a spec location down to its path inside the repository, so
 // that listings and rules.yaml do not depend on where the clone lies.
