@@ -20,6 +20,7 @@ import (
 	"github.com/conform-harness/conform/reporters/ginkgojson"
 	"github.com/conform-harness/conform/reporters/killtable"
 	"github.com/conform-harness/conform/rules"
+	"github.com/conform-harness/conform/target"
 )
 
 const mutateSynopsis = `usage: conform mutate [--only IDS] [--parallel N] [--out DIR] [--suite PATH] [--list]
@@ -317,12 +318,15 @@ func runJobs(ctx context.Context, suite, dir string, jobs []mutationJob, paralle
 // jobEnv is the environment a mutation run adds: most runs live a fraction
 // of a second, most of it building the suite's tree of specs, and the
 // collector's default pace (GOGC=100) spent a quarter of that CPU on it.
-// A GOGC of conform's own environment is kept.
+// A GOGC of conform's own environment is kept. A target handed down to
+// conform itself (target.SuiteEnv) is not passed on: a fault is judged on
+// the embedded emulator only.
 func jobEnv() []string {
+	env := []string{target.SuiteEnv + "="}
 	if _, set := os.LookupEnv("GOGC"); set {
-		return nil
+		return env
 	}
-	return []string{"GOGC=400"}
+	return append(env, "GOGC=400")
 }
 
 // runJob runs the suite binary once. A failing spec is the expected way for

@@ -1,43 +1,43 @@
 package framework
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/conform-harness/conform/target"
 )
 
-// While the tree is built, the flags alone say whether the target is
+// While the tree is built, the handed-down target alone says whether it is
 // reached from one address: the embedded emulator and a plain loopback
-// target are not; a target elsewhere, a declared shared source and a
-// resolution that found a proxy are.
+// target are not; a target elsewhere and a shared source (declared, or
+// found by conform run's resolution) are. A hand-off the suite cannot read
+// is not one address here: StartTarget reports it.
 func TestOneSourceAtBuild(t *testing.T) {
-	declared := filepath.Join(t.TempDir(), "target.json")
-	if err := os.WriteFile(declared, []byte(`{"rest": "http://127.0.0.1:9", "shared_source": true}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	proxied := target.Resolution{REST: "http://127.0.0.1:9", Emulator: true, SharedSource: true}.Encode()
 	for _, tc := range []struct {
-		args []string
+		name string
+		cfg  *target.Config
 		want bool
 	}{
-		{nil, false},
-		{[]string{"-conform.target=http://127.0.0.1:9"}, false},
-		{[]string{"-conform.target=https://api.demo.example.com"}, true},
-		{[]string{"-conform.config=" + declared}, true},
-		{[]string{"-conform.target=http://127.0.0.1:9", "-conform.resolved=" + proxied}, true},
+		{"embedded emulator", nil, false},
+		{"loopback", &target.Config{REST: "http://127.0.0.1:9"}, false},
+		{"elsewhere", &target.Config{REST: "https://api.demo.example.com"}, true},
+		{"shared source", &target.Config{REST: "http://127.0.0.1:9", Emulator: true, SharedSource: true}, true},
 	} {
-		before := registered
-		fs := flag.NewFlagSet("suite", flag.ContinueOnError)
-		RegisterFlags(fs)
-		if err := fs.Parse(tc.args); err != nil {
-			t.Fatal(err)
-		}
-		if got := OneSourceAtBuild(); got != tc.want {
-			t.Errorf("%v: OneSourceAtBuild() = %v, want %v", tc.args, got, tc.want)
-		}
-		registered = before
+		t.Run(tc.name, func(t *testing.T) {
+			v := ""
+			if tc.cfg != nil {
+				var err error
+				if v, err = tc.cfg.Handoff(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Setenv(target.SuiteEnv, v)
+			if got := OneSourceAtBuild(); got != tc.want {
+				t.Errorf("OneSourceAtBuild() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	t.Setenv(target.SuiteEnv, "{")
+	if OneSourceAtBuild() {
+		t.Error("an unreadable hand-off: true")
 	}
 }
