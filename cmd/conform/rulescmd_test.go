@@ -67,7 +67,7 @@ func TestPrintRules(t *testing.T) {
 
 	// rules.yaml: files without lines, so that editing a spec file does not make it stale.
 	b.Reset()
-	if err := writeRulesYAML(&b, cov); err != nil {
+	if err := rules.WriteYAML(&b, cov.Joined()); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"- id: V3-A\n  area: spot\n", `    - file: "suites/spot/rounding.go"`, `  fault: "accepts anything"`, `  emulator_only: "a clock"`, "- id: V3-OOS\n"} {
@@ -144,4 +144,8 @@ func TestCmdRulesWithFakeSuite(t *testing.T) {
 	if code := realMain([]string{"rules", "--suite", suite}, e); code != exitHarness || !strings.Contains(stderr.String(), "wrote no report") {
 		t.Errorf("broken suite: exit %d, stderr %q", code, stderr)
 	}
+}
+
+func report(specs ...types.SpecReport) []types.Report {
+	return []types.Report{{SpecReports: specs}}
 }

@@ -195,6 +195,20 @@ func relative(loc string) string {
 	return loc
 }
 
+// Joined is the catalogue joined with its specs (their files, without
+// lines) and faults, for rules.WriteYAML.
+func (c *Coverage) Joined() []rules.Joined {
+	out := make([]rules.Joined, len(c.Rules))
+	for i, r := range c.Rules {
+		out[i] = rules.Joined{Rule: r.Rule, Fault: r.Fault}
+		for j, text := range r.Specs {
+			file, _, _ := strings.Cut(r.Locations[j], ":")
+			out[i].Specs = append(out[i].Specs, rules.SpecRef{File: file, Text: text})
+		}
+	}
+	return out
+}
+
 // Rule returns the joined rule id.
 func (c *Coverage) Rule(id string) (Rule, bool) {
 	i := slices.IndexFunc(c.Rules, func(r Rule) bool { return r.ID == id })
