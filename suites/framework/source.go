@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
 )
 
 // registered is the suite's flags (RegisterFlags, once at start-up): what
@@ -42,4 +43,40 @@ func OneSourceAtBuild() bool {
 		}
 	}
 	return !cfg.OwnSourceAddresses()
+}
+
+// ClockAtBuild reports, while the spec tree is built, whether specs may
+// move the target's clock: the embedded emulator, a target conform run
+// resolved as an emulator with its control plane, or one it did not
+// resolve (unknown, so the safe answer).
+func ClockAtBuild() bool {
+	f := registered
+	if f == nil {
+		return true
+	}
+	cfg, err := target.Load(f.Config, os.Getenv)
+	if err != nil {
+		return true
+	}
+	if f.Target != "" {
+		cfg.REST = f.Target
+	}
+	if cfg.REST == "" {
+		return true // the embedded emulator
+	}
+	res, err := target.DecodeResolution(f.Resolved)
+	if f.Resolved == "" || err != nil {
+		return true
+	}
+	return res.Emulator
+}
+
+// SerialWhereClockMoves decorates a spec that moves the emulator's clock on
+// an emulator (which concerns every process's orders: Serial) and waits for
+// the target's own clock elsewhere (no decorator: it runs beside others).
+func SerialWhereClockMoves() any {
+	if ClockAtBuild() {
+		return Serial
+	}
+	return Label()
 }
