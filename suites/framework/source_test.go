@@ -7,20 +7,21 @@ import (
 )
 
 // While the tree is built, the handed-down target alone says whether it is
-// reached from one address: the embedded emulator and a plain loopback
-// target are not; a target elsewhere and a shared source (declared, or
-// found by conform run's resolution) are. A hand-off the suite cannot read
-// is not one address here: StartTarget reports it.
+// reached from one address (the embedded emulator and a plain loopback
+// target are not; a target elsewhere and a shared source, declared or
+// found by conform run's resolution, are) and whether specs may move its
+// clock (an emulator). A hand-off the suite cannot read gets the safe
+// answers here: StartTarget reports it.
 func TestOneSourceAtBuild(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		cfg  *target.Config
-		want bool
+		name        string
+		cfg         *target.Config
+		want, clock bool
 	}{
-		{"embedded emulator", nil, false},
-		{"loopback", &target.Config{REST: "http://127.0.0.1:9"}, false},
-		{"elsewhere", &target.Config{REST: "https://api.demo.example.com"}, true},
-		{"shared source", &target.Config{REST: "http://127.0.0.1:9", Emulator: true, SharedSource: true}, true},
+		{"embedded emulator", nil, false, true},
+		{"loopback", &target.Config{REST: "http://127.0.0.1:9"}, false, false},
+		{"elsewhere", &target.Config{REST: "https://api.demo.example.com"}, true, false},
+		{"shared source", &target.Config{REST: "http://127.0.0.1:9", Emulator: true, SharedSource: true}, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := ""
@@ -34,10 +35,13 @@ func TestOneSourceAtBuild(t *testing.T) {
 			if got := OneSourceAtBuild(); got != tc.want {
 				t.Errorf("OneSourceAtBuild() = %v, want %v", got, tc.want)
 			}
+			if got := ClockAtBuild(); got != tc.clock {
+				t.Errorf("ClockAtBuild() = %v, want %v", got, tc.clock)
+			}
 		})
 	}
 	t.Setenv(target.SuiteEnv, "{")
-	if OneSourceAtBuild() {
-		t.Error("an unreadable hand-off: true")
+	if OneSourceAtBuild() || !ClockAtBuild() {
+		t.Error("an unreadable hand-off: one address, or no clock to move")
 	}
 }

@@ -32,7 +32,7 @@ func fillHistory(ctx context.Context, t *trader, s trading.Symbol, n int) {
 	if have >= n {
 		return
 	}
-	const perClient, fillers = 300, 8
+	const perClient, fillers = 300, 16
 	var (
 		mu     sync.Mutex
 		placed []string
@@ -152,7 +152,7 @@ var _ = Describe("Margin order history", func() {
 			trading.ExpectIDsOrdered(t.History(ctx, params{"sort": "ASC", "by": "id"}.Form()), true, "sort ASC")
 			trading.ExpectIDsOrdered(t.History(ctx, params{"sort": "DESC", "by": "id"}.Form()), false, "sort DESC")
 		})
-		It("limit defaults to 100 with a maximum of 1000, offset defaults to 0 with a maximum of 100000", func(ctx SpecContext) {
+		It("limit defaults to 100 with a maximum of 1000, offset defaults to 0 with a maximum of 100000", SpecPriority(5), func(ctx SpecContext) {
 			// More records than the maximum page, so that a limit above it
 			// is told apart under both readings (refused, or clamped).
 			fillHistory(ctx, t, a, 1001)
@@ -170,8 +170,8 @@ var _ = Describe("Margin order history", func() {
 	})
 })
 
-// Trades need fills: Serial.
-var _ = Describe("Margin trade history", Serial, func() {
+// Trades need fills: on a symbol of the spec's own (trading.FillMarkets).
+var _ = Describe("Margin trade history", func() {
 	framework.ConformanceIt("V3-MARGIN-HISTORY-TRADE", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t, cp := newTrader(target.RoleFull), newTrader(target.RoleCounterparty)

@@ -190,7 +190,7 @@ var _ = Describe("Margin orders", func() {
 
 		// Serial: canceling every margin order of the account must not reach
 		// another process's orders where processes share an account.
-		It("cancels the margin orders of a symbol, then all, with DELETE /margin/order", Serial, func(ctx SpecContext) {
+		It("cancels the margin orders of a symbol, then all, with DELETE /margin/order", func(ctx SpecContext) {
 			other := otherFundable(ctx, t, s)
 			t.openIsolated(ctx, other)
 			onS := []params{restingBuy(s, 3), restingBuy(s, 4)}

@@ -135,12 +135,10 @@ var _ = Describe("Spot order history", func() {
 		)
 	})
 
-	framework.ConformanceIt("V3-SPOT-HISTORY-PAGING", func(ctx SpecContext) {
+	framework.ConformanceIt("V3-SPOT-HISTORY-PAGING", SpecPriority(5), func(ctx SpecContext) {
 		// More than a default page of records: top the history up to 101.
 		have := len(t.History(ctx, url.Values{"limit": {"1000"}}))
-		for i := have; i < 101; i++ {
-			t.Finished(ctx, restingBuy(s, 3))
-		}
+		trading.Each(101-have, func(int) { t.Finished(ctx, restingBuy(s, 3)) })
 
 		Expect(t.History(ctx, nil)).To(HaveLen(100), "the default limit is 100 (the history holds more)")
 		all := t.History(ctx, url.Values{"limit": {"1000"}})

@@ -16,9 +16,9 @@ import (
 // The candles row gives limit "as above" (the trades row's): 0 to 1000,
 // default 0, no history. Two M1 candles of history need trades in two
 // different minutes: the emulator's clock is moved between them, elsewhere
-// the second waits for the next minute (trading.TradesInTwoMinutes). Serial:
-// it trades.
-var _ = Describe("Market data stream: limit on candles", Ordered, Serial, Label(framework.LabelSlow), func() {
+// the second waits for the next minute (trading.TradesInTwoMinutes): Serial only
+// where the clock moves (framework.SerialWhereClockMoves).
+var _ = Describe("Market data stream: limit on candles", Ordered, framework.SerialWhereClockMoves(), Label(framework.LabelSlow), SpecPriority(10), func() {
 	var (
 		m            trading.Market
 		maker, taker *trading.Trader

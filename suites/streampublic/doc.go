@@ -7,6 +7,6 @@
 // are limit specs (suites/limits).
 //
 // Every spec opens connections of its own (on a loopback target from source
-// addresses of its own). Specs that trade are Serial, as every fill spec is,
-// and cancel what they placed.
+// addresses of its own). Specs that trade do so on symbols of their own (trading.FillMarkets), as
+// every fill spec does, and cancel what they placed.
 package streampublic

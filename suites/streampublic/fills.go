@@ -67,7 +67,7 @@ func hasTrade(n notification, sym, id string) bool {
 	return false
 }
 
-var _ = Describe("Market data stream: trades made over REST", Ordered, Serial, func() {
+var _ = Describe("Market data stream: trades made over REST", Ordered, func() {
 	var (
 		m             trading.Market
 		first, second restTrade

@@ -12,8 +12,9 @@ import (
 // subscribeCandles takes limit as subscribeTrades does. Two M1 candles of
 // history need trades in two different minutes: the emulator's clock is
 // moved between them, elsewhere the second waits for the next minute
-// (trading.TradesInTwoMinutes). Serial: it trades.
-var _ = Describe("v2 streams: limit on candles", Serial, Label(framework.LabelSlow), func() {
+// (trading.TradesInTwoMinutes): Serial only where the clock moves
+// (framework.SerialWhereClockMoves).
+var _ = Describe("v2 streams: limit on candles", framework.SerialWhereClockMoves(), Label(framework.LabelSlow), SpecPriority(10), func() {
 	framework.ConformanceIt("V2-WS-CANDLES-LIMIT", func(ctx SpecContext) {
 		f := newFillScene(ctx)
 		// The symbol may have a candle of an earlier minute already.
