@@ -110,6 +110,18 @@ var _ = Describe("Spot order history", func() {
 			Expect(has(earlier, onA)).To(BeFalse(), "till a minute before its creation at %s leaves the order out", at)
 		})
 	})
+})
+
+var _ = Describe("Spot order history", func() {
+	var (
+		t *trading.Trader
+		s trading.Symbol
+	)
+	BeforeEach(func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t = newTrader(target.RoleFull)
+		s = restingSymbol(ctx, t)
+	})
 
 	framework.ConformanceContext("V3-SPOT-HISTORY-CLOID", func() {
 		DescribeTable("client_order_id overrides every other parameter",

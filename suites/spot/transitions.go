@@ -142,6 +142,24 @@ var _ = Describe("Order states", func() {
 			expectPlaced(down, "fell through")
 		})
 	})
+})
+
+var _ = Describe("Order states", func() {
+	var (
+		t *trading.Trader
+		s trading.Symbol
+	)
+	BeforeEach(func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t = newTrader(target.RoleFull)
+		s = restingSymbol(ctx, t)
+	})
+	// fills returns the counterparty and a market to trade on with t.
+	fills := func(ctx SpecContext) (*trading.Trader, market) {
+		GinkgoHelper()
+		cp := newTrader(target.RoleCounterparty)
+		return cp, fillMarket(ctx, cp, t, 3, nil)
+	}
 
 	framework.ConformanceContext("V3-SPOT-CANCEL", func() {
 		DescribeTable("cancels an active order and answers it canceled",

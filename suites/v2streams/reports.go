@@ -175,7 +175,9 @@ var _ = Describe("v2 streams: order reports", func() {
 			})
 		})
 	})
+})
 
+var _ = Describe("v2 streams: order reports", func() {
 	framework.ConformanceIt("V2-WS-REPORT-NEW", func(ctx SpecContext) {
 		t, sym := reportingTrader(ctx)
 		r := follow(ctx, t)

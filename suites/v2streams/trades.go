@@ -114,7 +114,9 @@ var _ = Describe("v2 streams: trades and candles", func() {
 		d, _ := snap["data"].([]any)
 		framework.Observe("V2-WS-CANDLE-DEFAULTS", "without period and limit: period %v, %d candles in the snapshot", snap["period"], len(d))
 	})
+})
 
+var _ = Describe("v2 streams: trades and candles", func() {
 	Context("with trades between the suite's accounts over v3 REST", func() {
 		framework.ConformanceIt("V2-WS-TRADES-UPDATE", func(ctx SpecContext) {
 			f := newFillScene(ctx)
