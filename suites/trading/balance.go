@@ -3,8 +3,8 @@ package trading
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"maps"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
