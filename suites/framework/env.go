@@ -56,8 +56,19 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 
 // handedTarget is the run's target as conform run handed it down
 // (target.SuiteEnv): finished, or the zero config of the embedded emulator.
+// A suite run without conform run that names a target the way conform run
+// reads one (CONFORM_TARGET) is refused rather than run on the embedded
+// emulator: the suite resolves no target of its own.
 func handedTarget() (target.Config, error) {
-	return target.FromHandoff(os.Getenv(target.SuiteEnv))
+	v, handed := os.LookupEnv(target.SuiteEnv)
+	if !handed {
+		for _, name := range []string{"CONFORM_TARGET", "CONFORM_WS_TARGET"} {
+			if os.Getenv(name) != "" {
+				return target.Config{}, fmt.Errorf("%s names a target, but the suite takes its target only from conform run (%s): run it with conform run", name, target.SuiteEnv)
+			}
+		}
+	}
+	return target.FromHandoff(v)
 }
 
 // Env is the resolved target of this Ginkgo process.

@@ -1,6 +1,8 @@
 package framework
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/conform-harness/conform/target"
@@ -43,5 +45,20 @@ func TestOneSourceAtBuild(t *testing.T) {
 	t.Setenv(target.SuiteEnv, "{")
 	if OneSourceAtBuild() || !ClockAtBuild() {
 		t.Error("an unreadable hand-off: one address, or no clock to move")
+	}
+}
+
+// A suite run without conform run but with CONFORM_TARGET set is refused
+// in one line rather than run on the embedded emulator; under conform run
+// (the hand-off set, even empty) CONFORM_TARGET is conform run's to read.
+func TestHandedTargetRefusesATargetOfItsOwn(t *testing.T) {
+	t.Setenv("CONFORM_TARGET", "https://api.demo.example.com")
+	t.Setenv(target.SuiteEnv, "")
+	if _, err := handedTarget(); err != nil {
+		t.Errorf("under conform run: %v", err)
+	}
+	os.Unsetenv(target.SuiteEnv) // t.Setenv restores it
+	if _, err := handedTarget(); err == nil || !strings.Contains(err.Error(), "CONFORM_TARGET") {
+		t.Errorf("without conform run: %v, want a refusal naming CONFORM_TARGET", err)
 	}
 }
