@@ -112,10 +112,11 @@ func (t *Trader) Snapshot(ctx context.Context, curs ...string) map[string]Balanc
 // MarginCollateral is what a spec puts on a margin account in cur: a
 // twentieth of t's available balance, enough for the orders specs place
 // and far from all of it, within TransferPlaces so that strict validation
-// accepts it. The spec skips when that leaves nothing.
+// accepts it. The spec skips when that leaves nothing. A twentieth of a
+// balance read seconds ago (ChoiceBalances) serves as well as of a fresh one.
 func (t *Trader) MarginCollateral(ctx context.Context, cur string) decimal.Decimal {
 	GinkgoHelper()
-	amount := t.Balance(ctx, cur).Avail.Div(decimal.NewFromInt(20)).Truncate(TransferPlaces(ctx, cur))
+	amount := t.ChoiceBalances(ctx)[cur].Avail.Div(decimal.NewFromInt(20)).Truncate(TransferPlaces(ctx, cur))
 	if !amount.IsPositive() {
 		Skip(fmt.Sprintf("the %s account holds too little %s to fund a margin account", t.Role, cur))
 	}
