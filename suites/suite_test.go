@@ -57,7 +57,10 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 	Expect(framework.Setup(cfg)).To(Succeed())
 })
 
-var _ = SynchronizedAfterSuite(func() {}, func() {
+// Each process closes its ready stream connections when its specs are
+// done, before process 1 runs the Serial specs (the limit scenarios count
+// every connection from the address).
+var _ = SynchronizedAfterSuite(framework.CloseStreamPools, func() {
 	stopTarget()
 	trading.RemoveLanes() // every process is done with the fill specs' locks
 })
