@@ -108,9 +108,6 @@ type Env struct {
 	// connections share one source address (a target off loopback).
 	streamMu     sync.Mutex
 	streamPacers map[string]*client.Pacer
-	// streams holds stream connections dialled ahead (off loopback only;
-	// nil elsewhere): see streampool.go.
-	streams *streamPool
 	// retrying is set while a spec body runs under retryOnInterference, so
 	// that Interfered may end the attempt instead of skipping.
 	retrying bool
@@ -260,9 +257,6 @@ func Setup(data []byte) error {
 	env.pacer = client.NewPacer(perIPClasses(), 1/float64(n))
 	env.v2pacer = client.NewPacer(v2PerIPClasses(), 1/float64(n))
 	env.acctPacer = client.NewPacer(perAccountClasses(), 1)
-	if !env.loopback {
-		env.streams = newStreamPool(conf)
-	}
 	return nil
 }
 

@@ -72,14 +72,9 @@ func (e *Env) DialStream(ctx context.Context, path string) *client.WSConn {
 			opts.From = ip
 		}
 	}
-	var c *client.WSConn
-	if conn := e.streams.take(e.Config.WS + path); conn != nil {
-		c = client.NewWSConn(conn, e.Config.WS+path, opts)
-	} else {
-		var err error
-		if c, err = client.DialWS(ctx, e.Config.WS+path, opts); err != nil {
-			RedactedFail(fmt.Sprintf("opening the stream %s: %v", path, err))
-		}
+	c, err := client.DialWS(ctx, e.Config.WS+path, opts)
+	if err != nil {
+		RedactedFail(fmt.Sprintf("opening the stream %s: %v", path, err))
 	}
 	DeferCleanup(func() {
 		if CurrentSpecReport().Failed() {

@@ -114,8 +114,6 @@ func limitsContainer() {
 			DeferCleanup(e.V2Spent) // and the specs after them wait for the window the rows spent
 			var err error
 			if one {
-				// Every connection from the address counts: none waits ready.
-				e.CloseStreamPool()
 				res, err = scenarios.RunOneAddress(ctx, cfg)
 			} else {
 				cfg.Addresses = &scenarios.Addresses{}
