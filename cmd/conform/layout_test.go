@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -45,6 +46,34 @@ func TestNoProductionFileOverTheBound(t *testing.T) {
 		}
 		if n := bytes.Count(b, []byte("\n")); n > maxFileLines {
 			t.Errorf("%s: %d lines (at most %d): split it by what it holds", rel, n, maxFileLines)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A spec's assertion on a bare boolean fails with "Expected <bool>: false
+// to be true", which says nothing of what was expected: every such
+// assertion in the suites carries a message (or uses a matcher that
+// describes the value).
+func TestSuiteBooleanAssertionsSayWhy(t *testing.T) {
+	root := filepath.Join("..", "..", "suites")
+	bare := regexp.MustCompile(`To\((BeTrue|BeFalse)\(\)\)`)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if bare.MatchString(line) {
+				rel, _ := filepath.Rel(root, path)
+				t.Errorf("suites/%s:%d: a boolean assertion without a message: %s", filepath.ToSlash(rel), i+1, strings.TrimSpace(line))
+			}
 		}
 		return nil
 	})
