@@ -112,8 +112,10 @@ trust-timed: build
 ## REMOTE_DELAY: the stand-in's one-way latency (default 20ms, issue 24's path, where the certification's 240 s bound
 ## is judged); make test's profile runs a 5 ms path to keep within its own time.
 REMOTE_DELAY ?=
+## The certification runs after the other remote checks, alone: its time is a figure of record.
 remote: build
-	@CONFORM_REMOTE_DELAY=$(REMOTE_DELAY) CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 4 -timeout 30m -v -run '^TestRemote' ./cmd/conform/ > $(BIN)/remote.log 2>&1; \
+	@CONFORM_REMOTE_DELAY=$(REMOTE_DELAY) CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 4 -timeout 30m -v -run '^TestRemote' -skip '^TestRemoteSandboxCertification$$' ./cmd/conform/ > $(BIN)/remote.log 2>&1 \
+	  && CONFORM_REMOTE_DELAY=$(REMOTE_DELAY) CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -timeout 30m -v -run '^TestRemoteSandboxCertification$$' ./cmd/conform/ >> $(BIN)/remote.log 2>&1; \
 	  s=$$?; grep -v -e '^=== ' $(BIN)/remote.log; exit $$s
 
 ## clients: real client libraries, unchanged but for the base URL, against the built `conform emulate`:
