@@ -82,6 +82,11 @@ var _ = Describe("Authentication", func() {
 		ex, _ := c.Get(ctx, "/spot/balance", nil)
 		Expect(ex).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002))
 	})
+})
+
+var _ = Describe("Authentication", func() {
+	var e *framework.Env
+	BeforeEach(func() { e = framework.Current() })
 
 	// Each row signs one message and sends another request, or a header
 	// whose parts disagree with what was signed.
