@@ -63,6 +63,11 @@ var v2subaccountsRules = []Rule{
 		Statement: "isPayoutEnabled and description of PUT /sub-acc/acl/{subAccountUserId} are required (neither is marked optional): a change without one is refused with 10001 and HTTP 400 and the settings stay as they were."},
 	{ID: "V2-SUBACC-IDS-REQUIRED", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Testable,
 		Statement: "ids of POST /sub-acc/freeze and POST /sub-acc/activate is required: a request without it is refused with 10001 and HTTP 400."},
+	{ID: "V2-SUBACC-UNKNOWN-VERBS", Area: "v2subaccounts", Section: secV2Errors, Status: Testable,
+		Statement: "A sub-account that cannot be found yields HTTP 500 with code 500 on the settings change (PUT /sub-acc/acl/{subAccountUserId}) and the deposit address (GET /sub-acc/deposit-address/{subAccountUserId}/{currency}) too."},
+	{ID: "V2-SUBACC-ACL-UNKNOWN", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Ambiguous,
+		Reason:    "GET /sub-acc/acl answers an empty array for frozen or disabled sub-accounts, while the Errors table makes a sub-account that cannot be found a 500: the document does not say which governs an unknown id in the subAccountIds filter",
+		Statement: "How GET /sub-acc/acl answers a subAccountIds naming an unknown sub-account."},
 	{ID: "V2-OOS-SUBACC-LIST", Area: "v2subaccounts", Section: secV2SubAccounts, Status: OutOfScope, Reason: notShown,
 		Statement: "The response of the sub-account listing GET /sub-acc."},
 }

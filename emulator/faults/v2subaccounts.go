@@ -27,4 +27,5 @@ var v2subaccountsFaults = []Fault{
 	{"V2-SUBACC-TRANSFER-REQUIRED", "reads a sub-account transfer without type as deposit"},
 	{"V2-SUBACC-ACL-PUT-REQUIRED", "takes a settings change without description, keeping the old one"},
 	{"V2-SUBACC-IDS-REQUIRED", "answers a freeze without ids with result true"},
+	{"V2-SUBACC-UNKNOWN-VERBS", "(api v2) answers a settings change of an unknown sub-account with result []"},
 }
