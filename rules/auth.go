@@ -31,7 +31,7 @@ var authRules = []Rule{
 	{ID: "V3-AUTH-RIGHT-ALONE-PAYMENT", Area: "auth", Section: secAuthRights, Status: Testable,
 		Statement: "An endpoint guarded by Payment information (sub-account ACL, balance and deposit address; every buy-crypto endpoint) serves a key holding that right alone and refuses a key holding any one other right alone with 1003 and HTTP 403."},
 	{ID: "V3-AUTH-RIGHT-ALONE-WITHDRAW", Area: "auth", Section: secAuthRights, Status: Testable,
-		Statement: "An endpoint guarded by Withdraw cryptocurrencies (the three sub-account transfers) serves a key holding that right alone and refuses a key holding any one other right alone with 1003 and HTTP 403."},
+		Statement: "An endpoint guarded by Withdraw cryptocurrencies (the three sub-account transfers) serves a key holding that right alone (POST /sub-account/transfer; the other two move funds from the calling sub-account) and refuses a key holding any one other right alone with 1003 and HTTP 403."},
 	{ID: "V3-AUTH-RIGHT-ORDER", Area: "auth", Section: secAuthRights, Status: Ambiguous,
 		Reason:    "the document says insufficient rights yield 1003 and that a missing required parameter is a validation error, but not which is answered when a request has both faults; the rights specs send writes without parameters, so that a served one changes nothing, and read a refusal as 1003 (the rights check first)",
 		Statement: "Whether a key lacking the right gets 1003 or 10001 for a request that is also malformed."},
