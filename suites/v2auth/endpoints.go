@@ -18,6 +18,9 @@ const (
 	rightPayment   = "Payment information"
 	rightWithdraw  = "Withdraw cryptocurrencies"
 	rightNone      = "none" // any authenticated key
+	// rightNotShown is the right of a row the document names without its
+	// table: only its refusal without credentials is asserted.
+	rightNotShown = "not shown"
 )
 
 // singleRight is the role holding each right alone.
@@ -42,8 +45,8 @@ func (p endpoint) String() string { return p.method + " " + p.path }
 
 // v2Endpoints are every authenticated row of the document's version 2
 // tables (Trading history, Account management, Sub-accounts, Buy crypto:
-// "Payment information right for all"). The sub-account listing GET
-// /sub-acc is named without its response and is left out.
+// "Payment information right for all"), and the sub-account listing GET
+// /sub-acc, which the document names without its right or response.
 var v2Endpoints = []endpoint{
 	{"GET", "/history/trades", rightOrderbook},
 	{"GET", "/history/order/{orderId}/trades", rightOrderbook},
@@ -63,6 +66,7 @@ var v2Endpoints = []endpoint{
 	{"POST", "/account/transfer/internal", rightWithdraw},
 	{"GET", "/account/transactions", rightPayment},
 	{"GET", "/account/transactions/{id}", rightPayment},
+	{"GET", "/sub-acc", rightNotShown},
 	{"POST", "/sub-acc/freeze", rightNone},
 	{"POST", "/sub-acc/activate", rightNone},
 	{"POST", "/sub-acc/transfer", rightWithdraw},
