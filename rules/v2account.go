@@ -80,6 +80,8 @@ var v2accountRules = []Rule{
 	{ID: "V2-TX-UNKNOWN", Area: "v2account", Section: secV2Account, Status: Ambiguous,
 		Reason:    "GET /account/transactions/{id} answers one wallet transaction; the Errors table has no code for an unknown transaction id (10001, 500 and a 404 are all readings)",
 		Statement: "How GET /account/transactions/{id} answers an id that names no transaction."},
+	{ID: "V2-ACCOUNT-ESTIMATE-REQUIRED", Area: "v2account", Section: secV2Account, Status: Testable,
+		Statement: "currency and amount of GET /account/crypto/estimate-withdraw and GET /account/crypto/estimate-withdraw-levels are required (only networkCode is marked optional): an estimate without one is refused with 10001 and HTTP 400."},
 	{ID: "V2-ACCOUNT-WITHDRAW-AUTOCOMMIT", Area: "v2account", Section: secV2Account, Status: Ambiguous,
 		Reason:    "autoCommit defaults to true, and the two-phase table says only what PUT and DELETE do to a withdrawal created with autoCommit false: whether a committed payout still shows in reserved (an incomplete transaction until it is sent) and what DELETE answers for it are open",
 		Statement: "What a withdrawal created without autoCommit shows in the balance (available, reserved) and what DELETE /account/crypto/withdraw/{id} answers for it."},

@@ -37,4 +37,5 @@ var v2accountFaults = []Fault{
 	{"V2-ACCOUNT-TRANSFER-REQUIRED", "reads a transfer without type as bankToExchange"},
 	{"V2-ACCOUNT-INTERNAL-REQUIRED", "reads an internal transfer without by as by username"},
 	{"V2-ACCOUNT-CONVERT-REQUIRED", "reads a transfer-convert without amount as amount 1"},
+	{"V2-ACCOUNT-ESTIMATE-REQUIRED", "answers estimate-withdraw-levels without amount with the levels of amount 1"},
 }

@@ -110,3 +110,21 @@ var _ = Describe("v2 account: required parameters of the writes", func() {
 		requiredEntries(),
 	)
 })
+
+// The fee estimates take "currency, networkCode optional, amount" and
+// "currency, amount": currency and amount are required there too.
+var _ = Describe("v2 account: required parameters of the fee estimates", func() {
+	framework.ConformanceContext("V2-ACCOUNT-ESTIMATE-REQUIRED", func() {
+		DescribeTable("an estimate without currency or amount is refused with 10001",
+			func(ctx SpecContext, path, missing string) {
+				c := framework.Current().V2Signed(target.RoleFull)
+				p := choosePayout(ctx, c)
+				q := url.Values{"currency": {p.cur}, "amount": {p.amount}}
+				q.Del(missing)
+				Expect(send(ctx, c, http.MethodGet, path, q)).To(framework.BeAPIError(http.StatusBadRequest, 10001), "GET %s without %s", path, missing)
+			},
+			Entry(nil, "/account/crypto/estimate-withdraw", "currency"), Entry(nil, "/account/crypto/estimate-withdraw", "amount"),
+			Entry(nil, "/account/crypto/estimate-withdraw-levels", "currency"), Entry(nil, "/account/crypto/estimate-withdraw-levels", "amount"),
+		)
+	})
+})

@@ -150,6 +150,10 @@ func accountRoutes(d Deps) []api.Route {
 		}},
 		{Method: "GET", Path: "/account/crypto/estimate-withdraw-levels", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
 			c, amt, net, err := currencyAmount(r, d)
+			if err != nil && !r.Params.Has("amount") && d.Faults.On("V2-ACCOUNT-ESTIMATE-REQUIRED") {
+				c, _ = r.Params.String("currency")
+				amt, err = one, nil // the fault: levels without amount are those of amount 1
+			}
 			if err != nil {
 				return nil, err
 			}
