@@ -23,6 +23,6 @@ var v2historyRules = []Rule{
 	{ID: "V2-HISTORY-ORDER-TRADES", Area: "v2history", Section: secV2History, Status: Testable,
 		Statement: "GET /history/order/{orderId}/trades answers the trades of that order only."},
 	{ID: "V2-HISTORY-LIMIT-ZERO", Area: "v2history", Section: secV2Intro, Status: Ambiguous,
-		Reason:    "the pagination conventions give limit 0 to 1000 without saying what 0 means (no records, or no limit)",
+		Reason:    "the pagination conventions give limit 0 to 1000 without saying what 0 means (no records, or no limit); that 0 is accepted at all is asserted by V2-PAGING-LIMIT-RANGE",
 		Statement: "What GET /history/trades answers with limit=0."},
 }
