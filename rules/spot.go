@@ -147,6 +147,11 @@ var spotRules = []Rule{
 	{ID: "V3-SPOT-CANCEL-FINISHED", Area: "spot", Section: secErrors, Status: Ambiguous,
 		Reason:    "20002 is for the cancel or lookup of an unknown order; the spec does not say how canceling an order that exists but is already finished (canceled, filled or expired) is answered",
 		Statement: "How a cancel of an order that is already canceled is answered."},
+	{ID: "V3-SPOT-REPLACE-UNKNOWN", Area: "spot", Section: secTransitions, Status: Testable,
+		Statement: "A replace (PATCH /spot/order/{client_order_id}) naming an unknown client_order_id is refused with an error (HTTP 4xx) and no order carries its new_client_order_id: only an active order is replaced."},
+	{ID: "V3-SPOT-REPLACE-UNKNOWN-CODE", Area: "spot", Section: secErrors, Status: Ambiguous,
+		Reason:    "the Errors table gives 20002 Order not found for the cancel or lookup of an unknown order; a replace (spot or margin) is neither named there nor given another code",
+		Statement: "Whether a replace of an unknown order yields 20002 Order not found."},
 	{ID: "V3-SPOT-NOT-FOUND-STATUS", Area: "spot", Section: secErrors, Status: Ambiguous, Reason: ambiguousStatus + " (20002 is listed as not shown)",
 		Statement: "The HTTP status of 20002 Order not found."},
 	// Limits.

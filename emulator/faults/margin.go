@@ -28,4 +28,6 @@ var marginFaults = []Fault{
 	{"V3-MARGIN-NOT-FOUND", "answers an unknown margin order with 10001 instead of 20002"},
 	{"V3-MARGIN-HISTORY-TRADE-PAGING", "ignores offset on the margin trade history"},
 	{"V3-MARGIN-ORDER-PARAMS", "takes a margin order of an undocumented type as a limit order"},
+	{"V3-MARGIN-REPLACE-UNKNOWN", "answers a replace of an unknown margin client_order_id with HTTP 200 and an empty order"},
+	{"V3-MARGIN-ACCOUNT-REQUIRED", "reads a PUT /margin/account without margin_balance as margin_balance 0, closing the account"},
 }

@@ -64,4 +64,5 @@ var spotFaults = []Fault{
 	{"V3-ORDER-LIST-FIELDS", "(api) writes order_list_id (its client_order_id) on orders placed alone"},
 	{"V3-ORDER-PRICE-AVERAGE", "(api) writes the order's limit price as price_average once it executed"},
 	{"V3-SPOT-CLOID-LEN-OTHER", "takes a new_client_order_id of any length on replace"},
+	{"V3-SPOT-REPLACE-UNKNOWN", "answers a replace of an unknown client_order_id with HTTP 200 and an empty order"},
 }

@@ -44,4 +44,5 @@ var subaccountsFaults = []Fault{
 	{"V3-SUBACC-BALANCE-ANY-STATE", "refuses the balance of a sub-account that is not active with 21004"},
 	{"V3-SUBACC-ADDRESS", "(api) answers the deposit address as wallet_address instead of address"},
 	{"V3-SUBACC-ADDRESS-NETWORK", "(api) refuses network_code on the sub-account deposit address with 10001"},
+	{"V3-SUBACC-IDS-REQUIRED", "answers a freeze without sub_account_ids with result true"},
 }

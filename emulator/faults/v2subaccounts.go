@@ -25,4 +25,8 @@ var v2subaccountsFaults = []Fault{
 	{"V2-SUBACC-ADDRESS", "(api v2) answers the deposit address without address"},
 	{"V2-SUBACC-ADDRESS-NETWORK", "(api v2) ignores networkCode on the sub-account deposit address: answers the default network's address and networkCode"},
 	{"V2-SUBACC-V3-STATE", "(api v2) keeps a state of its own: freeze through v2 does not freeze for v3"},
+	{"V2-SUBACC-TRANSFER-REQUIRED", "reads a sub-account transfer without type as deposit"},
+	{"V2-SUBACC-ACL-PUT-REQUIRED", "takes a settings change without description, keeping the old one"},
+	{"V2-SUBACC-IDS-REQUIRED", "answers a freeze without ids with result true"},
+	{"V2-SUBACC-UNKNOWN-VERBS", "(api v2) answers a settings change of an unknown sub-account with result []"},
 }

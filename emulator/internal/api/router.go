@@ -171,7 +171,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if needAuth {
 		p, aerr := rt.auth.Authenticate(r, body)
 		switch {
-		case aerr != nil && aerr.Code == 1001 && rt.faults.On("V3-AUTH-REQUIRED") && !route.Public:
+		case aerr != nil && aerr.Code == 1001 && rt.faults.On("V3-AUTH-REQUIRED") && !route.Public && servedBare(rel):
 			p = &Principal{Account: "anonymous", Rights: map[string]bool{route.Right: true}}
 		case aerr != nil:
 			out.Error(w, r, aerr)
@@ -183,7 +183,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		if route.Right != "" && !p.Rights[route.Right] {
+		if !rt.holds(p, route.Right) {
 			out.Error(w, r, Forbidden(route.Right))
 			return
 		}

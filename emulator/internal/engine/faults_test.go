@@ -226,6 +226,10 @@ var faultCases = []struct {
 		_, err2 := v.e.Cancel("A", "nope-nope")
 		return kindName(err1) + " " + kindName(err2)
 	}, "error 3 error 3", "error 0 error 0"},
+	{"V3-SPOT-REPLACE-UNKNOWN", Options{}, func(v *env) string {
+		_, err := v.e.Replace(ReplaceRequest{Account: "A", ClientOrderID: "nope-nope", Quantity: dp("1"), Price: dp("0.01")})
+		return kindName(err)
+	}, "error 3", "ok"},
 	{"V3-SPOT-HISTORY", Options{}, func(v *env) string {
 		v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("first-order")))
 		v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("second-order")))

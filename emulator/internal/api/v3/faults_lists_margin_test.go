@@ -186,6 +186,13 @@ var listMarginFaultCases = []struct {
 	{"V3-MARGIN-NOT-FOUND", func(v *tradingEnv) string {
 		return code(v.send("GET", "/margin/order/no-such-order-01", full1, nil))
 	}, "20002", "10001"},
+	{"V3-MARGIN-REPLACE-UNKNOWN", func(v *tradingEnv) string {
+		return code(v.send("PATCH", "/margin/order/no-such-order-01", full1, params{"quantity": "1", "price": "1"}))
+	}, "20002", "200"},
+	{"V3-MARGIN-ACCOUNT-REQUIRED", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		return code(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{}))
+	}, "10001", "200"},
 	{"V3-MARGIN-HISTORY-TRADE-PAGING", func(v *tradingEnv) string {
 		openLong(v)
 		return fmt.Sprint(len(objs(v.ok(v.send("GET", "/margin/history/trade", full1, params{"offset": "1"})))))

@@ -336,6 +336,9 @@ func marginRoutes(d Deps) []api.Route {
 				return nil, perr
 			}
 			raw, ok := r.Params.String("margin_balance")
+			if !ok && f.On("V3-MARGIN-ACCOUNT-REQUIRED") {
+				raw, ok = "0", true // the fault: a missing margin_balance reads as zero, closing the account
+			}
 			if !ok {
 				return nil, api.Validation("margin_balance is required")
 			}

@@ -147,6 +147,9 @@ func subAccountRoutes(d Deps) []api.Route {
 			return out, nil
 		}},
 		{Method: "POST", Path: "/sub-account/freeze", Right: stateRight, Handle: func(r *api.Request) (any, *api.Error) {
+			if len(r.Params.List("sub_account_ids")) == 0 && d.Faults.On("V3-SUBACC-IDS-REQUIRED") {
+				return result{Result: true}, nil // the fault: a freeze of nothing succeeds
+			}
 			if err := reg.Freeze(r.Principal.Account, r.Params.List("sub_account_ids")); err != nil {
 				return nil, d.subAccountError(err)
 			}
