@@ -28,6 +28,8 @@ var marginRules = []Rule{
 		Statement: "Margin orders are created, listed, read, replaced and canceled at /margin/order like spot orders, and carry reduce_only and margin_mode."},
 	{ID: "V3-MARGIN-SPOT-SEPARATE", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "The margin order endpoints leave spot orders alone (GET /margin/order answers an array of margin orders, DELETE /margin/order cancels margin orders): GET /margin/order does not list an active spot order, and DELETE /margin/order (of its symbol, or of every symbol) does not cancel it."},
+	{ID: "V3-MARGIN-HISTORY-SEPARATE", Area: "margin", Section: secMargin, Status: Testable,
+		Statement: "The order histories are kept apart like the orders (GET /margin/history/order answers order history records of margin orders, GET /spot/history/order of spot orders): the margin history asked for a spot order's client_order_id answers no record, and the spot history asked for a margin order's none."},
 	{ID: "V3-MARGIN-REPLACE-STRICT", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "PATCH /margin/order/{client_order_id} takes strict_validate as the spot replace does: with strict_validate true a price not divisible by tick_size is refused with 10001 and the order stays as it was."},
 	{ID: "V3-MARGIN-CLOSE-POSITION", Area: "margin", Section: secMargin, Status: Testable,

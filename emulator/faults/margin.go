@@ -14,6 +14,7 @@ var marginFaults = []Fault{
 	{"V3-MARGIN-ORDER-MODE", "defaults margin_mode to cross"},
 	{"V3-MARGIN-ORDERS", "(api) leaves reduce_only and margin_mode out of margin orders"},
 	{"V3-MARGIN-SPOT-SEPARATE", "lists and cancels the account's spot orders with its margin orders at /margin/order"},
+	{"V3-MARGIN-HISTORY-SEPARATE", "finds a client_order_id of the other venue's orders in the spot and margin order history"},
 	{"V3-MARGIN-REPLACE-STRICT", "(api) ignores strict_validate on PATCH /margin/order/{client_order_id}, rounding the price"},
 	{"V3-MARGIN-CLOSE-POSITION", "accepts close_position with a quantity (ignoring the quantity)"},
 	{"V3-MARGIN-CLOSE-POSITION-CANCELED", "executes a triggered close_position order whose position is gone at the size it had when placed, opening a position"},
