@@ -41,6 +41,8 @@ var marginRules = []Rule{
 		Statement: "What becomes of a reduce-only order that would increase the position."},
 	{ID: "V3-MARGIN-POSITION-FIELDS", Area: "margin", Section: secMarginAcct, Status: Testable,
 		Statement: "A position carries id, symbol, a signed quantity (negative when short), margin_mode, pnl, price_entry, price_margin_call, price_liquidation, fee_cumulative (\"also carried by the position model\"), created_at and updated_at; leverage is optional."},
+	{ID: "V3-MARGIN-POSITION-TIMES", Area: "margin", Section: secMarginAcct, Status: Testable,
+		Statement: "A position's updated_at is never before its created_at (created_at and updated_at: creation and last update, as the Order names them)."},
 	{ID: "V3-MARGIN-POSITION-CLOSE", Area: "margin", Section: secMargin, Status: Testable,
 		Statement: "DELETE /margin/position/{margin_mode}/{symbol} closes the position (by a limit order when price is given, by a market order otherwise) and DELETE /margin/position closes all, answering the closed positions."},
 	{ID: "V3-MARGIN-POSITION-CLOSE-STRICT", Area: "margin", Section: secMargin, Status: Testable,

@@ -19,6 +19,7 @@ var marginFaults = []Fault{
 	{"V3-MARGIN-CLOSE-POSITION", "accepts close_position with a quantity (ignoring the quantity)"},
 	{"V3-MARGIN-CLOSE-POSITION-CANCELED", "executes a triggered close_position order whose position is gone at the size it had when placed, opening a position"},
 	{"V3-MARGIN-POSITION-FIELDS", "(api) leaves price_liquidation out of positions"},
+	{"V3-MARGIN-POSITION-TIMES", "(api) writes a position's updated_at a second before its created_at"},
 	{"V3-MARGIN-POSITION-CLOSE", "answers DELETE /margin/position without closing anything"},
 	{"V3-MARGIN-POSITION-CLOSE-STRICT", "(api) ignores strict_validate when closing a position, rounding the price"},
 	{"V3-MARGIN-CONFIG", "(api) leaves active out of the margin configuration records"},

@@ -171,6 +171,11 @@ var listMarginFaultCases = []struct {
 		_, has := positions(v.ok(v.send("GET", "/margin/account/isolated/BTCUSDT", full1, nil)).obj())[0]["price_liquidation"]
 		return fmt.Sprint(has)
 	}, "true", "false"},
+	{"V3-MARGIN-POSITION-TIMES", func(v *tradingEnv) string {
+		openLong(v)
+		p := positions(v.ok(v.send("GET", "/margin/account/isolated/BTCUSDT", full1, nil)).obj())[0]
+		return fmt.Sprint(str(p, "created_at") <= str(p, "updated_at"))
+	}, "true", "false"},
 	{"V3-MARGIN-POSITION-CLOSE", func(v *tradingEnv) string {
 		openLong(v)
 		v.ok(v.send("POST", "/spot/order", full2, lim("BTCUSDT", "buy", "0.1", "61000")))
