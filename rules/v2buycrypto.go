@@ -14,6 +14,8 @@ var v2buycryptoRules = []Rule{
 		Statement: "providerId selects one provider in the v2 provider listing, and source and target the providers with a method taking that source and delivering that target."},
 	{ID: "V2-BUY-LIMIT-FIELDS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
 		Statement: "A v2 transaction limit carries currencyCode, targetCode, sourceMin and sourceMax Strings and networkCode when present."},
+	{ID: "V2-BUY-LIMIT-MINMAX", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
+		Statement: "A v2 transaction limit's sourceMin is at most its sourceMax (the v3 record's source_min and source_max, \"same content\" with camelCase names: the least and the most of the source amount)."},
 	{ID: "V2-BUY-RATE-FIELDS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
 		Statement: "A v2 rate carries spotPrice and prices of {paymentMethodId Number, type, targetCode, sourceCode, targetAmount, sourceAmount}."},
 	{ID: "V2-BUY-RATE-REQUIRED", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,

@@ -30,6 +30,8 @@ var v2subaccountsRules = []Rule{
 		Statement: "POST /sub-acc/transfer with type deposit moves exactly amount to the sub-account and answers result, a String."},
 	{ID: "V2-SUBACC-TRANSFER-WITHDRAW", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Testable,
 		Statement: "POST /sub-acc/transfer with type withdraw moves exactly amount from the sub-account."},
+	{ID: "V2-SUBACC-TRANSFER-V3-NAMES", Area: "v2subaccounts", Section: secV2SubAccounts, Status: Testable,
+		Statement: "POST /sub-acc/transfer takes the version 2 names only: type to_sub_account or from_sub_account (version 3's spelling; v2's are deposit or withdraw) is refused with HTTP 400, and so is a request naming the sub-account sub_account_id (version 3's field name) without subAccountId (a required parameter missing: 10001); neither moves anything."},
 	{ID: "V2-SUBACC-TRANSFER-FUNDS", Area: "v2subaccounts", Section: secV2SubErrors, Status: Testable,
 		Statement: "Insufficient funds in a sub-account transfer surface as code 20001."},
 	{ID: "V2-SUBACC-TRANSFER-FROZEN", Area: "v2subaccounts", Section: secV2SubErrors, Status: Testable,

@@ -29,6 +29,7 @@ var v2streamsFaults = []Fault{
 	{"V2-WS-GETTRADES-PAGING", "ignores offset in getTrades"},
 	{"V2-WS-GETTRADES-BY-TIME", "ignores from and till in getTrades when by is timestamp"},
 	{"V2-WS-CANDLES", "leaves period out of snapshotCandles"},
+	{"V2-WS-CANDLE-MINMAX", "swaps min and max of the candles of snapshotCandles"},
 	{"V2-WS-CANDLES-LIMIT", "ignores limit on subscribeCandles, sending every candle in the snapshot"},
 	{"V2-WS-CANDLES-UPDATE", "leaves the new trade's volume out of updateCandles"},
 	{"V2-WS-LOGIN-BASIC", "accepts BASIC login whatever the sKey"},
@@ -47,4 +48,5 @@ var v2streamsFaults = []Fault{
 	{"V2-WS-REPORT-TRADE", "leaves tradeFee out of trade reports"},
 	{"V2-WS-REPORT-EXPIRED", "reports an expired IOC order with status canceled"},
 	{"V2-WS-REPORT-SUSPENDED", "reports a waiting stop order with status new"},
+	{"V2-WS-V3-METHODS", "answers version 3's subscribe on the v2 streams with result true"},
 }

@@ -12,6 +12,7 @@ var v2subaccountsFaults = []Fault{
 	{"V2-SUBACC-RIGHTS", "(api v2) serves POST /sub-acc/transfer to keys without Withdraw cryptocurrencies"},
 	{"V2-SUBACC-TRANSFER-DEPOSIT", "(api v2) deposits the amount truncated to 4 decimals"},
 	{"V2-SUBACC-TRANSFER-WITHDRAW", "(api v2) takes a withdraw for a deposit"},
+	{"V2-SUBACC-TRANSFER-V3-NAMES", "(api v2) takes version 3's to_sub_account and from_sub_account types and its sub_account_id field on POST /sub-acc/transfer"},
 	{"V2-SUBACC-TRANSFER-FUNDS", "(api v2) lets a sub-account transfer overdraw the source"},
 	{"V2-SUBACC-TRANSFER-FROZEN", "(api v2) answers a transfer with a frozen sub-account with 10021 instead of 500"},
 	{"V2-SUBACC-ERR-500", "(api v2) answers an unknown sub-account with 400 and code 10001"},

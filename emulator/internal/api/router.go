@@ -200,7 +200,16 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.Error(w, r, herr)
 		return
 	}
-	out.JSON(w, r, http.StatusOK, v)
+	out.JSON(w, r, rt.successStatus(r), v)
+}
+
+// successStatus is 200, or 201 for a POST under the V3-ERR-200 fault (on
+// the v2 router, its alias V2-ERR-200).
+func (rt *Router) successStatus(r *http.Request) int {
+	if r.Method == http.MethodPost && rt.faults.On("V3-ERR-200") {
+		return http.StatusCreated
+	}
+	return http.StatusOK
 }
 
 // Writer is the one adapter that writes answers and error bodies. The

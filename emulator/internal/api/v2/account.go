@@ -243,7 +243,11 @@ func withdrawRequest(r *api.Request, d Deps) (wallet.WithdrawRequest, *api.Error
 	if req.IncludeFee, err = p.Bool("includeFee", false); err != nil {
 		return req, err
 	}
-	if req.AutoCommit, err = p.Bool("autoCommit", true); err != nil {
+	commit := "autoCommit"
+	if !p.Has(commit) && d.Faults.On("V2-ACCOUNT-WITHDRAW-V3-NAMES") {
+		commit = "auto_commit" // the fault: version 3's spelling read as autoCommit
+	}
+	if req.AutoCommit, err = p.Bool(commit, !d.Faults.On("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-DEFAULT")); err != nil {
 		return req, err
 	}
 	return req, nil

@@ -162,6 +162,10 @@ func SubAccountRoutes(a Accounts) []api.Route {
 		}},
 		{Method: "POST", Path: "/sub-acc/transfer", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
 			id, _ := r.Params.String("subAccountId")
+			v3Names := f.On("V2-SUBACC-TRANSFER-V3-NAMES")
+			if id == "" && v3Names {
+				id, _ = r.Params.String("sub_account_id")
+			}
 			if id == "" {
 				return nil, api.Validation("subAccountId is required")
 			}
@@ -170,6 +174,9 @@ func SubAccountRoutes(a Accounts) []api.Route {
 				typ = "deposit" // the fault: a missing type reads as deposit
 			}
 			dir := map[string]string{"deposit": subaccount.ToSub, "withdraw": subaccount.FromSub}[typ]
+			if v3Names && (typ == subaccount.ToSub || typ == subaccount.FromSub) {
+				dir = typ
+			}
 			if dir == "" {
 				return nil, api.Validation("type must be deposit or withdraw, got %q", typ)
 			}

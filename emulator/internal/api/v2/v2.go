@@ -53,6 +53,7 @@ func SharedFaults() map[string]string {
 		"V3-ERR-401":                    "V2-ERR-401",
 		"V3-ERR-1003":                   "V2-ERR-1003",
 		"V3-ERR-MESSAGES":               "V2-ERR-MESSAGES",
+		"V3-ERR-200":                    "V2-ERR-200",
 	}
 }
 

@@ -90,6 +90,18 @@ var listMarginFaultCases = []struct {
 		_, has := currency0(v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"})).obj())["reserved_positions"]
 		return fmt.Sprint(has)
 	}, "true", "false"},
+	{"V3-MARGIN-SPOT-SEPARATE", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		v.ok(v.send("POST", "/margin/order", full1, lim("BTCUSDT", "buy", "0.01", "50000")))
+		v.ok(v.send("POST", "/spot/order", full1, lim("BTCUSDT", "buy", "0.01", "50000")))
+		listed := len(v.ok(v.send("GET", "/margin/order", full1, nil)).arr())
+		canceled := len(v.ok(v.send("DELETE", "/margin/order", full1, params{"symbol": "BTCUSDT"})).arr())
+		return fmt.Sprint(listed, canceled, len(v.ok(v.send("GET", "/spot/order", full1, nil)).arr()))
+	}, "1 1 1", "2 2 0"},
+	{"V3-MARGIN-ACCOUNT-TIMES", func(v *tradingEnv) string {
+		a := v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"})).obj()
+		return fmt.Sprint(str(a, "created_at") <= str(a, "updated_at"))
+	}, "true", "false"},
 	{"V3-MARGIN-ACCOUNTS", func(v *tradingEnv) string {
 		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
 		return fmt.Sprint(len(v.ok(v.send("GET", "/margin/account", full1, nil)).arr()))

@@ -97,6 +97,9 @@ func (d Deps) positionsJSON(ps []engine.Position) []positionJSON {
 func (d Deps) marginAccountJSON(a engine.MarginAccount) marginAccountJSON {
 	out := marginAccountJSON{Symbol: a.Symbol, Type: a.Type, CreatedAt: wireTime(a.CreatedAt), UpdatedAt: wireTime(a.UpdatedAt),
 		Currencies: []marginCurrencyJSON{}}
+	if d.Faults.On("V3-MARGIN-ACCOUNT-TIMES") {
+		out.UpdatedAt = wireTime(a.CreatedAt.Add(-time.Second))
+	}
 	if a.Leverage != nil {
 		out.Leverage = a.Leverage.String()
 	}
