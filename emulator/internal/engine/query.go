@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Cancel cancels an active (new, suspended or partiallyFilled) order
@@ -43,7 +44,7 @@ func (e *Engine) CancelAll(account, symbol string) ([]Order, error) {
 	if e.faults.On("V3-SPOT-CANCEL-ALL") {
 		symbol = ""
 	}
-	os := e.activeOf(account, symbol, false)
+	os := append(e.activeOf(account, symbol, false), e.otherVenue(account, symbol)...)
 	out := make([]Order, 0, len(os))
 	for _, o := range os {
 		e.cancel(o, now)
@@ -61,12 +62,45 @@ func (e *Engine) Active(account, symbol string) ([]Order, error) {
 	if symbol != "" && e.books[symbol] == nil {
 		return nil, errorf(ErrSymbolNotFound, "symbol %q not found", symbol)
 	}
-	os := e.activeOf(account, symbol, e.faults.On("V3-SPOT-ACTIVE"))
+	os := append(e.activeOf(account, symbol, e.faults.On("V3-SPOT-ACTIVE")), e.otherVenue(account, symbol)...)
 	out := make([]Order, 0, len(os))
 	for _, o := range os {
 		out = append(out, o.snapshot())
 	}
 	return out, nil
+}
+
+// otherVenue is the separation faults' reach into the other venue: the
+// spot orders of a margin account's owner (V3-MARGIN-SPOT-SEPARATE) or the
+// margin orders of a spot account (V3-SPOT-MARGIN-SEPARATE); none otherwise.
+func (e *Engine) otherVenue(account, symbol string) []*order {
+	if spot, isMargin := strings.CutSuffix(account, marginSuffix); isMargin {
+		if e.faults.On("V3-MARGIN-SPOT-SEPARATE") {
+			return e.activeOf(spot, symbol, false)
+		}
+		return nil
+	}
+	if e.faults.On("V3-SPOT-MARGIN-SEPARATE") {
+		return e.activeOf(MarginKey(account), symbol, false)
+	}
+	return nil
+}
+
+// historyAccounts are the accounts a history lookup reads: the one asked
+// for, and under the V3-MARGIN-HISTORY-SEPARATE fault the other venue's of
+// the same owner too.
+func (e *Engine) historyAccounts(a *account, key string) []*account {
+	if !e.faults.On("V3-MARGIN-HISTORY-SEPARATE") {
+		return []*account{a}
+	}
+	other := MarginKey(key)
+	if spot, isMargin := strings.CutSuffix(key, marginSuffix); isMargin {
+		other = spot
+	}
+	if b := e.accounts[other]; b != nil {
+		return []*account{a, b}
+	}
+	return []*account{a}
 }
 
 // activeOf collects an account's active orders by ID.
@@ -124,9 +158,11 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 	if q.ClientOrderID != "" {
 		// Every other parameter is ignored: all records with the ID, newest first.
 		var os []*order
-		for o := a.lookup(q.ClientOrderID); o != nil; o = o.sameCloidPrev() {
-			if !o.deleted {
-				os = append(os, o)
+		for _, a := range e.historyAccounts(a, q.Account) {
+			for o := a.lookup(q.ClientOrderID); o != nil; o = o.sameCloidPrev() {
+				if !o.deleted {
+					os = append(os, o)
+				}
 			}
 		}
 		if e.faults.On("V3-SPOT-HISTORY-CLOID") {
