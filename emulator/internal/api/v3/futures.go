@@ -4,11 +4,9 @@ import (
 	"time"
 
 	"github.com/conform-harness/conform/emulator/clock"
-	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/engine"
-	"github.com/conform-harness/conform/emulator/internal/margin"
 	"github.com/conform-harness/conform/emulator/internal/market"
 	"github.com/shopspring/decimal"
 )
@@ -70,206 +68,89 @@ type futuresInfo struct {
 	Timestamp             string `json:"timestamp"`
 }
 
+// futuresRoutes serves the futures venue (venue.go) and the endpoints only
+// futures have: the futures balance, fees, contract info and funding.
 func futuresRoutes(d Deps) []api.Route {
-	eng := d.Engine
-	// The shapes are the margin ones without the margin faults.
-	nf, _ := faults.New()
-	fd := d
-	fd.Faults = nf
-	read, trade := auth.RightOrderbook, auth.RightTrading
-	key := func(r *api.Request) string { return engine.FuturesKey(r.Principal.Account) }
-	orders := func(os []engine.Order, err error) (any, *api.Error) {
-		if err != nil {
-			return nil, engineError(err)
+	read := auth.RightOrderbook
+	return append(futuresVenue(d).routes(),
+		api.Route{Method: "GET", Path: "/futures/balance", Right: read, Handle: d.getFuturesBalances},
+		api.Route{Method: "GET", Path: "/futures/balance/{currency}", Right: read, Handle: d.getFuturesBalance},
+		api.Route{Method: "GET", Path: "/futures/fee", Right: read, Handle: d.getFuturesFees},
+		api.Route{Method: "GET", Path: "/futures/fee/{symbol}", Right: read, Handle: d.getFuturesFee},
+		api.Route{Method: "GET", Path: "/public/futures/info", Public: true, Handle: d.getFuturesInfos},
+		api.Route{Method: "GET", Path: "/public/futures/info/{symbol}", Public: true, Handle: d.getFuturesInfo},
+		api.Route{Method: "GET", Path: "/public/futures/history/funding", Public: true, Handle: d.getFundingHistories},
+		api.Route{Method: "GET", Path: "/public/futures/history/funding/{symbol}", Public: true, Handle: d.getFundingHistory},
+	)
+}
+
+func (d Deps) getFuturesBalances(r *api.Request) (any, *api.Error) {
+	return d.futuresBalances(r.Principal.Account, ""), nil
+}
+
+func (d Deps) getFuturesBalance(r *api.Request) (any, *api.Error) {
+	c := r.PathValue("currency")
+	if !d.Market.HasCurrency(c) {
+		return nil, api.CurrencyNotFound(c)
+	}
+	return d.futuresBalances(r.Principal.Account, c)[0], nil
+}
+
+func (d Deps) getFuturesFees(*api.Request) (any, *api.Error) {
+	out := []symbolFee{}
+	for _, code := range d.Market.FuturesCodes() {
+		s, _ := d.Market.Symbol(code)
+		out = append(out, symbolFee{Symbol: code, TakeRate: s.TakeRate, MakeRate: s.MakeRate})
+	}
+	return out, nil
+}
+
+func (d Deps) getFuturesFee(r *api.Request) (any, *api.Error) {
+	code := r.PathValue("symbol")
+	s, ok := d.Market.Symbol(code)
+	if !ok || s.Type != market.TypeFutures {
+		return nil, api.SymbolNotFound(code)
+	}
+	return symbolFee{TakeRate: s.TakeRate, MakeRate: s.MakeRate}, nil
+}
+
+func (d Deps) getFuturesInfos(r *api.Request) (any, *api.Error) {
+	codes := d.Market.FuturesCodes()
+	if sel := r.Params.List("symbols"); len(sel) > 0 {
+		codes = sel
+	}
+	out := map[string]futuresInfo{}
+	for _, code := range codes {
+		if info, ok := d.futuresInfo(code); ok {
+			out[code] = info
 		}
-		return fullOrdersJSON(os, nf, true), nil
 	}
-	one := func(o engine.Order, err error) (any, *api.Error) {
-		if err != nil {
-			return nil, engineError(err)
+	return out, nil
+}
+
+func (d Deps) getFuturesInfo(r *api.Request) (any, *api.Error) {
+	info, ok := d.futuresInfo(r.PathValue("symbol"))
+	if !ok {
+		return nil, api.SymbolNotFound(r.PathValue("symbol"))
+	}
+	return info, nil
+}
+
+func (d Deps) getFundingHistories(r *api.Request) (any, *api.Error) {
+	out := map[string][]futuresInfo{}
+	for _, code := range d.Market.FuturesCodes() {
+		if sel := r.Params.List("symbols"); len(sel) == 0 || contains(sel, code) {
+			out[code] = []futuresInfo{}
 		}
-		return newFullOrderJSON(o, nf, true), nil
 	}
-	account := func(a engine.MarginAccount, err error) (any, *api.Error) {
-		if err != nil {
-			return nil, engineError(err)
-		}
-		return fd.marginAccountJSON(a), nil
+	return out, nil
+}
+
+func (d Deps) getFundingHistory(r *api.Request) (any, *api.Error) {
+	if !d.Market.IsFutures(r.PathValue("symbol")) {
+		return nil, api.SymbolNotFound(r.PathValue("symbol"))
 	}
-	return []api.Route{
-		{Method: "GET", Path: "/futures/balance", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			return d.futuresBalances(r.Principal.Account, ""), nil
-		}},
-		{Method: "GET", Path: "/futures/balance/{currency}", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			c := r.PathValue("currency")
-			if !d.Market.HasCurrency(c) {
-				return nil, api.CurrencyNotFound(c)
-			}
-			return d.futuresBalances(r.Principal.Account, c)[0], nil
-		}},
-		{Method: "GET", Path: "/futures/account", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			out := []marginAccountJSON{}
-			for _, a := range eng.FuturesAccounts(r.Principal.Account) {
-				out = append(out, fd.marginAccountJSON(a))
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/futures/account/isolated/{symbol}", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			return account(eng.FuturesAccountOf(r.Principal.Account, string(margin.Isolated), r.PathValue("symbol")))
-		}},
-		{Method: "GET", Path: "/futures/account/cross/{currency}", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			c := r.PathValue("currency")
-			if !d.Market.HasCurrency(c) {
-				return nil, api.CurrencyNotFound(c)
-			}
-			return account(eng.FuturesAccountOf(r.Principal.Account, string(margin.Cross), c))
-		}},
-		{Method: "PUT", Path: "/futures/account/{margin_mode}/{instrument}", Right: trade, Handle: func(r *api.Request) (any, *api.Error) {
-			return d.putFuturesAccount(r)
-		}},
-		{Method: "DELETE", Path: "/futures/position", Right: trade, Handle: func(r *api.Request) (any, *api.Error) {
-			return fd.positionsJSON(eng.CloseAllFuturesPositions(r.Principal.Account)), nil
-		}},
-		{Method: "DELETE", Path: "/futures/position/{margin_mode}/{symbol}", Right: trade, Handle: func(r *api.Request) (any, *api.Error) {
-			price, perr := optDecimal(r.Params, "price")
-			if perr != nil {
-				return nil, perr
-			}
-			strict, perr := r.Params.Bool("strict_validate", false)
-			if perr != nil {
-				return nil, perr
-			}
-			sym := r.PathValue("symbol")
-			ps, err := eng.CloseFuturesPosition(r.Principal.Account, r.PathValue("margin_mode"), sym, price, strict)
-			if err != nil {
-				return nil, engineError(err)
-			}
-			if len(ps) == 0 {
-				return nil, api.Validation("no open %s position in %s", r.PathValue("margin_mode"), sym)
-			}
-			return fd.positionJSON(ps[0]), nil
-		}},
-		{Method: "GET", Path: "/futures/order", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			sym, _ := r.Params.String("symbol")
-			return orders(eng.Active(key(r), sym))
-		}},
-		{Method: "GET", Path: "/futures/order/{client_order_id}", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			return one(eng.Get(key(r), r.PathValue("client_order_id")))
-		}},
-		{Method: "POST", Path: "/futures/order", Right: trade, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := marginPlaceRequest(r)
-			if perr != nil {
-				return nil, perr
-			}
-			req.Margin.Futures = true
-			return one(eng.Place(req))
-		}},
-		{Method: "POST", Path: "/futures/order/list", Right: trade, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := listRequest(r, true)
-			if perr != nil {
-				return nil, perr
-			}
-			req.Futures = true
-			os, err := eng.PlaceList(req)
-			if err != nil {
-				return nil, engineError(err)
-			}
-			out := fullOrdersJSON(os, nf, true)
-			for i := range out {
-				out[i].Trades = nil // never in a list answer
-			}
-			return out, nil
-		}},
-		{Method: "PATCH", Path: "/futures/order/{client_order_id}", Right: trade, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := replaceRequest(r)
-			if perr != nil {
-				return nil, perr
-			}
-			req.Account = key(r)
-			return one(eng.Replace(req))
-		}},
-		{Method: "DELETE", Path: "/futures/order", Right: trade, Handle: func(r *api.Request) (any, *api.Error) {
-			sym, _ := r.Params.String("symbol")
-			return orders(eng.CancelAll(key(r), sym))
-		}},
-		{Method: "DELETE", Path: "/futures/order/{client_order_id}", Right: trade, Handle: func(r *api.Request) (any, *api.Error) {
-			return one(eng.Cancel(key(r), r.PathValue("client_order_id")))
-		}},
-		{Method: "GET", Path: "/futures/config", Right: read, Handle: func(*api.Request) (any, *api.Error) {
-			out := make([]margin.Record, 0, len(d.FuturesConfig))
-			return map[string]any{"config": append(out, d.FuturesConfig...)}, nil
-		}},
-		{Method: "GET", Path: "/futures/fee", Right: read, Handle: func(*api.Request) (any, *api.Error) {
-			out := []symbolFee{}
-			for _, code := range d.Market.FuturesCodes() {
-				s, _ := d.Market.Symbol(code)
-				out = append(out, symbolFee{Symbol: code, TakeRate: s.TakeRate, MakeRate: s.MakeRate})
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/futures/fee/{symbol}", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			code := r.PathValue("symbol")
-			s, ok := d.Market.Symbol(code)
-			if !ok || s.Type != market.TypeFutures {
-				return nil, api.SymbolNotFound(code)
-			}
-			return symbolFee{TakeRate: s.TakeRate, MakeRate: s.MakeRate}, nil
-		}},
-		{Method: "GET", Path: "/futures/history/order", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := historyQuery(r.Params, key(r), false, 1000, 100000, false)
-			if perr != nil {
-				return nil, perr
-			}
-			return orders(eng.History(q))
-		}},
-		{Method: "GET", Path: "/futures/history/trade", Right: read, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := marginTradeQuery(r, false)
-			if perr != nil {
-				return nil, perr
-			}
-			q.Futures = true
-			out := []marginTradeJSON{}
-			for _, t := range eng.MarginTrades(q) {
-				out = append(out, fd.marginTradeJSON(t))
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/public/futures/info", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
-			codes := d.Market.FuturesCodes()
-			if sel := r.Params.List("symbols"); len(sel) > 0 {
-				codes = sel
-			}
-			out := map[string]futuresInfo{}
-			for _, code := range codes {
-				if info, ok := d.futuresInfo(code); ok {
-					out[code] = info
-				}
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/public/futures/info/{symbol}", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
-			info, ok := d.futuresInfo(r.PathValue("symbol"))
-			if !ok {
-				return nil, api.SymbolNotFound(r.PathValue("symbol"))
-			}
-			return info, nil
-		}},
-		{Method: "GET", Path: "/public/futures/history/funding", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
-			out := map[string][]futuresInfo{}
-			for _, code := range d.Market.FuturesCodes() {
-				if sel := r.Params.List("symbols"); len(sel) == 0 || contains(sel, code) {
-					out[code] = []futuresInfo{}
-				}
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/public/futures/history/funding/{symbol}", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
-			if !d.Market.IsFutures(r.PathValue("symbol")) {
-				return nil, api.SymbolNotFound(r.PathValue("symbol"))
-			}
-			return []futuresInfo{}, nil
-		}},
-	}
+	return []futuresInfo{}, nil
 }
 
 // futuresBalances is the futures balance: every currency it holds, or
@@ -300,42 +181,6 @@ func (d Deps) futuresBalances(account, cur string) []futuresBalance {
 type ledgerBalance struct {
 	currency            string
 	available, reserved decimal.Decimal
-}
-
-// putFuturesAccount answers PUT /futures/account/{margin_mode}/{instrument}.
-func (d Deps) putFuturesAccount(r *api.Request) (any, *api.Error) {
-	mode, instr := r.PathValue("margin_mode"), r.PathValue("instrument")
-	if mode == string(margin.Isolated) && !d.Market.IsFutures(instr) {
-		return nil, api.SymbolNotFound(instr)
-	}
-	_, precision, perr := d.collateral(mode, instr)
-	if perr != nil {
-		return nil, perr
-	}
-	raw, ok := r.Params.String("margin_balance")
-	if !ok {
-		return nil, api.Validation("margin_balance is required")
-	}
-	strict, perr := r.Params.Bool("strict_validate", false)
-	if perr != nil {
-		return nil, perr
-	}
-	lev, perr := optDecimal(r.Params, "leverage")
-	if perr != nil {
-		return nil, perr
-	}
-	amt, err := margin.ParseBalance(raw, precision, strict)
-	if err != nil {
-		return nil, api.Validation("%v", err)
-	}
-	a, err := d.Engine.SetFuturesAccount(r.Principal.Account, mode, instr, amt, lev)
-	if err != nil {
-		return nil, engineError(err)
-	}
-	nf, _ := faults.New()
-	fd := d
-	fd.Faults = nf
-	return fd.marginAccountJSON(a), nil
 }
 
 // futuresInfo is a contract's info: the last trade price as mark and index

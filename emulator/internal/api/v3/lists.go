@@ -62,16 +62,17 @@ func fullOrdersJSON(os []engine.Order, f *faults.Set, margin bool) []fullOrderJS
 func listRoutes(d Deps) []api.Route {
 	return []api.Route{
 		{Method: "POST", Path: "/spot/order/list", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			return placeList(d, r, false)
+			return placeList(d, r, false, false)
 		}},
 	}
 }
 
-func placeList(d Deps, r *api.Request, margin bool) (any, *api.Error) {
+func placeList(d Deps, r *api.Request, margin, futures bool) (any, *api.Error) {
 	req, perr := listRequest(r, margin)
 	if perr != nil {
 		return nil, perr
 	}
+	req.Futures = futures
 	if margin && d.Faults.On("V3-LIST-MARGIN-FIELDS") {
 		for i := range req.Orders {
 			req.Orders[i].DisplayQuantity = nil

@@ -48,7 +48,7 @@ func Routes(d Deps) []api.Route {
 	routes = append(routes, spotRoutes(d)...)
 	routes = append(routes, spotOrderRoutes(d)...)
 	routes = append(routes, listRoutes(d)...)
-	routes = append(routes, marginRoutes(d)...)
+	routes = append(routes, marginVenue(d).routes()...)
 	routes = append(routes, futuresRoutes(d)...)
 	routes = append(routes, publicRoutes(d)...)
 	routes = append(routes, walletRoutes(d)...)
