@@ -39,18 +39,10 @@ type feeLevelJSON struct {
 }
 
 func accountRoutes(d Deps) []api.Route {
-	w := d.Wallet
+	w, currencyOf := d.Wallet, d.currencyOf
 	payment, withdraw := auth.RightPayment, auth.RightWithdraw
 	if d.Faults.On("V2-AUTH-RIGHTS") {
 		payment = auth.RightOrderbook
-	}
-	// currencyOf is the {currency} path segment, which must be listed.
-	currencyOf := func(r *api.Request) (string, *api.Error) {
-		c := r.PathValue("currency")
-		if !d.Market.HasCurrency(c) {
-			return "", api.CurrencyNotFound(c)
-		}
-		return c, nil
 	}
 	address := func(get func(account, currency, network string) (wallet.Address, *wallet.Error)) api.Handler {
 		return func(r *api.Request) (any, *api.Error) {
@@ -81,22 +73,7 @@ func accountRoutes(d Deps) []api.Route {
 		}
 	}
 	return []api.Route{
-		{Method: "GET", Path: "/account/balance", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			out := v2shape.NewBalances(w.Balances(r.Principal.Account))
-			if d.Faults.On("V2-BALANCE-RESERVED") {
-				for i := range out {
-					out[i].Reserved = "0"
-				}
-			}
-			if d.Faults.On("V2-BALANCE-FIELDS") {
-				list := make([]any, 0, len(out))
-				for _, b := range out {
-					list = append(list, v2shape.Without(b, "reserved"))
-				}
-				return list, nil
-			}
-			return out, nil
-		}},
+		{Method: "GET", Path: "/account/balance", Right: payment, Handle: d.getAccountBalance},
 		{Method: "GET", Path: "/account/crypto/address/{currency}", Right: payment, Handle: address(func(acct, c, net string) (wallet.Address, *wallet.Error) {
 			if d.Faults.On("V2-ACCOUNT-ADDRESS-NETWORK-GET") {
 				net = ""
@@ -128,76 +105,12 @@ func accountRoutes(d Deps) []api.Route {
 			}
 			return as, err
 		})},
-		{Method: "GET", Path: "/account/crypto/is-mine/{address}", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			return map[string]bool{"result": w.IsMine(r.Principal.Account, r.PathValue("address"))}, nil
-		}},
-		{Method: "GET", Path: "/account/crypto/estimate-withdraw", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			if r.Params.Has("networkCode") && d.Faults.On("V2-VERSION-NETWORK-PARAM") {
-				return nil, api.Validation("networkCode is not a parameter of estimate-withdraw")
-			}
-			c, amt, net, err := currencyAmount(r, d)
-			if err != nil {
-				return nil, err
-			}
-			fee, werr := w.EstimateFee(c, net, amt)
-			if werr != nil {
-				return nil, walletError(werr, d)
-			}
-			if d.Faults.On("V2-ACCOUNT-ESTIMATE") {
-				return map[string]string{"estimatedFee": fee.String()}, nil
-			}
-			return map[string]string{"fee": fee.String()}, nil
-		}},
-		{Method: "GET", Path: "/account/crypto/estimate-withdraw-levels", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			c, amt, net, err := currencyAmount(r, d)
-			if err != nil && !r.Params.Has("amount") && d.Faults.On("V2-ACCOUNT-ESTIMATE-REQUIRED") {
-				c, _ = r.Params.String("currency")
-				amt, err = one, nil // the fault: levels without amount are those of amount 1
-			}
-			if err != nil {
-				return nil, err
-			}
-			ls, werr := w.Levels(c, net, amt)
-			if werr != nil {
-				return nil, walletError(werr, d)
-			}
-			out := make([]feeLevelJSON, 0, len(ls))
-			for _, l := range ls {
-				out = append(out, feeLevelJSON{FeeLevelID: l.ID, Comment: l.Comment, Fee: l.Fee.String(), IsDefault: l.IsDefault})
-			}
-			if d.Faults.On("V2-ACCOUNT-ESTIMATE-LEVELS") {
-				out[1].IsDefault = false
-			}
-			return out, nil
-		}},
-		{Method: "POST", Path: "/account/crypto/withdraw", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
-			req, err := withdrawRequest(r, d)
-			if err != nil {
-				return nil, err
-			}
-			id, werr := w.Withdraw(req)
-			if werr != nil {
-				return nil, walletError(werr, d)
-			}
-			return map[string]string{"id": id}, nil
-		}},
-		{Method: "PUT", Path: "/account/crypto/withdraw/{id}", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
-			ok, werr := w.Commit(r.Principal.Account, r.PathValue("id"))
-			if werr != nil {
-				return nil, walletError(werr, d)
-			}
-			return map[string]bool{"result": ok}, nil
-		}},
-		{Method: "DELETE", Path: "/account/crypto/withdraw/{id}", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
-			if d.Faults.On("V2-ACCOUNT-WITHDRAW-ROLLBACK") {
-				return map[string]bool{"result": true}, nil
-			}
-			ok, werr := w.Rollback(r.Principal.Account, r.PathValue("id"))
-			if werr != nil {
-				return nil, walletError(werr, d)
-			}
-			return map[string]bool{"result": ok}, nil
-		}},
+		{Method: "GET", Path: "/account/crypto/is-mine/{address}", Right: payment, Handle: d.isMine},
+		{Method: "GET", Path: "/account/crypto/estimate-withdraw", Right: payment, Handle: d.estimateWithdraw},
+		{Method: "GET", Path: "/account/crypto/estimate-withdraw-levels", Right: payment, Handle: d.estimateWithdrawLevels},
+		{Method: "POST", Path: "/account/crypto/withdraw", Right: withdraw, Handle: d.withdraw},
+		{Method: "PUT", Path: "/account/crypto/withdraw/{id}", Right: withdraw, Handle: d.commitWithdraw},
+		{Method: "DELETE", Path: "/account/crypto/withdraw/{id}", Right: withdraw, Handle: d.rollbackWithdraw},
 	}
 }
 
@@ -254,4 +167,113 @@ func withdrawRequest(r *api.Request, d Deps) (wallet.WithdrawRequest, *api.Error
 		return req, err
 	}
 	return req, nil
+}
+
+// currencyOf is the {currency} path segment, which must be listed.
+func (d Deps) currencyOf(r *api.Request) (string, *api.Error) {
+	c := r.PathValue("currency")
+	if !d.Market.HasCurrency(c) {
+		return "", api.CurrencyNotFound(c)
+	}
+	return c, nil
+}
+
+func (d Deps) getAccountBalance(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	out := v2shape.NewBalances(w.Balances(r.Principal.Account))
+	if d.Faults.On("V2-BALANCE-RESERVED") {
+		for i := range out {
+			out[i].Reserved = "0"
+		}
+	}
+	if d.Faults.On("V2-BALANCE-FIELDS") {
+		list := make([]any, 0, len(out))
+		for _, b := range out {
+			list = append(list, v2shape.Without(b, "reserved"))
+		}
+		return list, nil
+	}
+	return out, nil
+}
+
+func (d Deps) isMine(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	return map[string]bool{"result": w.IsMine(r.Principal.Account, r.PathValue("address"))}, nil
+}
+
+func (d Deps) estimateWithdraw(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	if r.Params.Has("networkCode") && d.Faults.On("V2-VERSION-NETWORK-PARAM") {
+		return nil, api.Validation("networkCode is not a parameter of estimate-withdraw")
+	}
+	c, amt, net, err := currencyAmount(r, d)
+	if err != nil {
+		return nil, err
+	}
+	fee, werr := w.EstimateFee(c, net, amt)
+	if werr != nil {
+		return nil, walletError(werr, d)
+	}
+	if d.Faults.On("V2-ACCOUNT-ESTIMATE") {
+		return map[string]string{"estimatedFee": fee.String()}, nil
+	}
+	return map[string]string{"fee": fee.String()}, nil
+}
+
+func (d Deps) estimateWithdrawLevels(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	c, amt, net, err := currencyAmount(r, d)
+	if err != nil && !r.Params.Has("amount") && d.Faults.On("V2-ACCOUNT-ESTIMATE-REQUIRED") {
+		c, _ = r.Params.String("currency")
+		amt, err = one, nil // the fault: levels without amount are those of amount 1
+	}
+	if err != nil {
+		return nil, err
+	}
+	ls, werr := w.Levels(c, net, amt)
+	if werr != nil {
+		return nil, walletError(werr, d)
+	}
+	out := make([]feeLevelJSON, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, feeLevelJSON{FeeLevelID: l.ID, Comment: l.Comment, Fee: l.Fee.String(), IsDefault: l.IsDefault})
+	}
+	if d.Faults.On("V2-ACCOUNT-ESTIMATE-LEVELS") {
+		out[1].IsDefault = false
+	}
+	return out, nil
+}
+
+func (d Deps) withdraw(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	req, err := withdrawRequest(r, d)
+	if err != nil {
+		return nil, err
+	}
+	id, werr := w.Withdraw(req)
+	if werr != nil {
+		return nil, walletError(werr, d)
+	}
+	return map[string]string{"id": id}, nil
+}
+
+func (d Deps) commitWithdraw(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	ok, werr := w.Commit(r.Principal.Account, r.PathValue("id"))
+	if werr != nil {
+		return nil, walletError(werr, d)
+	}
+	return map[string]bool{"result": ok}, nil
+}
+
+func (d Deps) rollbackWithdraw(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	if d.Faults.On("V2-ACCOUNT-WITHDRAW-ROLLBACK") {
+		return map[string]bool{"result": true}, nil
+	}
+	ok, werr := w.Rollback(r.Principal.Account, r.PathValue("id"))
+	if werr != nil {
+		return nil, walletError(werr, d)
+	}
+	return map[string]bool{"result": ok}, nil
 }

@@ -111,100 +111,112 @@ var names = buycrypto.Names{ProviderPath: "providerID", ProviderID: "providerId"
 // BuyCryptoRoutes are the v2 Buy crypto endpoints, all with Payment
 // information.
 func BuyCryptoRoutes(a Accounts) []api.Route {
-	svc, f := a.BuyCrypto, a.Faults
+	f := a.Faults
 	right := auth.RightPayment
 	if f.On("V2-BUY-RIGHTS") {
 		right = ""
 	}
 	return []api.Route{
-		{Method: "GET", Path: "/buy-crypto/provider", Right: right, Handle: func(r *api.Request) (any, *api.Error) {
-			id, source, target, perr := names.ProviderFilter(r)
-			if perr != nil {
-				return nil, perr
-			}
-			if f.On("V2-BUY-PROVIDER-FILTER") {
-				id = 0
-			}
-			out := []any{}
-			for _, p := range svc.Providers(id, source, target) {
-				out = append(out, a.providerV2(p))
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/buy-crypto/provider/{providerID}/rate", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := names.Rate(r, f.On("V2-BUY-RATE-REQUIRED"))
-			if perr != nil {
-				return nil, perr
-			}
-			if f.On("V2-BUY-RATE-PARAMS") {
-				q.MethodID = 0
-			}
-			rate, err := svc.Rate(q)
-			if err != nil {
-				return nil, buycrypto.APIError(err)
-			}
-			prices := make([]priceV2, 0, len(rate.Prices))
-			for _, p := range rate.Prices {
-				prices = append(prices, priceV2{PaymentMethodID: p.MethodID, Type: p.Type, TargetCode: p.TargetCode, SourceCode: p.SrcCode,
-					TargetAmount: p.TargetAmount.String(), SourceAmount: p.SourceAmount.String()})
-			}
-			out := map[string]any{"spotPrice": rate.SpotPrice.String(), "prices": prices}
-			if f.On("V2-BUY-RATE-FIELDS") {
-				out["spot_price"] = out["spotPrice"]
-				delete(out, "spotPrice")
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/buy-crypto/provider/{providerID}/order", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			id, perr := names.PathProvider(r)
-			if perr != nil {
-				return nil, perr
-			}
-			if (!r.Params.Has("from") || !r.Params.Has("till")) && !f.On("V2-BUY-ORDERS-FROM-TILL") {
-				return nil, api.Validation("from and till are required")
-			}
-			q, perr := names.Orders(r, id)
-			if perr != nil {
-				return nil, perr
-			}
-			if f.On("V2-BUY-ORDERS-WINDOW") {
-				q.Till = nil
-			}
-			if f.On("V2-BUY-ORDERS-FILTERS") {
-				q.TargetCode = ""
-			}
-			if f.On("V2-BUY-ORDERS-LIMIT-OFFSET") {
-				q.Offset = 0
-			}
-			if f.On("V2-BUY-ORDERS-NETWORK") {
-				q.Network = ""
-			}
-			out := []orderV2{}
-			for _, o := range svc.Orders(q) {
-				out = append(out, a.orderV2(o))
-			}
-			return out, nil
-		}},
-		{Method: "POST", Path: "/buy-crypto/provider/{providerID}/order", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := names.Order(r, f.On("V2-BUY-ORDER-REQUIRED"))
-			if perr != nil {
-				return nil, perr
-			}
-			// Ignoring targetNetworkCode would go unseen (the order falls
-			// back to the network the method lists for the target, the one
-			// a client names), so the fault refuses it: a gateway that
-			// missed the multichain change.
-			if req.Network != "" && f.On("V2-BUY-ORDER-NETWORK") {
-				return nil, api.Validation("unknown field targetNetworkCode")
-			}
-			o, err := svc.Place(req)
-			if err != nil {
-				return nil, buycrypto.APIError(err)
-			}
-			if f.On("V2-BUY-V3-SAME") {
-				o.ID += 1 << 20
-			}
-			return a.orderV2(o), nil
-		}},
+		{Method: "GET", Path: "/buy-crypto/provider", Right: right, Handle: a.getBuyProviders},
+		{Method: "GET", Path: "/buy-crypto/provider/{providerID}/rate", Right: auth.RightPayment, Handle: a.getBuyRate},
+		{Method: "GET", Path: "/buy-crypto/provider/{providerID}/order", Right: auth.RightPayment, Handle: a.getBuyOrders},
+		{Method: "POST", Path: "/buy-crypto/provider/{providerID}/order", Right: auth.RightPayment, Handle: a.placeBuyOrder},
 	}
+}
+
+func (a Accounts) getBuyProviders(r *api.Request) (any, *api.Error) {
+	svc, f := a.BuyCrypto, a.Faults
+	id, source, target, perr := names.ProviderFilter(r)
+	if perr != nil {
+		return nil, perr
+	}
+	if f.On("V2-BUY-PROVIDER-FILTER") {
+		id = 0
+	}
+	out := []any{}
+	for _, p := range svc.Providers(id, source, target) {
+		out = append(out, a.providerV2(p))
+	}
+	return out, nil
+}
+
+func (a Accounts) getBuyRate(r *api.Request) (any, *api.Error) {
+	svc, f := a.BuyCrypto, a.Faults
+	q, perr := names.Rate(r, f.On("V2-BUY-RATE-REQUIRED"))
+	if perr != nil {
+		return nil, perr
+	}
+	if f.On("V2-BUY-RATE-PARAMS") {
+		q.MethodID = 0
+	}
+	rate, err := svc.Rate(q)
+	if err != nil {
+		return nil, buycrypto.APIError(err)
+	}
+	prices := make([]priceV2, 0, len(rate.Prices))
+	for _, p := range rate.Prices {
+		prices = append(prices, priceV2{PaymentMethodID: p.MethodID, Type: p.Type, TargetCode: p.TargetCode, SourceCode: p.SrcCode,
+			TargetAmount: p.TargetAmount.String(), SourceAmount: p.SourceAmount.String()})
+	}
+	out := map[string]any{"spotPrice": rate.SpotPrice.String(), "prices": prices}
+	if f.On("V2-BUY-RATE-FIELDS") {
+		out["spot_price"] = out["spotPrice"]
+		delete(out, "spotPrice")
+	}
+	return out, nil
+}
+
+func (a Accounts) getBuyOrders(r *api.Request) (any, *api.Error) {
+	svc, f := a.BuyCrypto, a.Faults
+	id, perr := names.PathProvider(r)
+	if perr != nil {
+		return nil, perr
+	}
+	if (!r.Params.Has("from") || !r.Params.Has("till")) && !f.On("V2-BUY-ORDERS-FROM-TILL") {
+		return nil, api.Validation("from and till are required")
+	}
+	q, perr := names.Orders(r, id)
+	if perr != nil {
+		return nil, perr
+	}
+	if f.On("V2-BUY-ORDERS-WINDOW") {
+		q.Till = nil
+	}
+	if f.On("V2-BUY-ORDERS-FILTERS") {
+		q.TargetCode = ""
+	}
+	if f.On("V2-BUY-ORDERS-LIMIT-OFFSET") {
+		q.Offset = 0
+	}
+	if f.On("V2-BUY-ORDERS-NETWORK") {
+		q.Network = ""
+	}
+	out := []orderV2{}
+	for _, o := range svc.Orders(q) {
+		out = append(out, a.orderV2(o))
+	}
+	return out, nil
+}
+
+func (a Accounts) placeBuyOrder(r *api.Request) (any, *api.Error) {
+	svc, f := a.BuyCrypto, a.Faults
+	req, perr := names.Order(r, f.On("V2-BUY-ORDER-REQUIRED"))
+	if perr != nil {
+		return nil, perr
+	}
+	// Ignoring targetNetworkCode would go unseen (the order falls
+	// back to the network the method lists for the target, the one
+	// a client names), so the fault refuses it: a gateway that
+	// missed the multichain change.
+	if req.Network != "" && f.On("V2-BUY-ORDER-NETWORK") {
+		return nil, api.Validation("unknown field targetNetworkCode")
+	}
+	o, err := svc.Place(req)
+	if err != nil {
+		return nil, buycrypto.APIError(err)
+	}
+	if f.On("V2-BUY-V3-SAME") {
+		o.ID += 1 << 20
+	}
+	return a.orderV2(o), nil
 }

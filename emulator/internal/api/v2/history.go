@@ -150,34 +150,41 @@ func paging(p api.Params, d Deps, f pagingFaults) (limit, offset int, err *api.E
 }
 
 func historyRoutes(d Deps) []api.Route {
-	list := func(ts []engine.MarginTrade, limit int) []userTradeJSON {
-		out := []userTradeJSON{}
-		if limit < 0 {
-			return out
-		}
-		for _, t := range ts {
-			out = append(out, newUserTrade(t, d))
-		}
+	return []api.Route{
+		{Method: "GET", Path: "/history/trades", Right: auth.RightOrderbook, Handle: d.tradeHistory},
+		{Method: "GET", Path: "/history/order/{orderId}/trades", Right: auth.RightOrderbook, Handle: d.orderTrades},
+	}
+}
+
+func (d Deps) tradeList(ts []engine.MarginTrade, limit int) []userTradeJSON {
+	out := []userTradeJSON{}
+	if limit < 0 {
 		return out
 	}
-	return []api.Route{
-		{Method: "GET", Path: "/history/trades", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			q, margin, err := tradeQuery(r, d)
-			if err != nil {
-				return nil, err
-			}
-			return list(d.Engine.UserTrades(q, margin), q.Limit), nil
-		}},
-		{Method: "GET", Path: "/history/order/{orderId}/trades", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			id, perr := strconv.ParseInt(r.PathValue("orderId"), 10, 64)
-			if perr != nil || id <= 0 {
-				return nil, api.Validation("orderId must be an order id, got %q", r.PathValue("orderId"))
-			}
-			q := engine.MarginTradeQuery{Account: r.Principal.Account, OrderID: id, SortAsc: true, Limit: maxHistoryLimit}
-			if d.Faults.On("V2-HISTORY-ORDER-TRADES") {
-				q.OrderID = 0
-			}
-			return list(d.Engine.UserTrades(q, engine.MarginInclude), q.Limit), nil
-		}},
+	for _, t := range ts {
+		out = append(out, newUserTrade(t, d))
 	}
+	return out
+}
+
+func (d Deps) tradeHistory(r *api.Request) (any, *api.Error) {
+	list := d.tradeList
+	q, margin, err := tradeQuery(r, d)
+	if err != nil {
+		return nil, err
+	}
+	return list(d.Engine.UserTrades(q, margin), q.Limit), nil
+}
+
+func (d Deps) orderTrades(r *api.Request) (any, *api.Error) {
+	list := d.tradeList
+	id, perr := strconv.ParseInt(r.PathValue("orderId"), 10, 64)
+	if perr != nil || id <= 0 {
+		return nil, api.Validation("orderId must be an order id, got %q", r.PathValue("orderId"))
+	}
+	q := engine.MarginTradeQuery{Account: r.Principal.Account, OrderID: id, SortAsc: true, Limit: maxHistoryLimit}
+	if d.Faults.On("V2-HISTORY-ORDER-TRADES") {
+		q.OrderID = 0
+	}
+	return list(d.Engine.UserTrades(q, engine.MarginInclude), q.Limit), nil
 }

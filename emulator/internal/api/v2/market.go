@@ -87,65 +87,11 @@ func ticker(symbol string, d Deps) v2shape.Ticker {
 
 func marketRoutes(d Deps) []api.Route {
 	return []api.Route{
-		{Method: "GET", Path: "/public/currency", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
-			out := []any{}
-			for _, code := range filter(r.Params, "currencies", d.Market.CurrencyCodes(), d.Faults.On("V2-CURRENCY-FILTER")) {
-				c, _ := d.Market.Currency(code)
-				out = append(out, newCurrency(code, c, d))
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/public/currency/{currency}", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
-			code := r.PathValue("currency")
-			c, ok := d.Market.Currency(code)
-			if !ok {
-				if d.Faults.On("V2-ERR-2002") {
-					return nil, api.SymbolNotFound(code)
-				}
-				return nil, api.CurrencyNotFound(code)
-			}
-			if d.Faults.On("V2-CURRENCY-ONE") {
-				first := d.Market.CurrencyCodes()[0]
-				c, _ = d.Market.Currency(first)
-				return newCurrency(first, c, d), nil
-			}
-			return newCurrency(code, c, d), nil
-		}},
-		{Method: "GET", Path: "/public/symbol", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
-			out := []any{}
-			for _, code := range filter(r.Params, "symbols", spotCodes(d.Market), d.Faults.On("V2-SYMBOL-FILTER")) {
-				s, _ := d.Market.Symbol(code)
-				out = append(out, newSymbol(code, s, d))
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/public/symbol/{symbol}", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
-			code := r.PathValue("symbol")
-			s, ok := d.Market.Symbol(code)
-			if !ok || d.Market.IsFutures(code) {
-				return nil, symbolNotFound(code, d)
-			}
-			if d.Faults.On("V2-SYMBOL-ONE") {
-				code = strings.ToLower(code)
-			}
-			return newSymbol(code, s, d), nil
-		}},
-		{Method: "GET", Path: "/public/ticker", Public: true, Handle: func(r *api.Request) (any, *api.Error) {
-			syms := r.Params.List("symbols")
-			if d.Faults.On("V2-TICKER-FILTER") {
-				syms = nil
-			}
-			if len(syms) == 0 {
-				syms = spotCodes(d.Market)
-			}
-			out := []v2shape.Ticker{}
-			for _, code := range spotCodes(d.Market) {
-				if slices.Contains(syms, code) {
-					out = append(out, ticker(code, d))
-				}
-			}
-			return out, nil
-		}},
+		{Method: "GET", Path: "/public/currency", Public: true, Handle: d.getCurrencies},
+		{Method: "GET", Path: "/public/currency/{currency}", Public: true, Handle: d.getCurrency},
+		{Method: "GET", Path: "/public/symbol", Public: true, Handle: d.getSymbols},
+		{Method: "GET", Path: "/public/symbol/{symbol}", Public: true, Handle: d.getSymbol},
+		{Method: "GET", Path: "/public/ticker", Public: true, Handle: d.getTickers},
 	}
 }
 
@@ -156,4 +102,68 @@ func symbolNotFound(code string, d Deps) *api.Error {
 		e.Status = 404
 	}
 	return e
+}
+
+func (d Deps) getCurrencies(r *api.Request) (any, *api.Error) {
+	out := []any{}
+	for _, code := range filter(r.Params, "currencies", d.Market.CurrencyCodes(), d.Faults.On("V2-CURRENCY-FILTER")) {
+		c, _ := d.Market.Currency(code)
+		out = append(out, newCurrency(code, c, d))
+	}
+	return out, nil
+}
+
+func (d Deps) getCurrency(r *api.Request) (any, *api.Error) {
+	code := r.PathValue("currency")
+	c, ok := d.Market.Currency(code)
+	if !ok {
+		if d.Faults.On("V2-ERR-2002") {
+			return nil, api.SymbolNotFound(code)
+		}
+		return nil, api.CurrencyNotFound(code)
+	}
+	if d.Faults.On("V2-CURRENCY-ONE") {
+		first := d.Market.CurrencyCodes()[0]
+		c, _ = d.Market.Currency(first)
+		return newCurrency(first, c, d), nil
+	}
+	return newCurrency(code, c, d), nil
+}
+
+func (d Deps) getSymbols(r *api.Request) (any, *api.Error) {
+	out := []any{}
+	for _, code := range filter(r.Params, "symbols", spotCodes(d.Market), d.Faults.On("V2-SYMBOL-FILTER")) {
+		s, _ := d.Market.Symbol(code)
+		out = append(out, newSymbol(code, s, d))
+	}
+	return out, nil
+}
+
+func (d Deps) getSymbol(r *api.Request) (any, *api.Error) {
+	code := r.PathValue("symbol")
+	s, ok := d.Market.Symbol(code)
+	if !ok || d.Market.IsFutures(code) {
+		return nil, symbolNotFound(code, d)
+	}
+	if d.Faults.On("V2-SYMBOL-ONE") {
+		code = strings.ToLower(code)
+	}
+	return newSymbol(code, s, d), nil
+}
+
+func (d Deps) getTickers(r *api.Request) (any, *api.Error) {
+	syms := r.Params.List("symbols")
+	if d.Faults.On("V2-TICKER-FILTER") {
+		syms = nil
+	}
+	if len(syms) == 0 {
+		syms = spotCodes(d.Market)
+	}
+	out := []v2shape.Ticker{}
+	for _, code := range spotCodes(d.Market) {
+		if slices.Contains(syms, code) {
+			out = append(out, ticker(code, d))
+		}
+	}
+	return out, nil
 }

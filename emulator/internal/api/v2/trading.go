@@ -78,109 +78,137 @@ func orders(os []engine.Order) []orderJSON {
 }
 
 func tradingRoutes(d Deps) []api.Route {
-	eng := d.Engine
-	place := func(r *api.Request, cloid *string) (any, *api.Error) {
-		req, err := v2shape.PlaceRequest(r.Params, r.Principal.Account, cloid)
-		if err != nil {
-			return nil, err
-		}
-		o, perr := eng.Place(req)
-		if perr != nil {
-			return nil, api.EngineError(perr)
-		}
-		return newOrder(o), nil
-	}
 	return []api.Route{
-		{Method: "GET", Path: "/trading/balance", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			return v2shape.NewBalances(d.Ledger.Balances(r.Principal.Account)), nil
-		}},
-		{Method: "GET", Path: "/trading/fee/{symbol}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			s := r.PathValue("symbol")
-			f, ok := d.Market.Fee(s)
-			if !ok {
-				return nil, symbolNotFound(s, d)
-			}
-			return map[string]string{"takeLiquidityRate": f.TakeRate, "provideLiquidityRate": f.MakeRate}, nil
-		}},
-		{Method: "GET", Path: "/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			sym, _ := r.Params.String("symbol")
-			os, err := eng.Active(r.Principal.Account, sym)
-			if err != nil {
-				return nil, api.EngineError(err)
-			}
-			return orders(os), nil
-		}},
-		{Method: "GET", Path: "/order/{clientOrderId}", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			o, err := eng.Get(r.Principal.Account, r.PathValue("clientOrderId"))
-			if err != nil {
-				return nil, api.EngineError(err)
-			}
-			return newOrder(o), nil
-		}},
-		{Method: "POST", Path: "/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) { return place(r, nil) }},
-		{Method: "PUT", Path: "/order/{clientOrderId}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			cloid := r.PathValue("clientOrderId")
-			return place(r, &cloid)
-		}},
-		{Method: "PATCH", Path: "/order/{clientOrderId}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			req := engine.ReplaceRequest{Account: r.Principal.Account, ClientOrderID: r.PathValue("clientOrderId")}
-			if v, ok := r.Params.String("requestClientId"); ok {
-				req.NewClientOrderID = &v
-			}
-			var err *api.Error
-			if req.Quantity, err = optDecimal(r.Params, "quantity"); err != nil {
-				return nil, err
-			}
-			if req.Price, err = optDecimal(r.Params, "price"); err != nil {
-				return nil, err
-			}
-			if req.StopPrice, err = optDecimal(r.Params, "stopPrice"); err != nil {
-				return nil, err
-			}
-			if req.StrictValidate, err = r.Params.Bool("strictValidate", false); err != nil {
-				return nil, err
-			}
-			o, rerr := eng.Replace(req)
-			if rerr != nil {
-				return nil, api.EngineError(rerr)
-			}
-			return newOrder(o), nil
-		}},
-		{Method: "DELETE", Path: "/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			sym, _ := r.Params.String("symbol")
-			os, err := eng.CancelAll(r.Principal.Account, sym)
-			if err != nil {
-				return nil, api.EngineError(err)
-			}
-			return orders(os), nil
-		}},
-		{Method: "DELETE", Path: "/order/{clientOrderId}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			o, err := eng.Cancel(r.Principal.Account, r.PathValue("clientOrderId"))
-			if err != nil {
-				return nil, api.EngineError(err)
-			}
-			return newOrder(o), nil
-		}},
-		{Method: "GET", Path: "/history/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			q := engine.HistoryQuery{Account: r.Principal.Account, DefaultSort: true}
-			q.ClientOrderID, _ = r.Params.String("clientOrderId")
-			if s, ok := r.Params.String("symbol"); ok && s != "" {
-				q.Symbols = []string{s}
-			}
-			var err *api.Error
-			if q.From, q.Till, err = timeBounds(r.Params); err != nil {
-				return nil, err
-			}
-			limit, offset, err := paging(r.Params, d, pagingFaults{})
-			if err != nil {
-				return nil, err
-			}
-			q.Limit, q.Offset, q.DefaultLimit = max(limit, 0), offset, !r.Params.Has("limit")
-			os, herr := eng.History(q)
-			if herr != nil {
-				return nil, api.EngineError(herr)
-			}
-			return orders(os), nil
-		}},
+		{Method: "GET", Path: "/trading/balance", Right: auth.RightOrderbook, Handle: d.getTradingBalance},
+		{Method: "GET", Path: "/trading/fee/{symbol}", Right: auth.RightTrading, Handle: d.getTradingFee},
+		{Method: "GET", Path: "/order", Right: auth.RightOrderbook, Handle: d.getOrders},
+		{Method: "GET", Path: "/order/{clientOrderId}", Right: auth.RightOrderbook, Handle: d.getOrder},
+		{Method: "POST", Path: "/order", Right: auth.RightTrading, Handle: d.placeOrder},
+		{Method: "PUT", Path: "/order/{clientOrderId}", Right: auth.RightTrading, Handle: d.putOrder},
+		{Method: "PATCH", Path: "/order/{clientOrderId}", Right: auth.RightTrading, Handle: d.replaceOrder},
+		{Method: "DELETE", Path: "/order", Right: auth.RightTrading, Handle: d.cancelOrders},
+		{Method: "DELETE", Path: "/order/{clientOrderId}", Right: auth.RightTrading, Handle: d.cancelOrder},
+		{Method: "GET", Path: "/history/order", Right: auth.RightOrderbook, Handle: d.orderHistory},
 	}
+}
+
+func (d Deps) placeWith(r *api.Request, cloid *string) (any, *api.Error) {
+	eng := d.Engine
+	req, err := v2shape.PlaceRequest(r.Params, r.Principal.Account, cloid)
+	if err != nil {
+		return nil, err
+	}
+	o, perr := eng.Place(req)
+	if perr != nil {
+		return nil, api.EngineError(perr)
+	}
+	return newOrder(o), nil
+}
+
+func (d Deps) placeOrder(r *api.Request) (any, *api.Error) { return d.placeWith(r, nil) }
+
+func (d Deps) getTradingBalance(r *api.Request) (any, *api.Error) {
+	return v2shape.NewBalances(d.Ledger.Balances(r.Principal.Account)), nil
+}
+
+func (d Deps) getTradingFee(r *api.Request) (any, *api.Error) {
+	s := r.PathValue("symbol")
+	f, ok := d.Market.Fee(s)
+	if !ok {
+		return nil, symbolNotFound(s, d)
+	}
+	return map[string]string{"takeLiquidityRate": f.TakeRate, "provideLiquidityRate": f.MakeRate}, nil
+}
+
+func (d Deps) getOrders(r *api.Request) (any, *api.Error) {
+	eng := d.Engine
+	sym, _ := r.Params.String("symbol")
+	os, err := eng.Active(r.Principal.Account, sym)
+	if err != nil {
+		return nil, api.EngineError(err)
+	}
+	return orders(os), nil
+}
+
+func (d Deps) getOrder(r *api.Request) (any, *api.Error) {
+	eng := d.Engine
+	o, err := eng.Get(r.Principal.Account, r.PathValue("clientOrderId"))
+	if err != nil {
+		return nil, api.EngineError(err)
+	}
+	return newOrder(o), nil
+}
+
+func (d Deps) putOrder(r *api.Request) (any, *api.Error) {
+	place := d.placeWith
+	cloid := r.PathValue("clientOrderId")
+	return place(r, &cloid)
+}
+
+func (d Deps) replaceOrder(r *api.Request) (any, *api.Error) {
+	eng := d.Engine
+	req := engine.ReplaceRequest{Account: r.Principal.Account, ClientOrderID: r.PathValue("clientOrderId")}
+	if v, ok := r.Params.String("requestClientId"); ok {
+		req.NewClientOrderID = &v
+	}
+	var err *api.Error
+	if req.Quantity, err = optDecimal(r.Params, "quantity"); err != nil {
+		return nil, err
+	}
+	if req.Price, err = optDecimal(r.Params, "price"); err != nil {
+		return nil, err
+	}
+	if req.StopPrice, err = optDecimal(r.Params, "stopPrice"); err != nil {
+		return nil, err
+	}
+	if req.StrictValidate, err = r.Params.Bool("strictValidate", false); err != nil {
+		return nil, err
+	}
+	o, rerr := eng.Replace(req)
+	if rerr != nil {
+		return nil, api.EngineError(rerr)
+	}
+	return newOrder(o), nil
+}
+
+func (d Deps) cancelOrders(r *api.Request) (any, *api.Error) {
+	eng := d.Engine
+	sym, _ := r.Params.String("symbol")
+	os, err := eng.CancelAll(r.Principal.Account, sym)
+	if err != nil {
+		return nil, api.EngineError(err)
+	}
+	return orders(os), nil
+}
+
+func (d Deps) cancelOrder(r *api.Request) (any, *api.Error) {
+	eng := d.Engine
+	o, err := eng.Cancel(r.Principal.Account, r.PathValue("clientOrderId"))
+	if err != nil {
+		return nil, api.EngineError(err)
+	}
+	return newOrder(o), nil
+}
+
+func (d Deps) orderHistory(r *api.Request) (any, *api.Error) {
+	eng := d.Engine
+	q := engine.HistoryQuery{Account: r.Principal.Account, DefaultSort: true}
+	q.ClientOrderID, _ = r.Params.String("clientOrderId")
+	if s, ok := r.Params.String("symbol"); ok && s != "" {
+		q.Symbols = []string{s}
+	}
+	var err *api.Error
+	if q.From, q.Till, err = timeBounds(r.Params); err != nil {
+		return nil, err
+	}
+	limit, offset, err := paging(r.Params, d, pagingFaults{})
+	if err != nil {
+		return nil, err
+	}
+	q.Limit, q.Offset, q.DefaultLimit = max(limit, 0), offset, !r.Params.Has("limit")
+	os, herr := eng.History(q)
+	if herr != nil {
+		return nil, api.EngineError(herr)
+	}
+	return orders(os), nil
 }

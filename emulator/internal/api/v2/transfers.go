@@ -94,108 +94,122 @@ func txQuery(r *api.Request, d Deps) (wallet.Query, bool, *api.Error) {
 }
 
 func transferRoutes(d Deps) []api.Route {
-	w := d.Wallet
 	payment, withdraw := auth.RightPayment, auth.RightWithdraw
 	return []api.Route{
-		{Method: "POST", Path: "/account/transfer", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			c, err := required(r.Params, "currency")
-			if err != nil {
-				return nil, err
-			}
-			amt, err := requiredDecimal(r.Params, "amount")
-			if err != nil {
-				return nil, err
-			}
-			typ, err := required(r.Params, "type")
-			if err != nil && d.Faults.On("V2-ACCOUNT-TRANSFER-REQUIRED") {
-				typ, err = wallet.TypeBankToExchange, nil // the fault: a missing type reads as bankToExchange
-			}
-			if err != nil {
-				return nil, err
-			}
-			if d.Faults.On("V2-ACCOUNT-TRANSFER-TYPE") && typ != wallet.TypeExchangeToBank {
-				typ = wallet.TypeBankToExchange
-			}
-			id, werr := w.Transfer(r.Principal.Account, c, amt, typ)
-			if werr != nil {
-				return nil, walletError(werr, d)
-			}
-			return map[string]string{"id": id}, nil
-		}},
-		{Method: "POST", Path: "/account/transfer/internal", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
-			var vals [4]string
-			for i, name := range []string{"currency", "by", "identifier"} {
-				v, err := required(r.Params, name)
-				if err != nil && name == "by" && d.Faults.On("V2-ACCOUNT-INTERNAL-REQUIRED") {
-					v, err = "username", nil // the fault: a missing by reads as username
-				}
-				if err != nil {
-					return nil, err
-				}
-				vals[i] = v
-			}
-			amt, err := requiredDecimal(r.Params, "amount")
-			if err != nil {
-				return nil, err
-			}
-			if d.Faults.On("V2-ACCOUNT-INTERNAL-BY") && vals[1] != "email" {
-				vals[1] = "username"
-			}
-			id, werr := w.Internal(r.Principal.Account, vals[0], amt, vals[1], vals[2])
-			if werr != nil {
-				return nil, walletError(werr, d)
-			}
-			return map[string]string{"result": id}, nil
-		}},
-		{Method: "POST", Path: "/account/crypto/transfer-convert", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			from, err := required(r.Params, "fromCurrency")
-			if err != nil {
-				return nil, err
-			}
-			to, err := required(r.Params, "toCurrency")
-			if err != nil {
-				return nil, err
-			}
-			amt, err := requiredDecimal(r.Params, "amount")
-			if err != nil && !r.Params.Has("amount") && d.Faults.On("V2-ACCOUNT-CONVERT-REQUIRED") {
-				amt, err = one, nil // the fault: a missing amount reads as 1
-			}
-			if err != nil {
-				return nil, err
-			}
-			ids, werr := w.Convert(r.Principal.Account, from, to, amt)
-			if werr != nil {
-				return nil, walletError(werr, d)
-			}
-			if d.Faults.On("V2-ACCOUNT-TRANSFER-CONVERT") {
-				ids = []string{}
-			}
-			return map[string][]string{"result": ids}, nil
-		}},
-		{Method: "GET", Path: "/account/transactions", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			q, show, err := txQuery(r, d)
-			if err != nil {
-				return nil, err
-			}
-			out := []transactionJSON{}
-			for _, t := range w.Transactions(q) {
-				out = append(out, newTransaction(t, show, d))
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/account/transactions/{id}", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			id := r.PathValue("id")
-			if d.Faults.On("V2-TX-ONE") {
-				if ts := w.Transactions(wallet.Query{Account: r.Principal.Account, Limit: 1}); len(ts) > 0 {
-					id = ts[0].ID
-				}
-			}
-			t, werr := w.Transaction(r.Principal.Account, id)
-			if werr != nil {
-				return nil, walletError(werr, d)
-			}
-			show, _ := r.Params.Bool("showSenders", false)
-			return newTransaction(t, show, d), nil
-		}},
+		{Method: "POST", Path: "/account/transfer", Right: payment, Handle: d.transfer},
+		{Method: "POST", Path: "/account/transfer/internal", Right: withdraw, Handle: d.transferInternal},
+		{Method: "POST", Path: "/account/crypto/transfer-convert", Right: payment, Handle: d.transferConvert},
+		{Method: "GET", Path: "/account/transactions", Right: payment, Handle: d.getTransactions},
+		{Method: "GET", Path: "/account/transactions/{id}", Right: payment, Handle: d.getTransaction},
 	}
+}
+
+func (d Deps) transfer(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	c, err := required(r.Params, "currency")
+	if err != nil {
+		return nil, err
+	}
+	amt, err := requiredDecimal(r.Params, "amount")
+	if err != nil {
+		return nil, err
+	}
+	typ, err := required(r.Params, "type")
+	if err != nil && d.Faults.On("V2-ACCOUNT-TRANSFER-REQUIRED") {
+		typ, err = wallet.TypeBankToExchange, nil // the fault: a missing type reads as bankToExchange
+	}
+	if err != nil {
+		return nil, err
+	}
+	if d.Faults.On("V2-ACCOUNT-TRANSFER-TYPE") && typ != wallet.TypeExchangeToBank {
+		typ = wallet.TypeBankToExchange
+	}
+	id, werr := w.Transfer(r.Principal.Account, c, amt, typ)
+	if werr != nil {
+		return nil, walletError(werr, d)
+	}
+	return map[string]string{"id": id}, nil
+}
+
+func (d Deps) transferInternal(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	var vals [4]string
+	for i, name := range []string{"currency", "by", "identifier"} {
+		v, err := required(r.Params, name)
+		if err != nil && name == "by" && d.Faults.On("V2-ACCOUNT-INTERNAL-REQUIRED") {
+			v, err = "username", nil // the fault: a missing by reads as username
+		}
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	amt, err := requiredDecimal(r.Params, "amount")
+	if err != nil {
+		return nil, err
+	}
+	if d.Faults.On("V2-ACCOUNT-INTERNAL-BY") && vals[1] != "email" {
+		vals[1] = "username"
+	}
+	id, werr := w.Internal(r.Principal.Account, vals[0], amt, vals[1], vals[2])
+	if werr != nil {
+		return nil, walletError(werr, d)
+	}
+	return map[string]string{"result": id}, nil
+}
+
+func (d Deps) transferConvert(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	from, err := required(r.Params, "fromCurrency")
+	if err != nil {
+		return nil, err
+	}
+	to, err := required(r.Params, "toCurrency")
+	if err != nil {
+		return nil, err
+	}
+	amt, err := requiredDecimal(r.Params, "amount")
+	if err != nil && !r.Params.Has("amount") && d.Faults.On("V2-ACCOUNT-CONVERT-REQUIRED") {
+		amt, err = one, nil // the fault: a missing amount reads as 1
+	}
+	if err != nil {
+		return nil, err
+	}
+	ids, werr := w.Convert(r.Principal.Account, from, to, amt)
+	if werr != nil {
+		return nil, walletError(werr, d)
+	}
+	if d.Faults.On("V2-ACCOUNT-TRANSFER-CONVERT") {
+		ids = []string{}
+	}
+	return map[string][]string{"result": ids}, nil
+}
+
+func (d Deps) getTransactions(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	q, show, err := txQuery(r, d)
+	if err != nil {
+		return nil, err
+	}
+	out := []transactionJSON{}
+	for _, t := range w.Transactions(q) {
+		out = append(out, newTransaction(t, show, d))
+	}
+	return out, nil
+}
+
+func (d Deps) getTransaction(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	id := r.PathValue("id")
+	if d.Faults.On("V2-TX-ONE") {
+		if ts := w.Transactions(wallet.Query{Account: r.Principal.Account, Limit: 1}); len(ts) > 0 {
+			id = ts[0].ID
+		}
+	}
+	t, werr := w.Transaction(r.Principal.Account, id)
+	if werr != nil {
+		return nil, walletError(werr, d)
+	}
+	show, _ := r.Params.Bool("showSenders", false)
+	return newTransaction(t, show, d), nil
 }

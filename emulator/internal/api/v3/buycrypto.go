@@ -137,69 +137,16 @@ var buyNames = buycrypto.Names{ProviderPath: "provider_id", ProviderID: "provide
 	SourceCode: "source_code", TargetCode: "target_code", Wallet: "wallet_address"}
 
 func buyCryptoRoutes(d Deps) []api.Route {
-	svc := d.BuyCrypto
 	right := auth.RightPayment
 	listRight := right
 	if d.Faults.On("V3-BUY-RIGHTS") {
 		listRight = ""
 	}
 	return []api.Route{
-		{Method: "GET", Path: "/buy-crypto/provider", Right: listRight, Handle: func(r *api.Request) (any, *api.Error) {
-			id, source, target, perr := buyNames.ProviderFilter(r)
-			if perr != nil {
-				return nil, perr
-			}
-			out := []providerView{}
-			for _, p := range svc.Providers(id, source, target) {
-				out = append(out, d.providerView(p))
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/buy-crypto/provider/{provider_id}/rate", Right: right, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := buyNames.Rate(r, d.Faults.On("V3-BUY-RATE-REQUIRED"))
-			if perr != nil {
-				return nil, perr
-			}
-			rate, err := svc.Rate(q)
-			if err != nil {
-				return nil, buycrypto.APIError(err)
-			}
-			prices := make([]priceView, 0, len(rate.Prices))
-			for _, p := range rate.Prices {
-				pv := priceView{PaymentMethodID: p.MethodID, Type: p.Type, TargetCode: p.TargetCode, SourceCode: p.SrcCode,
-					TargetAmount: p.TargetAmount.String(), SourceAmount: p.SourceAmount.String()}
-				if d.Faults.On("V3-BUY-RATE-FIELDS") {
-					pv.PaymentMethodID = strconv.FormatInt(p.MethodID, 10)
-				}
-				prices = append(prices, pv)
-			}
-			return struct {
-				SpotPrice string      `json:"spot_price"`
-				Prices    []priceView `json:"prices"`
-			}{rate.SpotPrice.String(), prices}, nil
-		}},
-		{Method: "GET", Path: "/buy-crypto/provider/{provider_id}/order", Right: right, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := d.orderQuery(r)
-			if perr != nil {
-				return nil, perr
-			}
-			out := []buyOrderView{}
-			for _, o := range svc.Orders(q) {
-				out = append(out, d.buyOrderView(o))
-			}
-			return out, nil
-		}},
-		{Method: "POST", Path: "/buy-crypto/provider/{provider_id}/order", Right: right, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := buyNames.Order(r, d.Faults.On("V3-BUY-ORDER-REQUIRED"))
-			if perr != nil {
-				return nil, perr
-			}
-			o, err := svc.Place(req)
-			if err != nil {
-				return nil, buycrypto.APIError(err)
-			}
-			return d.buyOrderView(o), nil
-		}},
+		{Method: "GET", Path: "/buy-crypto/provider", Right: listRight, Handle: d.getBuyProviders},
+		{Method: "GET", Path: "/buy-crypto/provider/{provider_id}/rate", Right: right, Handle: d.getBuyRate},
+		{Method: "GET", Path: "/buy-crypto/provider/{provider_id}/order", Right: right, Handle: d.getBuyOrders},
+		{Method: "POST", Path: "/buy-crypto/provider/{provider_id}/order", Right: right, Handle: d.placeBuyOrder},
 	}
 }
 
@@ -228,4 +175,68 @@ func (d Deps) orderQuery(r *api.Request) (buycrypto.Query, *api.Error) {
 		return q, api.Validation("sort must be desc or asc, got %q", sort)
 	}
 	return q, nil
+}
+
+func (d Deps) getBuyProviders(r *api.Request) (any, *api.Error) {
+	svc := d.BuyCrypto
+	id, source, target, perr := buyNames.ProviderFilter(r)
+	if perr != nil {
+		return nil, perr
+	}
+	out := []providerView{}
+	for _, p := range svc.Providers(id, source, target) {
+		out = append(out, d.providerView(p))
+	}
+	return out, nil
+}
+
+func (d Deps) getBuyRate(r *api.Request) (any, *api.Error) {
+	svc := d.BuyCrypto
+	q, perr := buyNames.Rate(r, d.Faults.On("V3-BUY-RATE-REQUIRED"))
+	if perr != nil {
+		return nil, perr
+	}
+	rate, err := svc.Rate(q)
+	if err != nil {
+		return nil, buycrypto.APIError(err)
+	}
+	prices := make([]priceView, 0, len(rate.Prices))
+	for _, p := range rate.Prices {
+		pv := priceView{PaymentMethodID: p.MethodID, Type: p.Type, TargetCode: p.TargetCode, SourceCode: p.SrcCode,
+			TargetAmount: p.TargetAmount.String(), SourceAmount: p.SourceAmount.String()}
+		if d.Faults.On("V3-BUY-RATE-FIELDS") {
+			pv.PaymentMethodID = strconv.FormatInt(p.MethodID, 10)
+		}
+		prices = append(prices, pv)
+	}
+	return struct {
+		SpotPrice string      `json:"spot_price"`
+		Prices    []priceView `json:"prices"`
+	}{rate.SpotPrice.String(), prices}, nil
+}
+
+func (d Deps) getBuyOrders(r *api.Request) (any, *api.Error) {
+	svc := d.BuyCrypto
+	q, perr := d.orderQuery(r)
+	if perr != nil {
+		return nil, perr
+	}
+	out := []buyOrderView{}
+	for _, o := range svc.Orders(q) {
+		out = append(out, d.buyOrderView(o))
+	}
+	return out, nil
+}
+
+func (d Deps) placeBuyOrder(r *api.Request) (any, *api.Error) {
+	svc := d.BuyCrypto
+	req, perr := buyNames.Order(r, d.Faults.On("V3-BUY-ORDER-REQUIRED"))
+	if perr != nil {
+		return nil, perr
+	}
+	o, err := svc.Place(req)
+	if err != nil {
+		return nil, buycrypto.APIError(err)
+	}
+	return d.buyOrderView(o), nil
 }

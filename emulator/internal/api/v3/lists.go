@@ -61,9 +61,7 @@ func fullOrdersJSON(os []engine.Order, f *faults.Set, margin bool) []fullOrderJS
 // among the margin routes.
 func listRoutes(d Deps) []api.Route {
 	return []api.Route{
-		{Method: "POST", Path: "/spot/order/list", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			return placeList(d, r, false, false)
-		}},
+		{Method: "POST", Path: "/spot/order/list", Right: auth.RightTrading, Handle: d.placeSpotOrderList},
 	}
 }
 
@@ -262,4 +260,8 @@ func (f *listFields) boolean(name string) bool {
 		return false
 	}
 	return b
+}
+
+func (d Deps) placeSpotOrderList(r *api.Request) (any, *api.Error) {
+	return placeList(d, r, false, false)
 }
