@@ -126,6 +126,7 @@ type loadOptions struct {
 	overrideBounds            bool
 	orderSymbol, orderSide    string
 	orderQuantity, orderPrice string
+	stream                    streamOptions
 	// set records which flags were given (for the target config overrides).
 	set map[string]bool
 	// Parsed from the flags above.
@@ -160,6 +161,7 @@ func loadFlagSet(o *loadOptions) *flag.FlagSet {
 	fs.StringVar(&o.orderSide, "order-side", def.Side, "side of the order scenarios' orders (keep it far from the market: a buy far below)")
 	fs.StringVar(&o.orderQuantity, "order-quantity", def.Quantity, "quantity of the order scenarios' orders")
 	fs.StringVar(&o.orderPrice, "order-price", def.Price, "price of the order scenarios' orders (far from the market, so that they rest)")
+	streamFlags(fs, &o.stream)
 	return fs
 }
 
@@ -207,6 +209,9 @@ func parseLoad(args []string, e *env) (*loadOptions, error) {
 		if o.localIP = net.ParseIP(o.localAddr); o.localIP == nil {
 			return nil, usageErrorf("load: --local-addr %q: want an IP address", o.localAddr)
 		}
+	}
+	if err := checkStream(o); err != nil {
+		return nil, err
 	}
 	b := load.DefaultBounds()
 	if err := b.Check(load.Shape{Pacing: o.pacing, Duration: o.duration, Workers: o.workers, MaxWorkers: o.maxWorkers, Connections: o.connections}); err != nil {
@@ -278,7 +283,11 @@ func cmdLoad(args []string, e *env) error {
 		}
 	}
 	loadFiles := []string{load.ResultsFile, load.SummaryFile, load.ReportFile}
-	out, err := openOut("load", o.out, args, e, loadFiles...)
+	stale := append(loadFiles, load.StreamResultsFile)
+	if load.IsStream(o.scenario) {
+		loadFiles = []string{load.StreamResultsFile, load.SummaryFile, load.ReportFile}
+	}
+	out, err := openOut("load", o.out, args, e, stale...)
 	if err != nil {
 		return err
 	}
@@ -304,6 +313,13 @@ func cmdLoad(args []string, e *env) error {
 	base, err := load.ParseBase(cfg.REST)
 	if err != nil {
 		return usageErrorf("load: %v", err)
+	}
+	if load.IsStream(o.scenario) {
+		a, err := runStream(ctx, o, cfg, base, where, outDir, e)
+		if err != nil {
+			return err
+		}
+		return streamOutcome(a, outDir, e.stdout, caught())
 	}
 	sc := load.ScenarioConfig{Base: base, WorkerID: o.workerID,
 		Order: load.OrderParams{Symbol: o.orderSymbol, Side: o.orderSide, Quantity: o.orderQuantity, Price: o.orderPrice}}
@@ -368,7 +384,13 @@ func loadOutcome(a *load.Analysis, outDir string, w io.Writer, sig os.Signal) er
 		return harnessError(err)
 	}
 	fmt.Fprintf(w, "reports: %s\n", outDir)
-	switch a.Summary.Verdict.Status {
+	return verdictExit(a.Summary.Verdict, outDir, sig)
+}
+
+// verdictExit maps a load verdict to the exit status; sig is the signal
+// that stopped the run (nil: none, or a merge).
+func verdictExit(v load.Verdict, outDir string, sig os.Signal) error {
+	switch v.Status {
 	case load.StatusInvalid:
 		return &cliError{code: exitInvalid, err: errors.New("load run invalid"), quiet: true}
 	case load.StatusBreached:
@@ -381,7 +403,7 @@ func loadOutcome(a *load.Analysis, outDir string, w io.Writer, sig os.Signal) er
 			return &cliError{code: exitInterrupted, err: errors.New("load run interrupted (SIGINT); what was measured is in " + outDir), quiet: true}
 		}
 		// A merge with interrupted parts: judged by its thresholds.
-		for _, t := range a.Summary.Verdict.Thresholds {
+		for _, t := range v.Thresholds {
 			if !t.Pass {
 				return &cliError{code: exitThreshold, err: errors.New("load threshold breached"), quiet: true}
 			}
