@@ -58,6 +58,7 @@ func runConnect(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (St
 			break
 		}
 		a := i % len(srcs)
+		info.DriverDone = time.Now()
 		sent.Add(1)
 		attempts.Add(1)
 		go func() {

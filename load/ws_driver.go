@@ -56,8 +56,10 @@ func newDriver(cfg *StreamConfig, col *collector) *driver {
 }
 
 // run makes trades at rate per second for d (or until ctx ends), each
-// in a goroutine of its own, at most 256 at once.
-func (d *driver) run(ctx context.Context, rate float64, dur time.Duration) {
+// in a goroutine of its own, at most 256 at once; it returns when the last
+// trade was started (a driver held up by a slow target falls behind its
+// schedule, which the run's achieved rate shows), after all ended.
+func (d *driver) run(ctx context.Context, rate float64, dur time.Duration) (lastStart time.Time) {
 	start := time.Now()
 	sem := make(chan struct{}, 256)
 	var wg sync.WaitGroup
@@ -83,12 +85,14 @@ func (d *driver) run(ctx context.Context, rate float64, dur time.Duration) {
 			break
 		}
 		wg.Add(1)
+		lastStart = time.Now()
 		go func(i int) {
 			defer func() { <-sem; wg.Done() }()
 			d.trade(i)
 		}(i)
 	}
 	wg.Wait()
+	return lastStart
 }
 
 // trade makes trade i; it counts as ok when both orders were accepted and

@@ -83,7 +83,7 @@ func runMarket(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (Str
 			defer d.mu.Unlock()
 			return fmt.Sprintf("ws-market: %d trades (%d ok), %d open, %d messages", d.sent, d.ok, col.open.Load(), col.totalMessages())
 		})
-		d.run(ctx, cfg.Rate, cfg.Duration)
+		info.DriverDone = d.run(ctx, cfg.Rate, cfg.Duration)
 		stopProgress()
 		sleepUntil(ctx, time.Now().Add(cfg.Drain))
 	}

@@ -64,7 +64,9 @@ type StreamRunInfo struct {
 	SourceAddrs []string      `json:"source_addrs,omitempty"`
 	Started     time.Time     `json:"started"`
 	// Driving is when the driver started (after the subscribers opened).
-	Driving     time.Time      `json:"driving"`
+	Driving time.Time `json:"driving"`
+	// DriverDone is when the driver started its last operation.
+	DriverDone  time.Time      `json:"driver_done"`
 	Ended       time.Time      `json:"ended"`
 	Interrupted bool           `json:"interrupted,omitempty"`
 	Cleanup     *CleanupReport `json:"cleanup,omitempty"`

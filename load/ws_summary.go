@@ -99,7 +99,14 @@ func AnalyzeStream(recs []StreamRecord, title string, ts []Threshold) *StreamAna
 		if from.IsZero() {
 			from = r.Run.Started
 		}
-		opSpan = max(opSpan, min(r.Run.Duration, r.Run.Ended.Sub(from)).Seconds())
+		// The operations' span: to the last one started, or the
+		// duration (at most) when the driver does not say.
+		span := min(r.Run.Duration, r.Run.Ended.Sub(from))
+		if !r.Run.DriverDone.IsZero() && r.Ops.Sent > 1 {
+			// n operations on schedule span (n-1) intervals of 1/rate.
+			span = time.Duration(float64(r.Run.DriverDone.Sub(from)) * float64(r.Ops.Sent) / float64(r.Ops.Sent-1))
+		}
+		opSpan = max(opSpan, span.Seconds())
 		driving = max(driving, r.Run.Ended.Sub(from).Seconds())
 		s.Slow.Count += r.Slow.Count
 		s.Slow.Delay = max(s.Slow.Delay, r.Slow.Delay)

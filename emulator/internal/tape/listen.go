@@ -9,12 +9,13 @@ const ListenQueue = 4096
 // queue overflows the tape drops it: C is closed and Dropped is set.
 type Listener struct {
 	t       *Tape
-	c       chan Update
+	c       chan *Update
 	dropped bool // under t.mu
 }
 
-// C is the listener's queue.
-func (l *Listener) C() <-chan Update { return l.c }
+// C is the listener's queue; every listener gets the same *Update, which
+// it must not change.
+func (l *Listener) C() <-chan *Update { return l.c }
 
 // Dropped reports whether the tape dropped the listener for falling behind.
 func (l *Listener) Dropped() bool {
@@ -25,7 +26,7 @@ func (l *Listener) Dropped() bool {
 
 // Listen starts a listener.
 func (t *Tape) Listen() *Listener {
-	l := &Listener{t: t, c: make(chan Update, ListenQueue)}
+	l := &Listener{t: t, c: make(chan *Update, ListenQueue)}
 	t.mu.Lock()
 	t.listeners[l] = struct{}{}
 	t.mu.Unlock()
@@ -43,9 +44,10 @@ func (l *Listener) Close() {
 }
 
 func (t *Tape) publish(u Update) {
+	shared := &u // one pointer per update, not a copy per listener
 	for l := range t.listeners {
 		select {
-		case l.c <- u:
+		case l.c <- shared:
 		default:
 			l.dropped = true
 			delete(t.listeners, l)
