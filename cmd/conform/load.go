@@ -28,7 +28,7 @@ const (
 )
 
 const loadSynopsis = `usage: conform load --scenario NAME (--rate N[/s] | --ramp FROM:TO) --duration D [flags]
-       conform load merge --out DIR [--threshold EXPR ...] [--requested-rate N] FILE.bin ...
+       conform load merge --out DIR [--threshold EXPR ...] [--requested-rate N] FILE.bin|stream.json ...
 
 Offers a named scenario to the target at a constant (--rate) or linearly
 ramping (--ramp) rate for --duration, with Vegeta, and writes to --out:
@@ -44,7 +44,21 @@ Scenarios: public (GET /public/symbol, /public/currency and the futures
 candles lists, in turn); orders (place a resting limit buy far below the
 market, cancel it once placed; every request with a fresh client_order_id,
 timestamp and HS256 signature, with the key of role full or trade-only);
-mixed (one public request for every four order requests). Placing orders on
+mixed (one public request for every four order requests).
+
+Stream scenarios write stream.json (the figures of the run, which conform
+load merge combines), summary.json and report.html (latency, messages and
+connections over time). ws-market opens --subscribers market data
+connections spread over --channels and the traded symbols (from 127.1.x.y
+source addresses on a loopback target, one per 20 connections), then a
+driver trades at --rate between the key of role full and the counterparty
+(--trade SYMBOL:QUANTITY@PRICE, swapping sides every round); it measures each
+trade's own timestamp to its receipt (trades channel), messages per second,
+gaps (trade ids a subscriber missed that others of its symbol received),
+disconnects and --slow-consumers. ws-connect opens --rate connections per
+second for --duration, held open, and reports when and how they start
+failing (the per-address cap). Their default thresholds: success>=0.99,
+gaps==0, disconnects==0 (ws-connect: disconnects==0). Placing orders on
 a target that is neither the emulator nor a sandbox needs
 --allow-live-trading.
 
@@ -60,7 +74,8 @@ default is success>=0.99 (the share of 429 answers is reported beside it);
 --threshold none opts out. SIGINT or SIGTERM stops the run, keeps what was
 measured (results.bin, summary.json, report.html, verdict INTERRUPTED) and
 exits 130 or 143. Thresholds:
-p50|p90|p95|p99|max<DURATION, success>RATIO (or 99%), rate>N; also <= and >=.
+p50|p90|p95|p99|max<DURATION, success>RATIO (or 99%), rate>N; also <= and >=;
+stream scenarios also gaps==N, disconnects==N, messages>N (per second).
 
 conform load merge combines the results.bin files of several workers
 (hosts) into one report in --out; each file's runs are read from the
