@@ -1,6 +1,10 @@
 package tape
 
-import "github.com/conform-harness/conform/emulator/internal/market"
+import (
+	"sync/atomic"
+
+	"github.com/conform-harness/conform/emulator/internal/market"
+)
 
 // ListenQueue is a listener's queue length.
 const ListenQueue = 4096
@@ -11,6 +15,20 @@ type Listener struct {
 	t       *Tape
 	c       chan *Update
 	dropped bool // under t.mu
+	// only, when set, holds the symbols whose updates the listener wants
+	// (resets always come): a connection subscribed to one symbol is not
+	// woken for every trade of the others.
+	only atomic.Pointer[map[string]bool]
+}
+
+// Only restricts the listener to the updates of symbols from now on (nil:
+// every update again). The caller must not change the map afterwards.
+func (l *Listener) Only(symbols map[string]bool) {
+	if symbols == nil {
+		l.only.Store(nil)
+		return
+	}
+	l.only.Store(&symbols)
 }
 
 // C is the listener's queue; every listener gets the same *Update, which
@@ -46,6 +64,9 @@ func (l *Listener) Close() {
 func (t *Tape) publish(u Update) {
 	shared := &u // one pointer per update, not a copy per listener
 	for l := range t.listeners {
+		if only := l.only.Load(); only != nil && !u.Reset && !(*only)[u.Symbol] {
+			continue
+		}
 		select {
 		case l.c <- shared:
 		default:
