@@ -144,10 +144,10 @@ func (b *broadcast) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Form.Get("time_in_force") == "IOC" {
 		status = "filled"
 		sym := r.Form.Get("symbol")
+		b.mu.Lock() // ids in the order the frames are queued, as a matching engine's
 		id := b.seq.Add(1)
 		frame := []byte(`{"ch":"trades","update":{"` + sym + `":[{"t":` + strconv.FormatInt(time.Now().UnixMilli(), 10) + `,"i":` + strconv.FormatInt(id, 10) +
 			`,"p":"` + r.Form.Get("price") + `","q":"` + r.Form.Get("quantity") + `","s":"buy"}]}}`)
-		b.mu.Lock()
 		for q := range b.subs[sym] {
 			select {
 			case q <- frame:
