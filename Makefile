@@ -44,7 +44,7 @@ test:
 	@$(MAKE) --no-print-directory -j 4 --output-sync=target vet unit-race build
 	@$(MAKE) --no-print-directory unit-timed
 	@$(MAKE) --no-print-directory -j 5 --output-sync=target -o build conform-check coverage trust-parallel wirebenign-fast fuzz
-	@$(MAKE) --no-print-directory -o build trust-timed remote
+	@$(MAKE) --no-print-directory -o build trust-timed remote REMOTE_DELAY=5ms
 	@$(MAKE) --no-print-directory -o build mutation-fast
 
 vet:
@@ -109,8 +109,13 @@ trust-timed: build
 ## config file, against the emulator with its control plane off behind internal/netsim (TLS with a private CA given as
 ## ca_file, 20 ms each way, every connection from one address); and an untrusted or wrong-host certificate is one line,
 ## exit 3, before any spec. -v: the run's wall time and the rules it could not judge, by reason, are its figures.
+## REMOTE_DELAY: the stand-in's one-way latency (default 20ms, issue 24's path, where the certification's 240 s bound
+## is judged); make test's profile runs a 5 ms path to keep within its own time.
+REMOTE_DELAY ?=
+## The certification runs after the other remote checks, alone: its time is a figure of record.
 remote: build
-	@CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 4 -timeout 30m -v -run '^TestRemote' ./cmd/conform/ > $(BIN)/remote.log 2>&1; \
+	@CONFORM_REMOTE_DELAY=$(REMOTE_DELAY) CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 4 -timeout 30m -v -run '^TestRemote' -skip '^TestRemoteSandboxCertification$$' ./cmd/conform/ > $(BIN)/remote.log 2>&1 \
+	  && CONFORM_REMOTE_DELAY=$(REMOTE_DELAY) CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -timeout 30m -v -run '^TestRemoteSandboxCertification$$' ./cmd/conform/ >> $(BIN)/remote.log 2>&1; \
 	  s=$$?; grep -v -e '^=== ' $(BIN)/remote.log; exit $$s
 
 ## clients: real client libraries, unchanged but for the base URL, against the built `conform emulate`:

@@ -2,7 +2,7 @@ package rules
 
 // Area is one section of a document: the one cut shared by the catalogue
 // (rules/<name>.go), the emulator's faults (emulator/faults/<name>.go), the
-// suites (suites/<name>/; the limits area's specs are in scenarios/) and the
+// suites (suites/<name>/) and the
 // report groups.
 type Area struct {
 	// Name is the identifier used in every layer.

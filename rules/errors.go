@@ -4,6 +4,8 @@ package rules
 var errorsRules = []Rule{
 	{ID: "V3-ERR-BODY", Area: "errors", Section: secErrors,
 		Statement: "An error answer carries {error: {code Number, message String, description String optional}}.", Status: Testable},
+	{ID: "V3-ERR-200", Area: "errors", Section: secErrors, Status: Testable,
+		Statement: "Success is HTTP 200, the one success status of the table: a request that creates something (POST /spot/order) is answered 200, not 201, and so is its cancel."},
 	{ID: "V3-ERR-10001", Area: "errors", Section: secErrors,
 		Statement: "Malformed or missing parameters yield 10001 Validation error with HTTP 400.", Status: Testable},
 	{ID: "V3-ERR-2001", Area: "errors", Section: secErrors,

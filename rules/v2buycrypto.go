@@ -14,6 +14,8 @@ var v2buycryptoRules = []Rule{
 		Statement: "providerId selects one provider in the v2 provider listing, and source and target the providers with a method taking that source and delivering that target."},
 	{ID: "V2-BUY-LIMIT-FIELDS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
 		Statement: "A v2 transaction limit carries currencyCode, targetCode, sourceMin and sourceMax Strings and networkCode when present."},
+	{ID: "V2-BUY-LIMIT-MINMAX", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
+		Statement: "A v2 transaction limit's sourceMin is at most its sourceMax (the v3 record's source_min and source_max, \"same content\" with camelCase names: the least and the most of the source amount)."},
 	{ID: "V2-BUY-RATE-FIELDS", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
 		Statement: "A v2 rate carries spotPrice and prices of {paymentMethodId Number, type, targetCode, sourceCode, targetAmount, sourceAmount}."},
 	{ID: "V2-BUY-RATE-REQUIRED", Area: "v2buycrypto", Section: secV2Buy, Status: Testable,
@@ -40,4 +42,7 @@ var v2buycryptoRules = []Rule{
 		Statement: "The v2 buy-crypto endpoints need Payment information; a key lacking it gets 1003 with HTTP 403."},
 	{ID: "V2-BUY-V3-SAME", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
 		Statement: "Version 2 shows the same providers and orders as version 3: an order created through v2 is listed through v3 with the same id, and the provider ids agree."},
+	{ID: "V2-BUY-UNKNOWN-PROVIDER", Area: "v2buycrypto", Section: secV2Buy, Status: Ambiguous,
+		Reason:    "providerID is a path segment of the rate and order endpoints, but the Errors table gives no code for a provider that does not exist",
+		Statement: "How the rate of an unknown providerID is answered."},
 }

@@ -9,6 +9,8 @@ var v2conventionsRules = []Rule{
 		Statement: "A sandbox environment with the same path shapes exists at a separate address."},
 	{ID: "V2-CONV-DECIMAL-STRING", Area: "v2conventions", Section: secV2Conventions, Status: Testable,
 		Statement: "Finance values (fields typed number: fees, increments, rates, prices, volumes, balances, amounts) are arbitrary-precision decimals carried as strings."},
+	{ID: "V2-PAGING-LIMIT-RANGE", Area: "v2conventions", Section: secV2Conventions, Status: Testable,
+		Statement: "Pagination limit is 0 to 1000: GET /history/trades and GET /account/transactions answer limit 0 and limit 1000 (both ends of the range) with HTTP 200 and an array, at most 1000 records for 1000 (what 0 selects is V2-HISTORY-LIMIT-ZERO)."},
 	{ID: "V2-CONV-TIMESTAMP", Area: "v2conventions", Section: secV2Conventions, Status: Testable,
 		Statement: "Timestamps (DateTime fields) are ISO 8601 UTC strings."},
 	{ID: "V2-CONV-NUMBER-TYPE", Area: "v2conventions", Section: secV2Conventions, Status: Testable,

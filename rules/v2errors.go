@@ -4,6 +4,8 @@ package rules
 var v2errorsRules = []Rule{
 	{ID: "V2-ERR-BODY", Area: "v2errors", Section: secV2Errors, Status: Testable,
 		Statement: "Errors of version 2 carry the body {error: {code, message, description optional}}."},
+	{ID: "V2-ERR-200", Area: "v2errors", Section: secV2Errors, Status: Testable,
+		Statement: "Success is HTTP 200, the one success status the document lists: a request that creates something (POST /account/crypto/address/{currency}, a new deposit address) is answered 200, not 201."},
 	{ID: "V2-ERR-10001", Area: "v2errors", Section: secV2Errors, Status: Testable,
 		Statement: "A required parameter missing is refused with 10001 and HTTP 400."},
 	{ID: "V2-ERR-1003", Area: "v2errors", Section: secV2Errors, Status: Testable,

@@ -1,7 +1,8 @@
 package rules
 
-// v2limitsRules is the v2limits area of the catalogue; the rate specs are in
-// scenarios/.
+// v2limitsRules is the v2limits area of the catalogue; the rate specs are
+// judged from the limits batch (suites/limits runs it, suites/v2limits
+// declares their specs).
 var v2limitsRules = []Rule{
 	{ID: "V2-LIMIT-MARKETDATA", Area: "v2limits", Section: secV2Limits, Status: Testable,
 		Statement: "Market data: 100 requests per second per IP; the excess gets HTTP 429 (no burst: version 2 names none)."},

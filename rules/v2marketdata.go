@@ -10,6 +10,8 @@ var v2marketdataRules = []Rule{
 		Statement: "GET /public/currency/{currency} answers the Currency with that id."},
 	{ID: "V2-SYMBOL-FIELDS", Area: "v2marketdata", Section: secV2Symbol, Status: Testable,
 		Statement: "GET /public/symbol answers an array of Symbol: id, baseCurrency, quoteCurrency, quantityIncrement, tickSize, takeLiquidityRate, provideLiquidityRate (may be negative), feeCurrency, with marginTrading and maxInitialLeverage optional."},
+	{ID: "V2-SYMBOL-STEPS-POSITIVE", Area: "v2marketdata", Section: secV2Symbol, Status: Testable,
+		Statement: "quantityIncrement and tickSize are greater than zero: they are the steps quantities and prices are multiples of (the v3 Symbol's quantity_increment and tick_size), which no step of zero is."},
 	{ID: "V2-SYMBOL-FILTER", Area: "v2marketdata", Section: secV2Public, Status: Testable,
 		Statement: "The symbols parameter (comma-separated codes) limits GET /public/symbol to those symbols."},
 	{ID: "V2-SYMBOL-ONE", Area: "v2marketdata", Section: secV2Public, Status: Testable,

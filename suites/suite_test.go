@@ -10,12 +10,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	_ "github.com/conform-harness/conform/scenarios"
 	_ "github.com/conform-harness/conform/suites/auth"
 	_ "github.com/conform-harness/conform/suites/buycrypto"
 	_ "github.com/conform-harness/conform/suites/conventions"
 	_ "github.com/conform-harness/conform/suites/errors"
 	"github.com/conform-harness/conform/suites/framework"
+	_ "github.com/conform-harness/conform/suites/limits"
 	_ "github.com/conform-harness/conform/suites/margin"
 	_ "github.com/conform-harness/conform/suites/marketdata"
 	_ "github.com/conform-harness/conform/suites/orderlists"
@@ -24,6 +24,7 @@ import (
 	_ "github.com/conform-harness/conform/suites/streamtrading"
 	_ "github.com/conform-harness/conform/suites/streamwallet"
 	_ "github.com/conform-harness/conform/suites/subaccounts"
+	"github.com/conform-harness/conform/suites/trading"
 	_ "github.com/conform-harness/conform/suites/v2account"
 	_ "github.com/conform-harness/conform/suites/v2auth"
 	_ "github.com/conform-harness/conform/suites/v2buycrypto"
@@ -56,7 +57,10 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 	Expect(framework.Setup(cfg)).To(Succeed())
 })
 
-var _ = SynchronizedAfterSuite(func() {}, func() { stopTarget() })
+var _ = SynchronizedAfterSuite(func() {}, func() {
+	stopTarget()
+	trading.RemoveLanes() // every process is done with the fill specs' locks
+})
 
 // -conform.progress: a line per spec started and ended, which conform tails
 // for its progress line and stall detector (Ginkgo's parallel output says

@@ -19,8 +19,8 @@ const ProbeTimeout = 3 * time.Second
 type Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
 
 // Resolution is what probing a target found out. It is computed once per
-// run (by the CLI, or by the suite when it runs without the CLI) and handed
-// down as it is; it holds no secret, so it may travel on a command line.
+// run (by the CLI, or by the suite for the embedded emulator) and applied to
+// the config (Apply), which is handed down finished (SuiteEnv).
 type Resolution struct {
 	REST string `json:"rest"`
 	WS   string `json:"ws,omitempty"`
@@ -80,24 +80,6 @@ func (c *Config) Apply(r Resolution) {
 	c.REST, c.WS = r.REST, r.WS
 	c.Emulator, c.ControlURL, c.WSEmulator = r.Emulator, r.ControlURL, r.WSEmulator
 	c.SharedSource = c.SharedSource || r.SharedSource
-}
-
-// Encode renders the resolution for a command line.
-func (r Resolution) Encode() string {
-	b, _ := json.Marshal(r) // a struct of strings and booleans always encodes
-	return string(b)
-}
-
-// DecodeResolution reads what Encode wrote.
-func DecodeResolution(s string) (Resolution, error) {
-	var r Resolution
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
-		return r, fmt.Errorf("resolved target %q: %w", s, err)
-	}
-	if r.REST == "" {
-		return r, fmt.Errorf("resolved target %q: no REST URL", s)
-	}
-	return r, nil
 }
 
 // HostPort returns the host:port a REST (or stream) base URL connects to,

@@ -26,6 +26,11 @@ const (
 	RoleReadOnly  = "read-only"  // Orderbook, History, Trading balance only
 	RoleTradeOnly = "trade-only" // Place/cancel orders only
 	RoleNoRights  = "no-rights"  // an authenticated key without access rights
+	// RolePaymentOnly and RoleWithdrawOnly hold Payment information alone and
+	// Withdraw cryptocurrencies alone: with read-only and trade-only, a key
+	// for each of the four documented rights by itself.
+	RolePaymentOnly  = "payment-only"
+	RoleWithdrawOnly = "withdraw-only"
 	// RoleCounterparty is a second account with every right, the other side
 	// of the suite's own trades (maker against taker).
 	RoleCounterparty = "counterparty"
@@ -149,7 +154,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 			*dst = b
 		}
 	}
-	for _, role := range []string{RoleFull, RoleReadOnly, RoleTradeOnly, RoleNoRights, RoleCounterparty, RoleSub, RoleSub2} {
+	for _, role := range []string{RoleFull, RoleReadOnly, RoleTradeOnly, RoleNoRights, RolePaymentOnly, RoleWithdrawOnly, RoleCounterparty, RoleSub, RoleSub2} {
 		name := "CONFORM_KEY_" + strings.ToUpper(strings.ReplaceAll(role, "-", "_"))
 		v := getenv(name)
 		if v == "" {

@@ -3,21 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/internal/mutation"
 	"github.com/conform-harness/conform/reporters/coverage"
-	"github.com/conform-harness/conform/reporters/ginkgojson"
 	"github.com/conform-harness/conform/reporters/killtable"
 	"github.com/conform-harness/conform/rules"
 )
@@ -84,35 +80,6 @@ func selectFaults(all []faults.Fault, only string) ([]faults.Fault, error) {
 	return out, nil
 }
 
-// shares deals ids out into at most n parts of about the same size, in
-// order (neighbouring rules, which share setup, stay together).
-func shares(ids []string, n int) [][]string {
-	n = max(1, min(n, len(ids)))
-	var out [][]string
-	for i := range n {
-		lo, hi := i*len(ids)/n, (i+1)*len(ids)/n
-		if lo < hi {
-			out = append(out, ids[lo:hi])
-		}
-	}
-	return out
-}
-
-// suiteRunArgs are the suite binary's flags for one mutation run (faults
-// empty: the baseline). Run directly, without the Ginkgo CLI, and serially.
-func suiteRunArgs(labelFilter, report string, timeout time.Duration, faultIDs ...string) []string {
-	args := []string{
-		"--ginkgo.label-filter=" + labelFilter,
-		"-conform.report=" + report, // the selected specs only: Ginkgo's report would hold every spec
-		"--ginkgo.no-color",
-		"--ginkgo.timeout=" + timeout.String(),
-	}
-	if len(faultIDs) > 0 {
-		args = append(args, "-conform.faults="+strings.Join(faultIDs, ","))
-	}
-	return args
-}
-
 func listFaults(w io.Writer, fs []faults.Fault) error {
 	width := 0
 	for _, f := range fs {
@@ -125,15 +92,6 @@ func listFaults(w io.Writer, fs []faults.Fault) error {
 	}
 	_, err := fmt.Fprintf(w, "%d faults\n", len(fs))
 	return err
-}
-
-// mutationJob is one suite run of the plan.
-type mutationJob struct {
-	name   string // fault rule ID, or "baseline-<part>"
-	filter string
-	args   []string
-	report string
-	log    string
 }
 
 func cmdMutate(args []string, e *env) error {
@@ -194,61 +152,22 @@ func cmdMutate(args []string, e *env) error {
 	}
 	cov := coverage.Compute(dry, rules.Default(), faults.Catalogue())
 
-	job := func(name, filter string, faultIDs ...string) mutationJob {
-		report := filepath.Join(runDir, name+".json")
-		return mutationJob{name: name, report: report, log: filepath.Join(runDir, name+".log"), filter: filter,
-			args: suiteRunArgs(filter, report, o.timeout, faultIDs...)}
-	}
 	var covered []string
 	for _, f := range selected {
 		if len(cov.SpecsFor(f.Rule)) > 0 {
 			covered = append(covered, f.Rule)
 		}
 	}
-	var baseline *killtable.Baseline
-	var jobs []mutationJob
-	var baselineJobs []string
-	if len(covered) > 0 {
-		// The baseline runs every covered rule's specs in one suite process
-		// per part: as one part it was the longest job of the run by far.
-		jobs, baselineJobs = planJobs(covered, ruleWaits(dry), o.parallel, job)
-		baseline = &killtable.Baseline{LabelFilter: killtable.RuleFilter(covered...)}
-		for _, j := range jobs {
-			if slices.Contains(baselineJobs, j.name) {
-				baseline.Parts = append(baseline.Parts, killtable.BaselinePart{Report: j.report, Log: j.log})
-			}
-		}
-	}
-
-	for _, j := range jobs { // written by the suite runs
-		if err := runsDir.Record(filepath.Base(j.report), filepath.Base(j.log)); err != nil {
+	plan := mutation.NewPlan(covered, mutation.Waits(dry), o.parallel, runDir, o.timeout)
+	for _, j := range plan.Jobs { // written by the suite runs
+		if err := runsDir.Record(filepath.Base(j.Report), filepath.Base(j.Log)); err != nil {
 			return outError("mutate", o.out, err)
 		}
 	}
-	fmt.Fprintf(e.stderr, "mutate: %d faults, %d with specs; %d suite runs, %d at a time\n", len(selected), len(covered), len(jobs), o.parallel)
-	runs := runJobs(ctx, suite, runDir, jobs, o.parallel, o.timeout, e.stderr)
-
-	var results []killtable.FaultResult
-	for _, f := range selected {
-		r := killtable.JudgeFault(f, len(cov.SpecsFor(f.Rule)), runs[f.Rule])
-		if _, ran := runs[f.Rule]; ran {
-			r.Report, r.Log = filepath.Join(runDir, f.Rule+".json"), filepath.Join(runDir, f.Rule+".log")
-		}
-		results = append(results, r)
-	}
-	var bad map[string]bool
-	if baseline != nil {
-		var all killtable.Run
-		for _, name := range baselineJobs {
-			r := runs[name]
-			all.Reports = append(all.Reports, r.Reports...)
-			if r.Err != nil {
-				all.Err = errors.Join(all.Err, fmt.Errorf("%s: %w", name, r.Err))
-			}
-		}
-		bad = killtable.JudgeBaseline(baseline, all)
-	}
-	m := killtable.Tally(results, baseline, bad)
+	fmt.Fprintf(e.stderr, "mutate: %d faults, %d with specs; %d suite runs, %d at a time\n", len(selected), len(covered), len(plan.Jobs), o.parallel)
+	runner := mutation.Runner{Suite: suite, Dir: runDir, Parallel: o.parallel, Timeout: o.timeout, Grace: killGrace, Exec: execChild, Progress: e.stderr}
+	runs := runner.Run(ctx, plan.Jobs)
+	m := mutation.Judge(selected, func(rule string) int { return len(cov.SpecsFor(rule)) }, plan, runs)
 	if !o.keepAll {
 		if _, err := m.Prune(); err != nil {
 			return harnessErrorf("mutate: prune the runs' reports: %w", err)
@@ -282,66 +201,8 @@ func mutationOutcome(m *killtable.Mutation) error {
 	return nil
 }
 
-// runJobs runs the jobs, parallel at a time, each writing its output to its
-// log, and returns each job's outcome by name.
-func runJobs(ctx context.Context, suite, dir string, jobs []mutationJob, parallel int, timeout time.Duration, progress io.Writer) map[string]killtable.Run {
-	var mu sync.Mutex
-	out := map[string]killtable.Run{}
-	done := 0
-	queue := make(chan mutationJob)
-	var wg sync.WaitGroup
-	for range min(parallel, max(len(jobs), 1)) {
-		wg.Go(func() {
-			for j := range queue {
-				run := runJob(ctx, suite, dir, j, timeout)
-				mu.Lock()
-				out[j.name] = run
-				done++
-				state := "done"
-				if run.Err != nil {
-					state = "error: " + firstLine(run.Err.Error())
-				}
-				fmt.Fprintf(progress, "mutate: [%d/%d] %s %s\n", done, len(jobs), j.name, state)
-				mu.Unlock()
-			}
-		})
-	}
-	for _, j := range jobs {
-		queue <- j
-	}
-	close(queue)
-	wg.Wait()
-	return out
-}
-
-// jobEnv is the environment a mutation run adds: most runs live a fraction
-// of a second, most of it building the suite's tree of specs, and the
-// collector's default pace (GOGC=100) spent a quarter of that CPU on it.
-// A GOGC of conform's own environment is kept.
-func jobEnv() []string {
-	if _, set := os.LookupEnv("GOGC"); set {
-		return nil
-	}
-	return []string{"GOGC=400"}
-}
-
-// runJob runs the suite binary once. A failing spec is the expected way for
-// a fault run to end, so the exit status matters only when no report came.
-func runJob(ctx context.Context, suite, dir string, j mutationJob, timeout time.Duration) killtable.Run {
-	logf, err := os.Create(j.log)
-	if err != nil {
-		return killtable.Run{Err: fmt.Errorf("log: %w", err)}
-	}
-	defer logf.Close()
-	ctx, cancel := context.WithTimeout(ctx, timeout+killGrace) // the suite's own --ginkgo.timeout should end it first
-	defer cancel()
-	status, err := child{path: suite, args: j.args, dir: dir, stdout: logf, stderr: logf, env: jobEnv()}.run(ctx)
-	if err != nil {
-		return killtable.Run{Err: err}
-	}
-	reports, err := ginkgojson.Read(j.report)
-	if err != nil {
-		return killtable.Run{Err: fmt.Errorf("suite exited with status %d and wrote no report (see %s): %w", status, j.log, err)}
-	}
-	return killtable.Run{Reports: reports}
+// execChild runs a mutation run as conform runs every child: in a process
+// group of its own, interrupted with conform and killed with it.
+func execChild(ctx context.Context, c mutation.Cmd) (int, error) {
+	return child{path: c.Path, args: c.Args, dir: c.Dir, stdout: c.Output, stderr: c.Output, env: c.Env}.run(ctx)
 }

@@ -2,23 +2,16 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/reporters/killtable"
 )
-
-func report(specs ...types.SpecReport) []types.Report {
-	return []types.Report{{SpecReports: specs}}
-}
 
 func TestSelectFaults(t *testing.T) {
 	all := []faults.Fault{{Rule: "V3-A"}, {Rule: "V3-B"}, {Rule: "V3-C"}}
@@ -31,21 +24,6 @@ func TestSelectFaults(t *testing.T) {
 	}
 	if _, err := selectFaults(all, "V3-A,V3-Z"); err == nil || exitCode(err) != exitUsage || !strings.Contains(err.Error(), "V3-Z") {
 		t.Errorf("unknown fault: %v", err)
-	}
-}
-
-func TestSuiteRunArgs(t *testing.T) {
-	got := suiteRunArgs(killtable.RuleFilter("V3-A"), "/r/V3-A.json", time.Minute, "V3-A")
-	want := []string{"--ginkgo.label-filter=rule:V3-A", "-conform.report=/r/V3-A.json", "--ginkgo.no-color", "--ginkgo.timeout=1m0s", "-conform.faults=V3-A"}
-	if !slices.Equal(got, want) {
-		t.Errorf("fault run:\n got %q\nwant %q", got, want)
-	}
-	got = suiteRunArgs(killtable.RuleFilter("V3-A", "V3-B"), "/r/baseline.json", time.Minute)
-	if got[0] != "--ginkgo.label-filter=rule:V3-A || rule:V3-B" || slices.ContainsFunc(got, func(a string) bool { return strings.HasPrefix(a, "-conform.faults") }) {
-		t.Errorf("baseline run: %q", got)
-	}
-	if _, err := types.ParseLabelFilter(killtable.RuleFilter("V3-A", "V3-B-C")); err != nil {
-		t.Errorf("rule filter does not parse: %v", err)
 	}
 }
 
@@ -141,14 +119,5 @@ func TestCmdMutateWithFakeSuite(t *testing.T) {
 	e, _, _ = testEnv(t)
 	if code := realMain([]string{"mutate", "--suite", suite, "--out", out, "--only", killed}, e); code != exitOK {
 		t.Errorf("all killed: exit %d, want %d", code, exitOK)
-	}
-}
-
-func TestShares(t *testing.T) {
-	ids := []string{"A", "B", "C", "D", "E"}
-	for n, want := range map[int]string{0: "[[A B C D E]]", 1: "[[A B C D E]]", 2: "[[A B] [C D E]]", 5: "[[A] [B] [C] [D] [E]]", 9: "[[A] [B] [C] [D] [E]]"} {
-		if got := fmt.Sprint(shares(ids, n)); got != want {
-			t.Errorf("shares(5 ids, %d) = %s, want %s", n, got, want)
-		}
 	}
 }

@@ -102,14 +102,14 @@ func TestRemoteLimitsFromOneAddress(t *testing.T) {
 		"V3-LIMIT-ACCT-WS-WALLET-LOGIN", "V3-LIMIT-ACCT-WS-WALLET", "V3-LIMIT-WINDOW", "V3-LIMIT-429", "V2-LIMIT-MARKETDATA", "V2-LIMIT-OTHER"}
 	t.Run("honest", func(t *testing.T) {
 		t.Parallel()
-		p, ca := remoteSandbox(t, emulator.Options{}, netsim.Options{Delay: remoteDelay})
+		p, ca := remoteSandbox(t, emulator.Options{}, netsim.Options{Delay: delayOf(t)})
 		out := t.TempDir()
 		start := time.Now()
 		// With the functional specs of two small areas, paced over the
 		// same address, which must be over before the limits start.
 		code, console := conformCLI(t, bin, nil, "run", "--config", writeSandboxConfig(t, t.TempDir(), p.URL(), ca, 1), "--procs", "2",
 			"--label-filter", "area:limits || area:v2limits || area:conventions || area:errors", "--out", out)
-		t.Logf("the limits from one address over TLS and 20 ms each way: exit %d in %s", code, time.Since(start).Round(time.Second))
+		t.Logf("the limits from one address over TLS and %s each way: exit %d in %s", delayOf(t), code, time.Since(start).Round(time.Second))
 		if code != exitOK {
 			t.Fatalf("exit %d:\n%s", code, console)
 		}
@@ -127,7 +127,7 @@ func TestRemoteLimitsFromOneAddress(t *testing.T) {
 	})
 	t.Run("V3-LIMIT-IP-PUBLIC fault", func(t *testing.T) {
 		t.Parallel()
-		p, ca := remoteSandbox(t, emulator.Options{Faults: []string{"V3-LIMIT-IP-PUBLIC"}}, netsim.Options{Delay: remoteDelay})
+		p, ca := remoteSandbox(t, emulator.Options{Faults: []string{"V3-LIMIT-IP-PUBLIC"}}, netsim.Options{Delay: delayOf(t)})
 		out := t.TempDir()
 		code, console := conformCLI(t, bin, nil, "run", "--config", writeSandboxConfig(t, t.TempDir(), p.URL(), ca, 1), "--label-filter", "rule:V3-LIMIT-IP-PUBLIC", "--out", out)
 		v := ruleVerdicts(t, out)["V3-LIMIT-IP-PUBLIC"]

@@ -27,20 +27,34 @@ import (
 )
 
 // remoteDelay is the one-way latency of the stand-in: a sandbox in another
-// region of the same continent.
+// region of the same continent (issue 24's path).
 const remoteDelay = 20 * time.Millisecond
 
+// delayOf is the stand-in's one-way latency for this run: remoteDelay, or
+// CONFORM_REMOTE_DELAY (a Go duration) for a shorter path, as make test's
+// remote profile uses to keep within its time; the certification's time
+// target is judged on remoteDelay's path only (make remote).
+func delayOf(t *testing.T) time.Duration {
+	t.Helper()
+	v := os.Getenv("CONFORM_REMOTE_DELAY")
+	if v == "" {
+		return remoteDelay
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 || d > time.Second {
+		t.Fatalf("CONFORM_REMOTE_DELAY=%q: want a duration from 0 to 1s", v)
+	}
+	return d
+}
+
 // Targets of the remote certification (issue 24: "exits 0 within 240 s
-// with at most 12 testable rules not judged"). The exit and the count are
-// asserted; the time is logged against its target until the Serial phase
-// (the specs that trade between the suite's accounts, on one process) runs
-// beside the others: on two shared cores the run takes 6 to 7 minutes.
-// TODO(issue 24): set remoteStrictDuration when the run meets it.
+// with at most 12 testable rules not judged"), asserted; the time on
+// remoteDelay's path only (make remote: 3 min 43 s to 3 min 52 s on two
+// cores on 2026-11-28), since make test's remote profile runs a shorter
+// path (CONFORM_REMOTE_DELAY) to keep within its own time.
 const (
-	remoteStrict         = true
-	remoteStrictDuration = false
-	remoteMaxNotRun      = 12
-	remoteMaxDuration    = 240 * time.Second
+	remoteMaxNotRun   = 12
+	remoteMaxDuration = 240 * time.Second
 )
 
 // remoteSandbox starts the stand-in for a remote sandbox in front of an
@@ -252,7 +266,7 @@ func (r certResults) areaTimes() string {
 func TestRemoteSandboxCertification(t *testing.T) {
 	t.Parallel()
 	bin := binDir(t)
-	p, ca := remoteSandbox(t, emulator.Options{}, netsim.Options{Delay: remoteDelay})
+	p, ca := remoteSandbox(t, emulator.Options{}, netsim.Options{Delay: delayOf(t)})
 	dir := t.TempDir()
 	// ca_file relative to the config file, as a user keeps them side by side.
 	if err := os.Rename(ca, filepath.Join(dir, "sandbox-ca.pem")); err != nil {
@@ -284,8 +298,8 @@ func TestRemoteSandboxCertification(t *testing.T) {
 	}
 	r := readCertResults(t, out)
 	notRun := r.notRunByReason()
-	t.Logf("remote certification (20 ms each way, one address, TLS, control plane off, %d account sets, --procs %d): exit %d in %s; load average %s before, %s after; %d proxied connections",
-		sets, sets, code, took.Round(time.Second), loadBefore, loadAverage(), p.Connections())
+	t.Logf("remote certification (%s each way, one address, TLS, control plane off, %d account sets, --procs %d): exit %d in %s; load average %s before, %s after; %d proxied connections",
+		delayOf(t), sets, sets, code, took.Round(time.Second), loadBefore, loadAverage(), p.Connections())
 	t.Logf("CPU: %s in conform, Ginkgo and the suite processes, %s in the emulator and the proxy (this test's process), of %s on %d CPUs",
 		cpu.Round(time.Second), targetCPU.Round(time.Second), (took * time.Duration(runtime.NumCPU())).Round(time.Second), runtime.NumCPU())
 	notJudged := r.Summary.RulesNotRun + r.Summary.RulesNotApplicable
@@ -306,23 +320,11 @@ func TestRemoteSandboxCertification(t *testing.T) {
 	if r.Summary.SpecsRun < 500 {
 		t.Errorf("only %d specs ran: TLS or the config did not take", r.Summary.SpecsRun)
 	}
-	// TODO(issue 24): remoteStrict makes these assertions; until then they
-	// are the figures of the run.
 	if notJudged > remoteMaxNotRun || code != exitOK {
-		msg := fmt.Sprintf("target missed: exit %d (want 0), %d rules not judged (want at most %d)", code, notJudged, remoteMaxNotRun)
-		if remoteStrict {
-			t.Error(msg)
-		} else {
-			t.Log("TODO(issue 24) " + msg)
-		}
+		t.Errorf("target missed: exit %d (want 0), %d rules not judged (want at most %d)", code, notJudged, remoteMaxNotRun)
 	}
-	if took > remoteMaxDuration {
-		msg := fmt.Sprintf("target missed: %s (want at most %s)", took.Round(time.Second), remoteMaxDuration)
-		if remoteStrictDuration {
-			t.Error(msg)
-		} else {
-			t.Log("TODO(issue 24) " + msg)
-		}
+	if took > remoteMaxDuration && delayOf(t) == remoteDelay {
+		t.Errorf("target missed: %s (want at most %s on a path %s each way)", took.Round(time.Second), remoteMaxDuration, remoteDelay)
 	}
 }
 
@@ -357,7 +359,7 @@ func firstOf(ss []string) string {
 func TestRemoteSandboxCertificateProblems(t *testing.T) {
 	t.Parallel()
 	bin := binDir(t)
-	p, ca := remoteSandbox(t, emulator.Options{}, netsim.Options{Delay: remoteDelay})
+	p, ca := remoteSandbox(t, emulator.Options{}, netsim.Options{Delay: delayOf(t)})
 	other, otherCA := remoteSandbox(t, emulator.Options{}, netsim.Options{Hosts: []string{"sandbox.test"}})
 	otherPort := other.Addr()[strings.LastIndex(other.Addr(), ":"):]
 	cases := []struct {
@@ -432,7 +434,7 @@ func TestRemoteSandboxFaults(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.fault, func(t *testing.T) {
 			t.Parallel()
-			p, ca := remoteSandbox(t, emulator.Options{Faults: []string{tc.fault}}, netsim.Options{Delay: remoteDelay})
+			p, ca := remoteSandbox(t, emulator.Options{Faults: []string{tc.fault}}, netsim.Options{Delay: delayOf(t)})
 			dir := t.TempDir()
 			cfg := writeSandboxConfig(t, dir, p.URL(), ca, 1)
 			out := filepath.Join(dir, "reports")
@@ -448,12 +450,7 @@ func TestRemoteSandboxFaults(t *testing.T) {
 			}
 			t.Logf("fault %s through the remote path, --label-filter %s: exit %d, rule %s", tc.fault, tc.filter, code, verdict)
 			if code != exitFailed || verdict != "failed" {
-				msg := fmt.Sprintf("fault %s survived the remote path: exit %d, rule %s (want exit %d, failed)", tc.fault, code, verdict, exitFailed)
-				if remoteStrict {
-					t.Error(msg)
-				} else {
-					t.Log("TODO(issue 24) " + msg)
-				}
+				t.Errorf("fault %s survived the remote path: exit %d, rule %s (want exit %d, failed)", tc.fault, code, verdict, exitFailed)
 			}
 		})
 	}

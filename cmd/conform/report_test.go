@@ -90,7 +90,7 @@ func TestCertifyFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := ginkgoArgs(o, target.Config{}, "/bin/suites.test", "/out", "", "", false)
+	args := ginkgoArgs(o, "/bin/suites.test", "/out", false)
 	if !strings.Contains(strings.Join(args, " "), "--label-filter="+certifyFilter) {
 		t.Errorf("args %q", args)
 	}

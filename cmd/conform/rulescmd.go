@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -38,9 +35,6 @@ certification of a remote sandbox lists as not applicable.
 --check exits 1 and lists the problems when a testable rule that is not
 pending has no spec or no fault, or a spec names no rule, an unknown rule or
 an out-of-scope one.`
-
-// specColumn bounds the spec texts shown per rule in the table.
-const specColumn = 70
 
 type rulesOptions struct {
 	json, yaml, check bool
@@ -93,15 +87,15 @@ func cmdRules(args []string, e *env) error {
 	switch {
 	case o.id != "":
 		r, _ := cov.Rule(o.id)
-		if err := printRule(e.stdout, r); err != nil {
+		if err := r.Print(e.stdout); err != nil {
 			return harnessError(err)
 		}
 	case o.yaml:
-		if err := writeRulesYAML(e.stdout, cov); err != nil {
+		if err := rules.WriteYAML(e.stdout, cov.Joined()); err != nil {
 			return harnessError(err)
 		}
 	case o.emulatorOnly:
-		if err := printEmulatorOnly(e.stdout, cov); err != nil {
+		if err := cov.PrintEmulatorOnly(e.stdout); err != nil {
 			return harnessError(err)
 		}
 	case o.json:
@@ -115,7 +109,7 @@ func cmdRules(args []string, e *env) error {
 			return harnessErrorf("encode: %w", err)
 		}
 	default:
-		if err := printRules(e.stdout, cov); err != nil {
+		if err := cov.Print(e.stdout); err != nil {
 			return harnessError(err)
 		}
 	}
@@ -214,179 +208,11 @@ func dryRunArgs(report string) []string {
 	return []string{"--ginkgo.dry-run", "--ginkgo.no-color", "--ginkgo.json-report=" + report}
 }
 
-func printRules(w io.Writer, cov *coverage.Coverage) error {
-	// Widths are computed here rather than with text/tabwriter, whose column
-	// blocks would break at the indented reason lines.
-	wID, wArea, wStatus := len("ID"), len("AREA"), len("STATUS")
-	for _, r := range cov.Rules {
-		wID, wArea, wStatus = max(wID, len(r.ID)), max(wArea, len(r.Area)), max(wStatus, len(ruleStatus(r)))
-	}
-	bw := bufio.NewWriter(w)
-	row := func(id, area, st, n, files string) {
-		fmt.Fprintf(bw, "%-*s  %-*s  %-*s  %5s  %s\n", wID, id, wArea, area, wStatus, st, n, files)
-	}
-	row("ID", "AREA", "STATUS", "SPECS", "SPEC FILES")
-	for _, r := range cov.Rules {
-		files := strings.Join(specFiles(r.Locations), ", ")
-		if files == "" {
-			files = "-"
-		}
-		row(r.ID, r.Area, ruleStatus(r), strconv.Itoa(len(r.Specs)), clip(files, specColumn))
-		switch {
-		case r.Pending != "":
-			fmt.Fprintf(bw, "%*s  pending: %s\n", wID, "", r.Pending)
-		case r.Reason != "":
-			fmt.Fprintf(bw, "%*s  %s: %s\n", wID, "", r.Status, r.Reason)
-		}
-		if r.EmulatorOnly != "" {
-			fmt.Fprintf(bw, "%*s  emulator-only: %s\n", wID, "", r.EmulatorOnly)
-		}
-		if r.SecondAddress != "" {
-			fmt.Fprintf(bw, "%*s  second address: %s\n", wID, "", r.SecondAddress)
-		}
-	}
-	t := cov.Totals()
-	fmt.Fprintf(bw, "\n%d rules: %d/%d testable with specs (%d pending), %d/%d ambiguous with specs, %d out of scope; %d specs\n",
-		t.Rules, t.Covered, t.Testable, t.Pending, t.AmbCovered, t.Ambiguous, t.OutOfScope, t.Specs)
-	return bw.Flush()
-}
-
-func ruleStatus(r coverage.Rule) string {
-	if r.Pending != "" {
-		return "pending"
-	}
-	return string(r.Status)
-}
-
-// specFiles lists the distinct files of spec locations (file:line), in order.
-func specFiles(locs []string) []string {
-	var out []string
-	for _, l := range locs {
-		f, _, _ := strings.Cut(l, ":")
-		if !slices.Contains(out, f) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// printRule shows one rule's four places: its sentence in the catalogue,
-// its specs, its emulator fault and its rows in the reports.
-func printRule(w io.Writer, r coverage.Rule) error {
-	bw := bufio.NewWriter(w)
-	area, _ := rules.LookupArea(r.Area)
-	fmt.Fprintf(bw, "%s  (%s)\n", r.ID, ruleStatus(r))
-	fmt.Fprintf(bw, "  sentence: %s\n", r.Statement)
-	fmt.Fprintf(bw, "  section:  %s (%s)\n", r.Section, area.Document)
-	fmt.Fprintf(bw, "  area:     %s  (rules/%s.go, emulator/faults/%s.go, %s)\n", r.Area, r.Area, r.Area, suiteDir(r.Area))
-	if r.Reason != "" {
-		fmt.Fprintf(bw, "  %s: %s\n", r.Status, r.Reason)
-	}
-	if r.Pending != "" {
-		fmt.Fprintf(bw, "  pending:  %s\n", r.Pending)
-	}
-	if r.EmulatorOnly != "" {
-		fmt.Fprintf(bw, "  emulator-only: %s\n", r.EmulatorOnly)
-	}
-	if r.SecondAddress != "" {
-		fmt.Fprintf(bw, "  second address: %s\n", r.SecondAddress)
-	}
-	fmt.Fprintf(bw, "  specs:    %d\n", len(r.Specs))
-	for i, text := range r.Specs {
-		fmt.Fprintf(bw, "    %s\n      %s\n", r.Locations[i], text)
-	}
-	fault := r.Fault
-	if fault == "" {
-		fault = "none"
-	}
-	fmt.Fprintf(bw, "  fault:    %s  (conform emulate --faults %s; conform mutate --only %s)\n", fault, r.ID, r.ID)
-	fmt.Fprintf(bw, "  reports:  results.json rules[id=%s]; junit.xml testcase %q; report.html#%s; select with --label-filter 'rule:%s'\n", r.ID, r.ID, r.ID, r.ID)
-	return bw.Flush()
-}
-
-// printEmulatorOnly lists the rules the catalogue marks emulator-only, with
-// the reason and the specs that carry the emulator-only label.
-func printEmulatorOnly(w io.Writer, cov *coverage.Coverage) error {
-	bw := bufio.NewWriter(w)
-	n := 0
-	for _, r := range cov.Rules {
-		if r.EmulatorOnly == "" {
-			continue
-		}
-		n++
-		fmt.Fprintf(bw, "%s  (%s)\n  %s\n", r.ID, r.Area, r.EmulatorOnly)
-	}
-	fmt.Fprintf(bw, "\n%d rules need the emulator's control plane (reset, fund, clock), all or in part; on a sandbox their specs skip with the reason\n\n", n)
-	n = 0
-	for _, r := range cov.Rules {
-		if r.SecondAddress == "" {
-			continue
-		}
-		n++
-		fmt.Fprintf(bw, "%s  (%s)\n  %s\n", r.ID, r.Area, r.SecondAddress)
-	}
-	fmt.Fprintf(bw, "\n%d rules need source addresses of their own, all or in part; from one address (a sandbox across a network) they end inconclusive with the reason\n", n)
-	fmt.Fprintf(bw, "a certification of a target without the control plane, or reached from one address, lists these as not applicable, not as failures\n")
-	return bw.Flush()
-}
-
-// suiteDir is where an area's specs live.
-func suiteDir(area string) string {
-	if area == "limits" {
-		return "scenarios/"
-	}
-	return "suites/" + area + "/"
-}
-
-// writeRulesYAML writes the catalogue joined with its specs and faults in
-// the shape of Kubernetes' conformance.yaml. Strings are JSON-quoted, which
-// YAML reads as they are.
-func writeRulesYAML(w io.Writer, cov *coverage.Coverage) error {
-	bw := bufio.NewWriter(w)
-	q := strconv.Quote
-	fmt.Fprintln(bw, "# Generated by `make rules.yaml` (conform rules --yaml): the rule catalogue with the specs")
-	fmt.Fprintln(bw, "# and the emulator fault of each rule. Do not edit; make test fails when it is stale.")
-	for _, r := range cov.Rules {
-		fmt.Fprintf(bw, "- id: %s\n  area: %s\n  section: %s\n  status: %s\n  sentence: %s\n", r.ID, r.Area, q(r.Section), ruleStatus(r), q(r.Statement))
-		if r.Reason != "" {
-			fmt.Fprintf(bw, "  reason: %s\n", q(r.Reason))
-		}
-		if r.EmulatorOnly != "" {
-			fmt.Fprintf(bw, "  emulator_only: %s\n", q(r.EmulatorOnly))
-		}
-		if r.SecondAddress != "" {
-			fmt.Fprintf(bw, "  second_address: %s\n", q(r.SecondAddress))
-		}
-		if len(r.Specs) == 0 {
-			fmt.Fprintln(bw, "  specs: []")
-		} else {
-			fmt.Fprintln(bw, "  specs:")
-			for i, text := range r.Specs {
-				file, _, _ := strings.Cut(r.Locations[i], ":") // no line: an edit above a spec must not make the file stale
-				fmt.Fprintf(bw, "    - file: %s\n      text: %s\n", q(file), q(text))
-			}
-		}
-		if r.Fault != "" {
-			fmt.Fprintf(bw, "  fault: %s\n", q(r.Fault))
-		}
-	}
-	return bw.Flush()
-}
-
 func btoi(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
-}
-
-// clip shortens s to at most n runes, marking the cut.
-func clip(s string, n int) string {
-	rs := []rune(s)
-	if len(rs) <= n {
-		return s
-	}
-	return string(rs[:n-1]) + "…"
 }
 
 // tail returns the last n lines of s, for showing why a child failed.

@@ -186,10 +186,10 @@ func resolveTarget(o *runOptions, getenv func(string) string) (target.Config, er
 }
 
 // ginkgoArgs builds the Ginkgo CLI command line for a precompiled suite:
-// ginkgo flags, the suite binary, then the suite's own flags after --.
-// Paths are absolute because Ginkgo runs a precompiled suite from the
-// binary's directory.
-func ginkgoArgs(o *runOptions, cfg target.Config, suite, outDir, configPath, resolved string, color bool) []string {
+// ginkgo flags, the suite binary, then the suite's own flags after -- (none
+// for the target: suiteEnv hands it down). Paths are absolute because
+// Ginkgo runs a precompiled suite from the binary's directory.
+func ginkgoArgs(o *runOptions, suite, outDir string, color bool) []string {
 	args := []string{"-p", "--procs=" + strconv.Itoa(o.procs), "--timeout=" + ginkgoTimeout(o.timeout).String(), "--grace-period=" + nodeGrace.String()}
 	switch {
 	case o.certify:
@@ -204,44 +204,21 @@ func ginkgoArgs(o *runOptions, cfg target.Config, suite, outDir, configPath, res
 		args = append(args, "--no-color")
 	}
 	// junit.xml is conform's own (one testcase per rule), not Ginkgo's.
-	args = append(args, "--json-report="+ginkgoReport, "--output-dir="+outDir, suite, "--")
-	return append(args, suiteArgs(cfg, configPath, resolved)...)
+	return append(args, "--json-report="+ginkgoReport, "--output-dir="+outDir, suite, "--")
 }
 
-// suiteArgs are the suite binary's flags for a resolved target (resolved:
-// target.Resolution.Encode, so that the suite does not probe it again). The suite
-// reads the config file itself (for the accounts) and ORs its booleans with
-// the flags.
-func suiteArgs(cfg target.Config, configPath, resolved string) []string {
-	var args []string
-	if cfg.REST != "" {
-		args = append(args, "-conform.target="+cfg.REST)
-		if resolved != "" {
-			args = append(args, "-conform.resolved="+resolved)
-		}
-		if cfg.WS != "" {
-			args = append(args, "-conform.ws-target="+cfg.WS)
-		}
+// suiteEnv hands the suite processes the run's one target, finished
+// (loaded, the flags applied, validated and, unless it is the embedded
+// emulator, resolved): they read it as it is (target.SuiteEnv), so that a
+// target setting is applied in one place and the target probed once. It
+// travels in the environment Ginkgo passes on, never on a command line:
+// it holds the keys.
+func suiteEnv(finished target.Config) ([]string, error) {
+	v, err := finished.Handoff()
+	if err != nil {
+		return nil, err
 	}
-	if configPath != "" {
-		args = append(args, "-conform.config="+configPath)
-	}
-	if cfg.CAFile != "" {
-		args = append(args, "-conform.ca-file="+cfg.CAFile)
-	}
-	if cfg.Sandbox {
-		args = append(args, "-conform.sandbox")
-	}
-	if cfg.RESTSandbox {
-		args = append(args, "-conform.rest-sandbox")
-	}
-	if cfg.WSSandbox {
-		args = append(args, "-conform.ws-sandbox")
-	}
-	if cfg.AllowLiveTrading {
-		args = append(args, "-conform.allow-live-trading")
-	}
-	return args
+	return []string{target.SuiteEnv + "=" + v}, nil
 }
 
 // runOutcome maps what came of the Ginkgo run to conform's exit: an
@@ -318,14 +295,14 @@ func cmdRun(args []string, e *env) error {
 		o.procs = lim
 	}
 	ctx := context.Background()
-	var resolved string
+	finished := cfg                               // what the suite gets: cfg as probed, once per run
 	kind := results.CertifyTarget{Emulator: true} // the embedded emulator, on loopback
 	if cfg.REST != "" {
 		r, err := resolve(ctx, cfg, nil)
 		if err != nil {
 			return err
 		}
-		resolved = r.Encode()
+		finished.Apply(r)
 		kind = results.CertifyTarget{Emulator: r.Emulator, OneAddress: !cfg.IsLoopback() || cfg.SharedSource || r.SharedSource}
 	}
 	logf, err := out.Create(runLog)
@@ -334,8 +311,12 @@ func cmdRun(args []string, e *env) error {
 	}
 	defer logf.Close()
 
-	c := child{path: ginkgo, args: ginkgoArgs(o, cfg, suite, outDir, configPath, resolved, isTerminal(os.Stdout)),
-		stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf)}
+	handoff, err := suiteEnv(finished)
+	if err != nil {
+		return harnessError(err)
+	}
+	c := child{path: ginkgo, args: ginkgoArgs(o, suite, outDir, isTerminal(os.Stdout)),
+		stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf), env: handoff}
 	x, err := runSuite(ctx, c, o.timeout, o.stall)
 	if err != nil {
 		return harnessError(err)

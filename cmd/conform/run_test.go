@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -138,37 +139,21 @@ func TestResolveTarget(t *testing.T) {
 func TestGinkgoArgs(t *testing.T) {
 	base := &runOptions{procs: 4, timeout: 5 * time.Minute}
 	filtered := &runOptions{procs: 2, timeout: time.Minute, labelFilter: "rule:V3-A", focus: "Errors"}
-	remote := target.Config{REST: "https://api.example.com", WS: "wss://api.example.com", Sandbox: true}
 	cases := []struct {
-		name   string
-		o      *runOptions
-		cfg    target.Config
-		config string
-		color  bool
-		want   []string
+		name  string
+		o     *runOptions
+		color bool
+		want  []string
 	}{
-		{"embedded emulator", base, target.Config{}, "", true, []string{
+		{"no filter", base, true, []string{
 			"-p", "--procs=4", "--timeout=6m0s", "--grace-period=10s",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--"}},
-		{"filters without colour", filtered, target.Config{}, "", false, []string{
+		{"filters without colour", filtered, false, []string{
 			"-p", "--procs=2", "--timeout=2m0s", "--grace-period=10s", "--label-filter=rule:V3-A", "--focus=Errors", "--no-color",
 			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--"}},
-		{"remote target", base, remote, "/etc/target.json", true, []string{
-			"-p", "--procs=4", "--timeout=6m0s", "--grace-period=10s",
-			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
-			"-conform.target=https://api.example.com", "-conform.ws-target=wss://api.example.com",
-			"-conform.config=/etc/target.json", "-conform.sandbox"}},
-		{"stream target declared alone", base, target.Config{REST: "http://h", WS: "ws://w", RESTSandbox: true, WSSandbox: true}, "", true, []string{
-			"-p", "--procs=4", "--timeout=6m0s", "--grace-period=10s",
-			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
-			"-conform.target=http://h", "-conform.ws-target=ws://w", "-conform.rest-sandbox", "-conform.ws-sandbox"}},
-		{"live trading", base, target.Config{REST: "http://h", WS: "ws://h", AllowLiveTrading: true}, "", true, []string{
-			"-p", "--procs=4", "--timeout=6m0s", "--grace-period=10s",
-			"--json-report=ginkgo.json", "--output-dir=/out", "/bin/suites.test", "--",
-			"-conform.target=http://h", "-conform.ws-target=ws://h", "-conform.allow-live-trading"}},
 	}
 	for _, c := range cases {
-		got := ginkgoArgs(c.o, c.cfg, "/bin/suites.test", "/out", c.config, "", c.color)
+		got := ginkgoArgs(c.o, "/bin/suites.test", "/out", c.color)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
@@ -367,20 +352,24 @@ func TestOpenRunOut(t *testing.T) {
 	}
 }
 
-// The CLI probes the target once and hands the resolution down, so that
-// the suite does not probe it again.
-func TestSuiteArgsCarryTheResolution(t *testing.T) {
-	cfg := target.Config{REST: "http://127.0.0.1:9"}
-	res := target.Resolution{REST: cfg.REST, Emulator: true}.Encode()
-	args := suiteArgs(cfg, "", res)
-	if !slices.Contains(args, "-conform.resolved="+res) {
-		t.Errorf("suite args %q lack the resolution", args)
+// The CLI hands the suite the one finished target in its environment,
+// every setting as it resolved it (the suite overlays nothing), and never
+// on a command line, which would show the keys to every user.
+func TestSuiteEnvHandsTheFinishedTarget(t *testing.T) {
+	cfg := target.Config{REST: "https://h", WS: "wss://h", CAFile: "/etc/ca.pem", Sandbox: true, Emulator: true, SharedSource: true,
+		Accounts: map[string]target.Account{target.RoleFull: {APIKey: "ak_handoff", Secret: "sk_handoff"}}}
+	env, err := suiteEnv(cfg)
+	if err != nil || len(env) != 1 {
+		t.Fatalf("suiteEnv: %q, %v", env, err)
 	}
-	if args := suiteArgs(target.Config{}, "", ""); len(args) != 0 {
-		t.Errorf("embedded emulator: suite args %q", args)
+	name, v, _ := strings.Cut(env[0], "=")
+	got, err := target.FromHandoff(v)
+	if name != target.SuiteEnv || err != nil || !reflect.DeepEqual(got, cfg) {
+		t.Errorf("handed %s=%+v (%v), want %s=%+v", name, got, err, target.SuiteEnv, cfg)
 	}
-	if args := suiteArgs(target.Config{REST: "https://h", CAFile: "/etc/ca.pem"}, "", ""); !slices.Contains(args, "-conform.ca-file=/etc/ca.pem") {
-		t.Errorf("suite args %q lack the CA file", args)
+	o := &runOptions{procs: 4, timeout: time.Minute, labelFilter: "rule:V3-A"}
+	if args := strings.Join(ginkgoArgs(o, "/bin/suites.test", "/out", false), " "); strings.Contains(args, "sk_handoff") || strings.Contains(args, "https://h") {
+		t.Errorf("the command line carries the target: %s", args)
 	}
 }
 

@@ -10,4 +10,5 @@ var errorsFaults = []Fault{
 	{"V3-ERR-1003", "sends 1003 with HTTP 401"},
 	{"V3-ERR-404", "answers unknown paths with HTTP 200 and an empty object"},
 	{"V3-ERR-MESSAGES", "answers 10001 with the message Invalid parameters instead of Validation error"},
+	{"V3-ERR-200", "answers a v3 POST that succeeds with HTTP 201"},
 }

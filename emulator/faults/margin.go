@@ -3,6 +3,7 @@ package faults
 // marginFaults break the rules of the margin area (rules/margin.go).
 var marginFaults = []Fault{
 	{"V3-MARGIN-ACCOUNT-FIELDS", "(api) leaves reserved_positions out of the account's currencies"},
+	{"V3-MARGIN-ACCOUNT-TIMES", "(api) writes a margin account's updated_at a second before its created_at"},
 	{"V3-MARGIN-ACCOUNTS", "(api) answers GET /margin/account with an empty array"},
 	{"V3-MARGIN-PUT", "answers PUT /margin/account with the account as it was before the change"},
 	{"V3-MARGIN-CLOSE", "treats margin_balance \"0\" as a no-op: the account stays open with its funds"},
@@ -12,6 +13,7 @@ var marginFaults = []Fault{
 	{"V3-MARGIN-ORDER-NEEDS-ACCOUNT", "places a margin order without a margin account, opening an empty one"},
 	{"V3-MARGIN-ORDER-MODE", "defaults margin_mode to cross"},
 	{"V3-MARGIN-ORDERS", "(api) leaves reduce_only and margin_mode out of margin orders"},
+	{"V3-MARGIN-SPOT-SEPARATE", "lists and cancels the account's spot orders with its margin orders at /margin/order"},
 	{"V3-MARGIN-REPLACE-STRICT", "(api) ignores strict_validate on PATCH /margin/order/{client_order_id}, rounding the price"},
 	{"V3-MARGIN-CLOSE-POSITION", "accepts close_position with a quantity (ignoring the quantity)"},
 	{"V3-MARGIN-CLOSE-POSITION-CANCELED", "executes a triggered close_position order whose position is gone at the size it had when placed, opening a position"},
@@ -26,4 +28,6 @@ var marginFaults = []Fault{
 	{"V3-MARGIN-NOT-FOUND", "answers an unknown margin order with 10001 instead of 20002"},
 	{"V3-MARGIN-HISTORY-TRADE-PAGING", "ignores offset on the margin trade history"},
 	{"V3-MARGIN-ORDER-PARAMS", "takes a margin order of an undocumented type as a limit order"},
+	{"V3-MARGIN-REPLACE-UNKNOWN", "answers a replace of an unknown margin client_order_id with HTTP 200 and an empty order"},
+	{"V3-MARGIN-ACCOUNT-REQUIRED", "reads a PUT /margin/account without margin_balance as margin_balance 0, closing the account"},
 }

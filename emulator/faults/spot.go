@@ -5,6 +5,9 @@ var spotFaults = []Fault{
 	{"V3-ORDER-FIELDS", "(api) leaves post_only out of orders"},
 	{"V3-ORDER-TRADES", "(api) writes a trade's taker flag as the string \"true\"/\"false\""},
 	{"V3-ORDER-ENUMS", "(api) writes time_in_force in lower case (gtc)"},
+	{"V3-ORDER-TIMES", "(api) writes an order's updated_at a second before its created_at"},
+	{"V3-ORDER-HIDDEN-DISPLAY", "(api) leaves display_quantity out of hidden orders"},
+	{"V3-SPOT-V2-NAMES", "(api) reads version 2's clientOrderId and timeInForce as client_order_id and time_in_force on POST /spot/order"},
 	{"V3-SPOT-CLOID-LEN", "accepts a 7-character client_order_id"},
 	{"V3-SPOT-CLOID-CHARSET", "accepts a client_order_id with a dot or a space"},
 	{"V3-SPOT-CLOID-GENERATED", "leaves client_order_id empty when omitted"},
@@ -32,6 +35,7 @@ var spotFaults = []Fault{
 	{"V3-SPOT-SUSPENDED", "places stop and take-profit orders in the book at once"},
 	{"V3-SPOT-CANCEL", "answers a cancel with the order's previous status"},
 	{"V3-SPOT-CANCEL-ALL", "ignores the symbol of DELETE /spot/order, canceling every symbol"},
+	{"V3-SPOT-MARGIN-SEPARATE", "lists and cancels the account's margin orders with its spot orders at /spot/order"},
 	{"V3-SPOT-POST-ONLY", "lets a post-only order match as taker"},
 	{"V3-SPOT-IOC", "leaves the unfilled part of an IOC order resting"},
 	{"V3-SPOT-FOK", "partially fills FOK orders"},
@@ -60,4 +64,5 @@ var spotFaults = []Fault{
 	{"V3-ORDER-LIST-FIELDS", "(api) writes order_list_id (its client_order_id) on orders placed alone"},
 	{"V3-ORDER-PRICE-AVERAGE", "(api) writes the order's limit price as price_average once it executed"},
 	{"V3-SPOT-CLOID-LEN-OTHER", "takes a new_client_order_id of any length on replace"},
+	{"V3-SPOT-REPLACE-UNKNOWN", "answers a replace of an unknown client_order_id with HTTP 200 and an empty order"},
 }

@@ -31,4 +31,7 @@ var streampublicFaults = []Fault{
 	{"V3-WS-PUB-CONVERTED", "leaves target_currency out of converted candle notifications"},
 	{"V3-WS-PUB-CONVERTED-TARGET", "accepts converted candles without target_currency (converting into the quote currency)"},
 	{"V3-WS-PUB-CONVERTED-FIELDS", "names a converted candle entry's quote volume qv instead of q"},
+	{"V3-WS-PUB-UNSUB-SILENT", "answers unsubscribe as done but keeps sending the symbol's notifications"},
+	{"V3-WS-PUB-SNAPSHOT-ORDER", "sends a subscription's snapshots before its result"},
+	{"V3-WS-PUB-V2-METHODS", "answers version 2's subscribeTrades, subscribeCandles and getSymbols on the v3 market data stream with a result"},
 }

@@ -17,4 +17,6 @@ var streamtradingFaults = []Fault{
 	{"V3-WST-NOTIFY-MARGIN", "sends margin_subscribe subscribers no notification of margin order updates (spot and futures ones still come)"},
 	{"V3-WST-MALFORMED", "drops the TCP connection, without a close frame, on a trading stream frame that is not JSON"},
 	{"V3-WST-CLOID-LEN", "accepts a 7-character client_order_id in spot_new_order (pads it to 8)"},
+	{"V3-WST-LOGIN-FIRST", "answers spot_balances before a login with an empty result"},
+	{"V3-WST-NO-WALLET", "answers the wallet stream's methods on the trading stream"},
 }

@@ -5,6 +5,7 @@ var v2buycryptoFaults = []Fault{
 	{"V2-BUY-PROVIDERS", "(api v2) writes providerID as provider_id"},
 	{"V2-BUY-PROVIDER-FILTER", "(api v2) ignores providerId on the provider listing"},
 	{"V2-BUY-LIMIT-FIELDS", "(api v2) writes sourceMin as source_min"},
+	{"V2-BUY-LIMIT-MINMAX", "swaps sourceMin and sourceMax of v2 transaction limits"},
 	{"V2-BUY-RATE-FIELDS", "(api v2) writes spotPrice as spot_price"},
 	{"V2-BUY-RATE-REQUIRED", "(api v2) quotes a rate without source and target"},
 	{"V2-BUY-RATE-PARAMS", "(api v2) ignores paymentMethodId on rates"},

@@ -8,4 +8,5 @@ var v2conventionsFaults = []Fault{
 	{"V2-CONV-NUMBER-TYPE", "writes v2 integer Number fields as strings"},
 	{"V2-CONV-GET-QUERY", "ignores the query string of v2 GET requests"},
 	{"V2-CONV-POST-BODY", "ignores form-encoded v2 request bodies"},
+	{"V2-PAGING-LIMIT-RANGE", "refuses limit 0 with 10001, reading the range as 1 to 1000"},
 }

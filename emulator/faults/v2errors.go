@@ -10,4 +10,5 @@ var v2errorsFaults = []Fault{
 	{"V2-ERR-2002", "answers an unknown v2 currency with 2001"},
 	{"V2-ERR-20001", "answers insufficient funds on v2 account operations with 10001"},
 	{"V2-ERR-MESSAGES", "answers 10001 on version 2 with the message Invalid parameters instead of Validation error"},
+	{"V2-ERR-200", "answers a v2 POST that succeeds with HTTP 201"},
 }

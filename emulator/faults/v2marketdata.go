@@ -6,6 +6,7 @@ var v2marketdataFaults = []Fault{
 	{"V2-CURRENCY-FILTER", "ignores the currencies filter of GET /api/2/public/currency"},
 	{"V2-CURRENCY-ONE", "answers GET /api/2/public/currency/{currency} with the first listed currency"},
 	{"V2-SYMBOL-FIELDS", "leaves feeCurrency out of v2 Symbol records"},
+	{"V2-SYMBOL-STEPS-POSITIVE", "writes quantityIncrement 0"},
 	{"V2-SYMBOL-FILTER", "ignores the symbols filter of GET /api/2/public/symbol"},
 	{"V2-SYMBOL-ONE", "answers GET /api/2/public/symbol/{symbol} with the id in lower case"},
 	{"V2-TICKER-FIELDS", "writes the ticker timestamp as an empty string"},

@@ -29,6 +29,7 @@ var v2streamsFaults = []Fault{
 	{"V2-WS-GETTRADES-PAGING", "ignores offset in getTrades"},
 	{"V2-WS-GETTRADES-BY-TIME", "ignores from and till in getTrades when by is timestamp"},
 	{"V2-WS-CANDLES", "leaves period out of snapshotCandles"},
+	{"V2-WS-CANDLE-MINMAX", "swaps min and max of the candles of snapshotCandles"},
 	{"V2-WS-CANDLES-LIMIT", "ignores limit on subscribeCandles, sending every candle in the snapshot"},
 	{"V2-WS-CANDLES-UPDATE", "leaves the new trade's volume out of updateCandles"},
 	{"V2-WS-LOGIN-BASIC", "accepts BASIC login whatever the sKey"},
@@ -38,6 +39,7 @@ var v2streamsFaults = []Fault{
 	{"V2-WS-LOGIN-MISSING", "accepts BASIC login without sKey"},
 	{"V2-WS-LOGIN-REQUIRED", "accepts subscribeReports before login (with no orders)"},
 	{"V2-WS-REPORTS-RIGHTS", "lets a key without the Orderbook, History, Trading balance right subscribe to reports"},
+	{"V2-WS-REPORTS-RIGHT-ALONE", "lets a key holding Payment information alone subscribe to reports"},
 	{"V2-WS-ACTIVE-ORDERS", "leaves the newest active order out of activeOrders"},
 	{"V2-WS-REPORT-ONE", "sends every order report twice"},
 	{"V2-WS-REPORT-FIELDS", "leaves postOnly out of order reports"},
@@ -47,4 +49,5 @@ var v2streamsFaults = []Fault{
 	{"V2-WS-REPORT-TRADE", "leaves tradeFee out of trade reports"},
 	{"V2-WS-REPORT-EXPIRED", "reports an expired IOC order with status canceled"},
 	{"V2-WS-REPORT-SUSPENDED", "reports a waiting stop order with status new"},
+	{"V2-WS-V3-METHODS", "answers version 3's subscribe on the v2 streams with result true"},
 }

@@ -12,6 +12,7 @@ var v2subaccountsFaults = []Fault{
 	{"V2-SUBACC-RIGHTS", "(api v2) serves POST /sub-acc/transfer to keys without Withdraw cryptocurrencies"},
 	{"V2-SUBACC-TRANSFER-DEPOSIT", "(api v2) deposits the amount truncated to 4 decimals"},
 	{"V2-SUBACC-TRANSFER-WITHDRAW", "(api v2) takes a withdraw for a deposit"},
+	{"V2-SUBACC-TRANSFER-V3-NAMES", "(api v2) takes version 3's to_sub_account and from_sub_account types and its sub_account_id field on POST /sub-acc/transfer"},
 	{"V2-SUBACC-TRANSFER-FUNDS", "(api v2) lets a sub-account transfer overdraw the source"},
 	{"V2-SUBACC-TRANSFER-FROZEN", "(api v2) answers a transfer with a frozen sub-account with 10021 instead of 500"},
 	{"V2-SUBACC-ERR-500", "(api v2) answers an unknown sub-account with 400 and code 10001"},
@@ -24,4 +25,8 @@ var v2subaccountsFaults = []Fault{
 	{"V2-SUBACC-ADDRESS", "(api v2) answers the deposit address without address"},
 	{"V2-SUBACC-ADDRESS-NETWORK", "(api v2) ignores networkCode on the sub-account deposit address: answers the default network's address and networkCode"},
 	{"V2-SUBACC-V3-STATE", "(api v2) keeps a state of its own: freeze through v2 does not freeze for v3"},
+	{"V2-SUBACC-TRANSFER-REQUIRED", "reads a sub-account transfer without type as deposit"},
+	{"V2-SUBACC-ACL-PUT-REQUIRED", "takes a settings change without description, keeping the old one"},
+	{"V2-SUBACC-IDS-REQUIRED", "answers a freeze without ids with result true"},
+	{"V2-SUBACC-UNKNOWN-VERBS", "(api v2) answers a settings change of an unknown sub-account with result []"},
 }

@@ -272,10 +272,15 @@ func hashFiles(dir string, names []string) ([]File, error) {
 // Write returns them) to w as a gzipped tar, under the directory's own
 // name. Only regular files are packed; nothing else of dir is.
 func WriteTarGz(w io.Writer, dir string, names []string) error {
-	gz := gzip.NewWriter(w)
+	// BestSpeed: the default level spent 1.7 s of a certification's end on
+	// a 14 MB ginkgo.json for a few percent of size.
+	gz, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+	if err != nil {
+		return err
+	}
 	tw := tar.NewWriter(gz)
 	base := filepath.Base(filepath.Clean(dir))
-	err := addDir(tw, dir, base)
+	err = addDir(tw, dir, base)
 	for _, name := range names {
 		if err != nil {
 			break

@@ -179,9 +179,9 @@ func sortedSpecs(texts, locs []string) ([]string, []string) {
 	return outT, outL
 }
 
-// repoDirs are the top folders of the repository's own path in a
-// of the repository that hold specs.
-var repoDirs = []string{"/suites/", "/scenarios/"}
+// repoDirs are the top folders of the repository that hold specs: a spec
+// location is cut at the last of them.
+var repoDirs = []string{"/suites/"}
 
 // relative cuts a spec location down to its path inside the repository, so
 // that listings and rules.yaml do not depend on where the clone lies.
@@ -193,6 +193,20 @@ func relative(loc string) string {
 		}
 	}
 	return loc
+}
+
+// Joined is the catalogue joined with its specs (their files, without
+// lines) and faults, for rules.WriteYAML.
+func (c *Coverage) Joined() []rules.Joined {
+	out := make([]rules.Joined, len(c.Rules))
+	for i, r := range c.Rules {
+		out[i] = rules.Joined{Rule: r.Rule, Fault: r.Fault}
+		for j, text := range r.Specs {
+			file, _, _ := strings.Cut(r.Locations[j], ":")
+			out[i].Specs = append(out[i].Specs, rules.SpecRef{File: file, Text: text})
+		}
+	}
+	return out
 }
 
 // Rule returns the joined rule id.

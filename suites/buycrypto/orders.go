@@ -124,6 +124,10 @@ var _ = Describe("Buy crypto: purchase orders", func() {
 		o := b.offers(ctx)[0]
 		b.orders(ctx, o.provider, nil)
 	})
+})
+
+var _ = Describe("Buy crypto: purchase orders", func() {
+	BeforeEach(func() { mayBuy() })
 
 	framework.ConformanceIt("V3-BUY-ORDERS-FROM-TILL", func(ctx SpecContext) {
 		b := newBuyer()

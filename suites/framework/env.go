@@ -31,56 +31,44 @@ var Timeouts = struct {
 	Poll       time.Duration
 }{Request: 10 * time.Second, Eventually: 5 * time.Second, Poll: 20 * time.Millisecond}
 
-// Flags are the suite binary's own flags (after -- on the ginkgo command line).
+// Flags are the suite binary's own flags (after -- on the ginkgo command
+// line). The target is not among them: conform run hands it down whole and
+// finished in the environment (target.SuiteEnv), and the suite overlays
+// nothing on it.
 type Flags struct {
-	Target           string
-	WSTarget         string
-	Config           string
-	Sandbox          bool
-	RESTSandbox      bool
-	WSSandbox        bool
-	AllowLiveTrading bool
-	Faults           string
-	// CAFile is a PEM file of CAs to trust beside the system's (target.Config.CAFile).
-	CAFile string
-	// Resolved is the target as the CLI already probed it (target.Resolution
-	// encoded): the suite then uses it as is instead of probing again.
-	Resolved string
+	// Faults are the rule IDs whose faults the embedded emulator switches on.
+	Faults string
 	// Report is where the suite writes the report of the specs its label
 	// filter selects (see WriteSelectedReport).
 	Report string
 	// Progress is the progress file conform tails (see Progress).
 	Progress string
-	fs       *flag.FlagSet
-}
-
-// given reports whether a flag was set on the command line, so that an
-// explicit false overrides the config file.
-func (f *Flags) given(name string) bool {
-	seen := false
-	if f.fs != nil {
-		f.fs.Visit(func(fl *flag.Flag) { seen = seen || fl.Name == name })
-	}
-	return seen
 }
 
 // RegisterFlags binds the suite flags to fs (flag.CommandLine in the suite).
 func RegisterFlags(fs *flag.FlagSet) *Flags {
-	f := &Flags{fs: fs}
-	fs.StringVar(&f.Target, "conform.target", "", "REST base URL of the target (before /api/3); empty starts the embedded emulator")
-	fs.StringVar(&f.WSTarget, "conform.ws-target", "", "WebSocket base URL; derived from the target when empty")
-	fs.StringVar(&f.Config, "conform.config", "", "target config file (JSON: rest, ws, sandbox, accounts by role)")
-	fs.BoolVar(&f.Sandbox, "conform.sandbox", false, "declare the target a sandbox, where orders may be placed (the REST and the stream target)")
-	fs.BoolVar(&f.RESTSandbox, "conform.rest-sandbox", false, "declare only the REST target a sandbox")
-	fs.BoolVar(&f.WSSandbox, "conform.ws-sandbox", false, "declare only the stream target a sandbox")
-	fs.BoolVar(&f.AllowLiveTrading, "conform.allow-live-trading", false, "let order-placing specs run on a target that is not a sandbox")
-	fs.StringVar(&f.Resolved, "conform.resolved", "", "the target as conform run resolved it (internal: set by the CLI, which probes the target once)")
-	fs.StringVar(&f.CAFile, "conform.ca-file", "", "PEM `file` of the certificate authorities of the target's TLS certificates, trusted beside the system's")
+	f := &Flags{}
 	fs.StringVar(&f.Faults, "conform.faults", "", "comma-separated rule IDs whose faults the embedded emulator switches on")
 	fs.StringVar(&f.Progress, "conform.progress", "", "append a line to this `file` whenever a spec starts or ends (internal: set by the CLI, which shows the run's progress and notices a stall)")
 	fs.StringVar(&f.Report, "conform.report", "", "write a Ginkgo JSON report of the suite nodes and the specs the label filter selects to this `path` (a mutation run's: without the other specs)")
-	registered = f
 	return f
+}
+
+// handedTarget is the run's target as conform run handed it down
+// (target.SuiteEnv): finished, or the zero config of the embedded emulator.
+// A suite run without conform run that names a target the way conform run
+// reads one (CONFORM_TARGET) is refused rather than run on the embedded
+// emulator: the suite resolves no target of its own.
+func handedTarget() (target.Config, error) {
+	v, handed := os.LookupEnv(target.SuiteEnv)
+	if !handed {
+		for _, name := range []string{"CONFORM_TARGET", "CONFORM_WS_TARGET"} {
+			if os.Getenv(name) != "" {
+				return target.Config{}, fmt.Errorf("%s names a target, but the suite takes its target only from conform run (%s): run it with conform run", name, target.SuiteEnv)
+			}
+		}
+	}
+	return target.FromHandoff(v)
 }
 
 // Env is the resolved target of this Ginkgo process.
@@ -142,74 +130,58 @@ func Current() *Env {
 	return env
 }
 
-// StartTarget runs on Ginkgo process 1: it resolves the target and, when none
-// is given, starts the embedded emulator. It returns the config to hand to
-// every process and a function that stops what it started.
+// StartTarget runs on Ginkgo process 1: it takes the target conform run
+// handed down, finished, or, when none is given, starts the embedded
+// emulator and resolves it. It returns the config to hand to every process
+// and a function that stops what it started.
 func StartTarget(f *Flags) ([]byte, func(), error) {
 	dieWithParent()
-	cfg, err := target.Load(f.Config, os.Getenv)
+	cfg, err := handedTarget()
 	if err != nil {
 		return nil, nil, err
-	}
-	if f.Target != "" {
-		cfg.REST = f.Target
-	}
-	if f.WSTarget != "" {
-		cfg.WS = f.WSTarget
-	}
-	if f.CAFile != "" {
-		cfg.CAFile = f.CAFile
-	}
-	for name, v := range map[string]struct {
-		dst *bool
-		val bool
-	}{"conform.sandbox": {&cfg.Sandbox, f.Sandbox}, "conform.rest-sandbox": {&cfg.RESTSandbox, f.RESTSandbox}, "conform.ws-sandbox": {&cfg.WSSandbox, f.WSSandbox}} {
-		if f.given(name) {
-			*v.dst = v.val
-		}
-	}
-	if f.given("conform.allow-live-trading") {
-		cfg.AllowLiveTrading = f.AllowLiveTrading
 	}
 	stop := func() {}
 	if cfg.REST == "" {
-		var fs []string
-		if f.Faults != "" {
-			fs = strings.Split(f.Faults, ",")
+		if cfg, stop, err = startEmulator(cfg, f.Faults); err != nil {
+			return nil, nil, err
 		}
-		emu, err := emulator.New(emulator.Options{Faults: fs, ControlPlane: true})
-		if err != nil {
-			return nil, nil, fmt.Errorf("embedded emulator: %w", err)
-		}
-		if err := emu.Start(); err != nil {
-			return nil, nil, fmt.Errorf("embedded emulator: %w", err)
-		}
-		cfg.REST = emu.URL()
-		// It knows only its fixture accounts (Setup hands each process its
-		// own): keys configured for another target do not apply.
-		cfg.Accounts, cfg.AccountSets = nil, nil
-		stop = func() { _ = emu.Close() }
 	} else if f.Faults != "" {
 		return nil, nil, fmt.Errorf("-conform.faults applies to the embedded emulator only, not to target %s", cfg.REST)
 	}
-	if err := cfg.Validate(); err != nil {
-		stop()
-		return nil, nil, err
-	}
-	var res target.Resolution
-	if f.Resolved != "" && f.Target != "" {
-		// conform run probed this target already: one resolution per run.
-		res, err = target.DecodeResolution(f.Resolved)
-	} else {
-		res, err = target.Resolve(context.Background(), cfg, nil)
-	}
-	if err != nil {
-		stop()
-		return nil, nil, err
-	}
-	cfg.Apply(res)
 	b, err := json.Marshal(cfg)
 	return b, stop, err
+}
+
+// startEmulator starts the embedded emulator with the faults named (comma
+// separated) and returns cfg aimed at it, resolved.
+func startEmulator(cfg target.Config, faultIDs string) (target.Config, func(), error) {
+	var fs []string
+	if faultIDs != "" {
+		fs = strings.Split(faultIDs, ",")
+	}
+	emu, err := emulator.New(emulator.Options{Faults: fs, ControlPlane: true})
+	if err != nil {
+		return cfg, nil, fmt.Errorf("embedded emulator: %w", err)
+	}
+	if err := emu.Start(); err != nil {
+		return cfg, nil, fmt.Errorf("embedded emulator: %w", err)
+	}
+	stop := func() { _ = emu.Close() }
+	cfg.REST = emu.URL()
+	// It knows only its fixture accounts (Setup hands each process its
+	// own): keys configured for another target do not apply.
+	cfg.Accounts, cfg.AccountSets = nil, nil
+	if err := cfg.Validate(); err != nil {
+		stop()
+		return cfg, nil, err
+	}
+	res, err := target.Resolve(context.Background(), cfg, nil)
+	if err != nil {
+		stop()
+		return cfg, nil, err
+	}
+	cfg.Apply(res)
+	return cfg, stop, nil
 }
 
 // Setup runs on every process with the config from StartTarget. On the

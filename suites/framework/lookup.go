@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
@@ -11,8 +12,9 @@ import (
 // (spot or futures), sorted, so that specs never hard-code the target's
 // listings.
 func (e *Env) SymbolsOfType(ctx context.Context, typ string) []string {
+	GinkgoHelper()
 	ex, err := e.Public().Get(ctx, "/public/symbol", nil)
-	ExpectWithOffset(1, err).NotTo(HaveOccurred(), "reading the symbol list: %s", ex)
+	Expect(err).NotTo(HaveOccurred(), "reading the symbol list: %s", ex)
 	var codes []string
 	for code, v := range ObjectOf(ex) {
 		if m, ok := v.(map[string]any); ok && m["type"] == typ {
@@ -25,21 +27,23 @@ func (e *Env) SymbolsOfType(ctx context.Context, typ string) []string {
 
 // AnySymbol returns one listed symbol of the type, failing when none is.
 func (e *Env) AnySymbol(ctx context.Context, typ string) string {
+	GinkgoHelper()
 	codes := e.SymbolsOfType(ctx, typ)
-	ExpectWithOffset(1, codes).NotTo(BeEmpty(), "the target lists no %s symbol", typ)
+	Expect(codes).NotTo(BeEmpty(), "the target lists no %s symbol", typ)
 	return codes[0]
 }
 
 // AnyCurrency returns one listed currency code.
 func (e *Env) AnyCurrency(ctx context.Context) string {
+	GinkgoHelper()
 	ex, err := e.Public().Get(ctx, "/public/currency", nil)
-	ExpectWithOffset(1, err).NotTo(HaveOccurred(), "reading the currency list: %s", ex)
+	Expect(err).NotTo(HaveOccurred(), "reading the currency list: %s", ex)
 	var codes []string
 	for code := range ObjectOf(ex) {
 		codes = append(codes, code)
 	}
 	sort.Strings(codes)
-	ExpectWithOffset(1, codes).NotTo(BeEmpty(), "the target lists no currency")
+	Expect(codes).NotTo(BeEmpty(), "the target lists no currency")
 	return codes[0]
 }
 
@@ -58,8 +62,9 @@ type CurrencyNetwork struct {
 // non-default network is what makes a request's network observable: a
 // server ignoring the parameter answers the default one.
 func (e *Env) NonDefaultNetworks(ctx context.Context, ok func(cur, net map[string]any) bool) []CurrencyNetwork {
+	GinkgoHelper()
 	ex, err := e.Public().Get(ctx, "/public/currency", nil)
-	ExpectWithOffset(1, err).NotTo(HaveOccurred(), "reading the currency list: %s", ex)
+	Expect(err).NotTo(HaveOccurred(), "reading the currency list: %s", ex)
 	var out []CurrencyNetwork
 	for code, v := range ObjectOf(ex) {
 		cur, _ := v.(map[string]any)

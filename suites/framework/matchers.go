@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/conform-harness/conform/client"
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gcustom"
 	"github.com/onsi/gomega/types"
@@ -74,24 +75,27 @@ func joinInts(xs []int) string {
 // JSONOf decodes an exchange's body (numbers kept as json.Number), failing
 // the spec with the exchange when it is not JSON.
 func JSONOf(ex *client.Exchange) any {
+	GinkgoHelper() // a failure points at the spec's line, through ObjectOf and ArrayOf too
 	v, err := ex.JSON()
-	ExpectWithOffset(1, err).NotTo(HaveOccurred(), "exchange: %s", ex)
+	Expect(err).NotTo(HaveOccurred(), "exchange: %s", ex)
 	return v
 }
 
 // ObjectOf decodes a JSON object body.
 func ObjectOf(ex *client.Exchange) map[string]any {
+	GinkgoHelper()
 	v := JSONOf(ex)
 	m, ok := v.(map[string]any)
-	ExpectWithOffset(1, ok).To(BeTrue(), "expected a JSON object\nexchange: %s", ex)
+	Expect(ok).To(BeTrue(), "expected a JSON object\nexchange: %s", ex)
 	return m
 }
 
 // ArrayOf decodes a JSON array body.
 func ArrayOf(ex *client.Exchange) []any {
+	GinkgoHelper()
 	v := JSONOf(ex)
 	a, ok := v.([]any)
-	ExpectWithOffset(1, ok).To(BeTrue(), "expected a JSON array\nexchange: %s", ex)
+	Expect(ok).To(BeTrue(), "expected a JSON array\nexchange: %s", ex)
 	return a
 }
 

@@ -22,7 +22,7 @@ const (
 	// LabelEmulatorOnly marks specs that need the emulator's control plane.
 	LabelEmulatorOnly = "emulator-only"
 	// LabelSlow marks specs that wait tens of seconds or load the target
-	// for as long somewhere (scenarios.LabelSlow): there they run on
+	// for as long somewhere (suites/limits' ping): there they run on
 	// request (OnRequest).
 	LabelSlow = "slow"
 )

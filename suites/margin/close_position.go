@@ -36,7 +36,7 @@ var _ = Describe("Margin orders: close_position", func() {
 		// below triggers it, and it sells the remaining one into the
 		// counterparty's bid: the position is closed, whatever its size was
 		// when the order was placed.
-		It("closes the position when it triggers", Serial, func(ctx SpecContext) {
+		It("closes the position when it triggers", func(ctx SpecContext) {
 			cp := newTrader(target.RoleCounterparty)
 			m := marginMarkets(ctx, t, cp, 1)[0]
 			m.open(ctx, t, cp, 2)
@@ -66,7 +66,7 @@ var _ = Describe("Margin orders: close_position", func() {
 	// position closes or when it triggers and finds none; either way it
 	// executes nothing, and the bid's third quantity is left for it to
 	// sell into, which would open a short.
-	framework.ConformanceIt("V3-MARGIN-CLOSE-POSITION-CANCELED", Serial, func(ctx SpecContext) {
+	framework.ConformanceIt("V3-MARGIN-CLOSE-POSITION-CANCELED", func(ctx SpecContext) {
 		cp := newTrader(target.RoleCounterparty)
 		m := marginMarkets(ctx, t, cp, 1)[0]
 		m.open(ctx, t, cp, 2)

@@ -13,7 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// market is where a Serial spec trades on margin: a symbol on which both
+// market is where a fill spec trades on margin: a symbol on which both
 // accounts hold an isolated margin account, and a price strictly inside its
 // spread.
 type market struct{ trading.Market }

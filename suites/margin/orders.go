@@ -104,6 +104,18 @@ var _ = Describe("Margin orders", func() {
 			Entry("client_order_id with a dot", func(p params) params { return p.With("client_order_id", cloids.OfLen(10)+"."+cloids.OfLen(10)[3:]) }),
 		)
 	})
+})
+
+var _ = Describe("Margin orders", func() {
+	var (
+		t *trader
+		s trading.Symbol
+	)
+	BeforeEach(func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t = newTrader(target.RoleFull)
+		s = fundable(ctx, t, 1)[0]
+	})
 
 	framework.ConformanceIt("V3-MARGIN-REPLACE-STRICT", func(ctx SpecContext) {
 		t.openIsolated(ctx, s)
@@ -190,7 +202,7 @@ var _ = Describe("Margin orders", func() {
 
 		// Serial: canceling every margin order of the account must not reach
 		// another process's orders where processes share an account.
-		It("cancels the margin orders of a symbol, then all, with DELETE /margin/order", Serial, func(ctx SpecContext) {
+		It("cancels the margin orders of a symbol, then all, with DELETE /margin/order", func(ctx SpecContext) {
 			other := otherFundable(ctx, t, s)
 			t.openIsolated(ctx, other)
 			onS := []params{restingBuy(s, 3), restingBuy(s, 4)}

@@ -11,8 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Positions are opened by trading with the counterparty on margin: Serial.
-var _ = Describe("Margin positions", Serial, func() {
+// Positions are opened by trading with the counterparty on margin, on a
+// symbol of the spec's own (trading.FillMarkets).
+var _ = Describe("Margin positions", func() {
 	var t, cp *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

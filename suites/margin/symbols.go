@@ -30,7 +30,7 @@ func marginSymbols(ctx context.Context) []trading.Symbol {
 // the suite's margin accounts), skipping the spec when there are fewer.
 func fundable(ctx context.Context, t *trader, n int) []trading.Symbol {
 	GinkgoHelper()
-	out := trading.Holding(marginSymbols(ctx), t.Balances(ctx), func(trading.Symbol) (base, quote decimal.Decimal) {
+	out := trading.Holding(marginSymbols(ctx), t.ChoiceBalances(ctx), func(trading.Symbol) (base, quote decimal.Decimal) {
 		return decimal.Zero, decimal.Zero
 	})
 	if len(out) < n {
@@ -43,7 +43,7 @@ func fundable(ctx context.Context, t *trader, n int) []trading.Symbol {
 // skipping the spec when there is none.
 func otherFundable(ctx context.Context, t *trader, s trading.Symbol) trading.Symbol {
 	GinkgoHelper()
-	bals := t.Balances(ctx)
+	bals := t.ChoiceBalances(ctx)
 	for _, o := range marginSymbols(ctx) {
 		if o.Code != s.Code && bals[o.Quote].Avail.IsPositive() {
 			return o

@@ -49,7 +49,7 @@ func openIsolated(ctx context.Context, t *trader, s trading.Symbol) {
 			Expect(a["type"] == "isolated" && a["symbol"] == s.Code).To(BeFalse(), "cleanup: the isolated margin account on %s could not be closed with margin_balance 0 (%s) and is still listed", s, trading.Outcome(ex))
 		}
 	})
-	amount := t.Balances(ctx)[s.Quote].Avail.Div(decimal.NewFromInt(20)).Truncate(4)
+	amount := t.ChoiceBalances(ctx)[s.Quote].Avail.Div(decimal.NewFromInt(20)).Truncate(4) // of a recent read: see MarginCollateral
 	if !amount.IsPositive() {
 		Skip("the " + t.Role + " account holds no " + s.Quote + " to fund a margin account on " + s.Code)
 	}

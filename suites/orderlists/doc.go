@@ -8,9 +8,10 @@
 // of its own (roles full and counterparty). Orders that must not trade are
 // "parked": buys at a few ticks, and stop or take-profit orders whose
 // triggers sit at a few ticks, where no spec ever trades, so parallel specs
-// never cross one another and no trigger fires. Specs that need fills run
-// Serial (alone, after the parallel ones) at a price far from the parked
-// orders. Every order a spec creates is canceled when the spec ends, and
+// never cross one another and no trigger fires. Specs that need fills trade
+// on symbols of their own (trading.FillMarkets) at a price far from the
+// parked orders; those whose market orders would meet whatever rests run
+// Serial (alone, after the parallel ones). Every order a spec creates is canceled when the spec ends, and
 // every margin account it opens is closed, whatever the outcome.
 //
 // Lists are sent as JSON with a JSON content type (Conventions 3).

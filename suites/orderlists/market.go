@@ -8,7 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// market is where a Serial spec trades, with what the list specs do there.
+// market is where a fill spec trades, with what the list specs do there.
 type market struct{ trading.Market }
 
 // fillMarkets chooses n distinct symbols where maker and taker may trade

@@ -41,7 +41,7 @@ var _ = Describe("Order lists: oneTriggerOneCancelOther", func() {
 		// The secondaries are a limit sell above mid and a stop-limit sell
 		// below it; the primary buy executes at mid, then the counterparty
 		// buys the limit sell. Serial: fills.
-		DescribeTable("activates the secondaries as a oneCancelOther pair when the primary executes", Serial,
+		DescribeTable("activates the secondaries as a oneCancelOther pair when the primary executes",
 			func(ctx SpecContext, primaryType string) {
 				cp := newTrader(target.RoleCounterparty)
 				m := fillMarkets(ctx, cp, t, 1, 4)[0]

@@ -69,7 +69,7 @@ var _ = Describe("Order lists: oneTriggerOneCancelOther constraints", func() {
 
 		// A market primary executes at once: Serial, against a sell of the
 		// counterparty resting at mid.
-		It("accepts a market primary", Serial, func(ctx SpecContext) {
+		It("accepts a market primary", func(ctx SpecContext) {
 			cp := newTrader(target.RoleCounterparty)
 			m := fillMarkets(ctx, cp, t, 1, 3)[0]
 			m.rest(ctx, cp, "sell", 1, 0)

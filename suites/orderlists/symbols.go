@@ -21,7 +21,7 @@ func parkable(ctx context.Context, t *trader, want func(trading.Symbol) bool) []
 			syms = append(syms, s)
 		}
 	}
-	return trading.Holding(syms, t.Balances(ctx), func(s trading.Symbol) (base, quote decimal.Decimal) {
+	return trading.Holding(syms, t.ChoiceBalances(ctx), func(s trading.Symbol) (base, quote decimal.Decimal) {
 		return s.Qty(10).Mul(decimal.NewFromInt(40)), parkedQuote(s)
 	})
 }
@@ -30,7 +30,7 @@ func parkable(ctx context.Context, t *trader, want func(trading.Symbol) bool) []
 // allOrNone lists need one symbol per order.
 func buyable(ctx context.Context, t *trader) []trading.Symbol {
 	GinkgoHelper()
-	return trading.Holding(trading.WorkingSymbols(ctx), t.Balances(ctx), func(s trading.Symbol) (base, quote decimal.Decimal) {
+	return trading.Holding(trading.WorkingSymbols(ctx), t.ChoiceBalances(ctx), func(s trading.Symbol) (base, quote decimal.Decimal) {
 		return decimal.Zero, parkedQuote(s)
 	})
 }

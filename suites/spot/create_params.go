@@ -105,6 +105,19 @@ var _ = Describe("Create order parameters", func() {
 		framework.Observe("V3-SPOT-CLOID-REUSE", "a new order with the client_order_id of a canceled order was answered %s; the history then holds %d records with it",
 			trading.Outcome(ex), len(recs))
 	})
+})
+
+var _ = Describe("Create order parameters", func() {
+	var (
+		t *trading.Trader
+		s trading.Symbol
+	)
+	BeforeEach(func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t = newTrader(target.RoleFull)
+		s = restingSymbol(ctx, t)
+	})
+	refuse10001 := []int{10001}
 
 	framework.ConformanceContext("V3-SPOT-REQUIRED", func() {
 		DescribeTable("refuses an order without a required parameter",
@@ -178,6 +191,19 @@ var _ = Describe("Create order parameters", func() {
 		Expect(o["type"]).To(Equal("limit"), "an order sent without type\norder: %v", o)
 		Expect(t.GetOK(ctx, p["client_order_id"])["type"]).To(Equal("limit"), "the stored order sent without type")
 	})
+})
+
+var _ = Describe("Create order parameters", func() {
+	var (
+		t *trading.Trader
+		s trading.Symbol
+	)
+	BeforeEach(func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t = newTrader(target.RoleFull)
+		s = restingSymbol(ctx, t)
+	})
+	refuse10001 := []int{10001}
 
 	framework.ConformanceContext("V3-SPOT-PRICE-REQUIRED", func() {
 		DescribeTable("refuses an order of a priced type without price",

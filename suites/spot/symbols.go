@@ -36,7 +36,7 @@ func parkedStops(s trading.Symbol) map[string]params {
 // orders on both sides (a few quantity steps of base, a trifle of quote).
 func restable(ctx context.Context, t *trading.Trader) []trading.Symbol {
 	GinkgoHelper()
-	return trading.Holding(trading.WorkingSymbols(ctx), t.Balances(ctx), func(s trading.Symbol) (base, quote decimal.Decimal) {
+	return trading.Holding(trading.WorkingSymbols(ctx), t.ChoiceBalances(ctx), func(s trading.Symbol) (base, quote decimal.Decimal) {
 		return s.Qty(10).Mul(decimal.NewFromInt(40)), s.Low(1000).Mul(s.Qty(10)).Mul(decimal.NewFromInt(80))
 	})
 }

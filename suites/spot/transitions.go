@@ -44,7 +44,7 @@ var _ = Describe("Order states", func() {
 			},
 			Entry(nil, "IOC"), Entry(nil, "FOK"),
 		)
-		DescribeTable("answers an order that meets a resting order with its final status", Serial,
+		DescribeTable("answers an order that meets a resting order with its final status",
 			func(ctx SpecContext, tif string, n int64, want string) {
 				cp, m := fills(ctx)
 				m.Rest(ctx, cp, m.Limit("sell", 1, 0))
@@ -58,7 +58,7 @@ var _ = Describe("Order states", func() {
 		)
 	})
 
-	framework.ConformanceContext("V3-SPOT-INSTANT-FILL", Serial, func() {
+	framework.ConformanceContext("V3-SPOT-INSTANT-FILL", func() {
 		It("answers an order filled at once with filled", func(ctx SpecContext) {
 			cp, m := fills(ctx)
 			_, o := m.Trade(ctx, cp, t, "sell", 1, 0)
@@ -73,7 +73,7 @@ var _ = Describe("Order states", func() {
 		})
 	})
 
-	framework.ConformanceIt("V3-ORDER-PRICE-AVERAGE", Serial, func(ctx SpecContext) {
+	framework.ConformanceIt("V3-ORDER-PRICE-AVERAGE", func(ctx SpecContext) {
 		cp, m := fills(ctx)
 		// One trade quantity rests at mid and one a tick above; a buy of two
 		// up to a tick above takes both.
@@ -108,7 +108,7 @@ var _ = Describe("Order states", func() {
 		// falls through two others, so every order's trigger is crossed in
 		// its usual direction: a stop buy and a take-profit sell on the rise,
 		// a stop sell and a take-profit buy on the fall.
-		It("places them in the book when the last trade price crosses the trigger", Serial, func(ctx SpecContext) {
+		It("places them in the book when the last trade price crosses the trigger", func(ctx SpecContext) {
 			cp, m := fills(ctx)
 			m.Trade(ctx, cp, t, "sell", 1, 0) // last price: mid
 			far := m.Room * 10
@@ -142,6 +142,24 @@ var _ = Describe("Order states", func() {
 			expectPlaced(down, "fell through")
 		})
 	})
+})
+
+var _ = Describe("Order states", func() {
+	var (
+		t *trading.Trader
+		s trading.Symbol
+	)
+	BeforeEach(func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t = newTrader(target.RoleFull)
+		s = restingSymbol(ctx, t)
+	})
+	// fills returns the counterparty and a market to trade on with t.
+	fills := func(ctx SpecContext) (*trading.Trader, market) {
+		GinkgoHelper()
+		cp := newTrader(target.RoleCounterparty)
+		return cp, fillMarket(ctx, cp, t, 3, nil)
+	}
 
 	framework.ConformanceContext("V3-SPOT-CANCEL", func() {
 		DescribeTable("cancels an active order and answers it canceled",
@@ -157,7 +175,7 @@ var _ = Describe("Order states", func() {
 			Entry("new", func(s trading.Symbol) params { return restingBuy(s, 3) }, "new"),
 			Entry("suspended", func(s trading.Symbol) params { return parkedStops(s)["stopLimit"] }, "suspended"),
 		)
-		It("cancels a partiallyFilled order", Serial, func(ctx SpecContext) {
+		It("cancels a partiallyFilled order", func(ctx SpecContext) {
 			cp, m := fills(ctx)
 			p := m.Limit("buy", 2, 0)
 			m.Rest(ctx, t, p)
@@ -211,7 +229,7 @@ var _ = Describe("Order states", func() {
 			Expect(o["status"]).To(Equal("new"), "a post-only buy at a few ticks\norder: %v", o)
 			Expect(o["post_only"]).To(Equal(true), "post_only of an order sent post-only")
 		})
-		It("expires a post-only order that would match as taker", Serial, func(ctx SpecContext) {
+		It("expires a post-only order that would match as taker", func(ctx SpecContext) {
 			cp, m := fills(ctx)
 			maker := m.Limit("sell", 1, 0)
 			m.Rest(ctx, cp, maker)
@@ -223,7 +241,7 @@ var _ = Describe("Order states", func() {
 		})
 	})
 
-	framework.ConformanceIt("V3-SPOT-IOC", Serial, func(ctx SpecContext) {
+	framework.ConformanceIt("V3-SPOT-IOC", func(ctx SpecContext) {
 		cp, m := fills(ctx)
 		m.Rest(ctx, cp, m.Limit("sell", 1, 0))
 		p := m.Limit("buy", 2, 0).With("time_in_force", "IOC")
@@ -236,7 +254,7 @@ var _ = Describe("Order states", func() {
 		Expect(probe["quantity_cumulative"]).To(trading.DecEqual(decimal.Zero), "no buy of the IOC order rests at %s", m.Mid)
 	})
 
-	framework.ConformanceContext("V3-SPOT-FOK", Serial, func() {
+	framework.ConformanceContext("V3-SPOT-FOK", func() {
 		It("executes nothing when it cannot execute completely", func(ctx SpecContext) {
 			cp, m := fills(ctx)
 			maker := m.Limit("sell", 1, 0)

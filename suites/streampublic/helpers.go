@@ -103,11 +103,12 @@ type notification struct {
 	text    string
 	member  string // snapshot or update ("" when neither)
 	symbols map[string][]map[string]any
+	at      time.Time // when it was received
 }
 
 func decode(m client.WSMessage) notification {
 	GinkgoHelper()
-	n := notification{text: string(m.Raw)}
+	n := notification{text: string(m.Raw), at: m.At}
 	Expect(decodeJSON(m.Raw, &n.raw)).To(Succeed(), "a notification is a JSON object: %s", m.Raw)
 	for _, member := range []string{"snapshot", "update"} {
 		if body, ok := n.raw[member]; ok {

@@ -95,7 +95,9 @@ var _ = Describe("Market data stream: requests and answers", func() {
 		n := s.nextWhere("", func(n notification) bool { _, ok := n.raw["result"]; return ok }, "a result")
 		Expect(n.raw).NotTo(HaveKey("id"), "the answer to a request without id has no id: %s", n.text)
 	})
+})
 
+var _ = Describe("Market data stream: requests and answers", func() {
 	framework.ConformanceIt("V3-WS-PUB-ERROR-SHAPE", func(ctx SpecContext) {
 		s := open(ctx)
 		id := s.id()
@@ -191,7 +193,9 @@ var _ = Describe("Market data stream: requests and answers", func() {
 			expectError(s.request(ctx, id, "subscribe", "trades", params), id, fmt.Sprintf("subscribe to trades with params %v", params))
 		}
 	})
+})
 
+var _ = Describe("Market data stream: requests and answers", func() {
 	framework.ConformanceContext("V3-WS-PUB-LIMIT-BOUNDS", func() {
 		DescribeTable("limit",
 			func(ctx SpecContext, ch string, limit int, ok bool) {

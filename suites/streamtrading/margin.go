@@ -27,7 +27,7 @@ func marginSymbol(ctx context.Context, t *trading.Trader) trading.Symbol {
 			margin = append(margin, s)
 		}
 	}
-	held := trading.Holding(margin, t.Balances(ctx), func(trading.Symbol) (base, quote decimal.Decimal) {
+	held := trading.Holding(margin, t.ChoiceBalances(ctx), func(trading.Symbol) (base, quote decimal.Decimal) {
 		return decimal.Zero, decimal.Zero
 	})
 	if len(held) == 0 {

@@ -73,7 +73,7 @@ var _ = Describe("Trading stream: a notification for every order update", func()
 		s.EventuallyNaming(c, 2, "the IOC order was placed and expired")
 	})
 
-	framework.ConformanceIt("V3-WST-NOTIFY-FILL", Serial, func(ctx SpecContext) {
+	framework.ConformanceIt("V3-WST-NOTIFY-FILL", func(ctx SpecContext) {
 		s := subscribed(ctx)
 		taker := trading.NewTrader(target.RoleCounterparty, trading.Spot)
 		ms := trading.FillMarkets(ctx, s.Trader, taker, trading.FillPlan{Symbols: trading.WorkingSymbols(ctx), N: 1, Ticks: 2, Cloids: cloids,

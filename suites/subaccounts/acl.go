@@ -156,7 +156,9 @@ var _ = Describe("Sub-account ACL, balance and deposit address", func() {
 			Entry(nil, "disabled", http.MethodGet), Entry(nil, "disabled", http.MethodPost),
 		)
 	})
+})
 
+var _ = Describe("Sub-account ACL, balance and deposit address", func() {
 	framework.ConformanceIt("V3-SUBACC-BALANCE", func(ctx SpecContext) {
 		s, id := newSuper(), subID(target.RoleSub)
 		if ok, _ := framework.Current().Config.MayTrade(); ok {

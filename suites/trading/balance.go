@@ -3,8 +3,11 @@ package trading
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/conform-harness/conform/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
@@ -50,6 +53,41 @@ func (t *Trader) Balances(ctx context.Context) map[string]Balance {
 	return out
 }
 
+// choiceAge is how long ChoiceBalances answers from what it read: within
+// it the balances a spec chooses symbols by hardly move (parked orders cost
+// a few ticks, fills a hundred steps), and over a path tens of
+// milliseconds away the read each spec made was a round trip of its own.
+const choiceAge = 10 * time.Second
+
+// choiceCache is this process's last read of each role's balances.
+var choiceCache = struct {
+	mu   sync.Mutex
+	read map[string]choiceRead
+}{read: map[string]choiceRead{}}
+
+type choiceRead struct {
+	at   time.Time
+	bals map[string]Balance
+}
+
+// ChoiceBalances is Balances read at most choiceAge ago: for choosing where
+// to place orders (which currencies the account holds enough of), never
+// for judging what a spec changed (Balances and Snapshot read afresh).
+func (t *Trader) ChoiceBalances(ctx context.Context) map[string]Balance {
+	GinkgoHelper()
+	choiceCache.mu.Lock()
+	r, ok := choiceCache.read[t.Role]
+	choiceCache.mu.Unlock()
+	if ok && time.Since(r.at) < choiceAge {
+		return maps.Clone(r.bals)
+	}
+	bals := t.Balances(ctx)
+	choiceCache.mu.Lock()
+	choiceCache.read[t.Role] = choiceRead{at: time.Now(), bals: maps.Clone(bals)}
+	choiceCache.mu.Unlock()
+	return bals
+}
+
 // Balance reads GET /spot/balance/{currency}.
 func (t *Trader) Balance(ctx context.Context, cur string) Balance {
 	GinkgoHelper()
@@ -58,14 +96,15 @@ func (t *Trader) Balance(ctx context.Context, cur string) Balance {
 	return BalanceOf(framework.ObjectOf(ex))
 }
 
-// Snapshot reads several currencies at once, each once.
+// Snapshot reads several currencies at once, each once (side by side).
 func (t *Trader) Snapshot(ctx context.Context, curs ...string) map[string]Balance {
 	GinkgoHelper()
-	out := map[string]Balance{}
-	for _, c := range curs {
-		if _, done := out[c]; !done {
-			out[c] = t.Balance(ctx, c)
-		}
+	curs = slices.Compact(slices.Sorted(slices.Values(curs)))
+	got := make([]Balance, len(curs))
+	Each(len(curs), func(i int) { got[i] = t.Balance(ctx, curs[i]) })
+	out := make(map[string]Balance, len(curs))
+	for i, c := range curs {
+		out[c] = got[i]
 	}
 	return out
 }
@@ -73,10 +112,11 @@ func (t *Trader) Snapshot(ctx context.Context, curs ...string) map[string]Balanc
 // MarginCollateral is what a spec puts on a margin account in cur: a
 // twentieth of t's available balance, enough for the orders specs place
 // and far from all of it, within TransferPlaces so that strict validation
-// accepts it. The spec skips when that leaves nothing.
+// accepts it. The spec skips when that leaves nothing. A twentieth of a
+// balance read seconds ago (ChoiceBalances) serves as well as of a fresh one.
 func (t *Trader) MarginCollateral(ctx context.Context, cur string) decimal.Decimal {
 	GinkgoHelper()
-	amount := t.Balance(ctx, cur).Avail.Div(decimal.NewFromInt(20)).Truncate(TransferPlaces(ctx, cur))
+	amount := t.ChoiceBalances(ctx)[cur].Avail.Div(decimal.NewFromInt(20)).Truncate(TransferPlaces(ctx, cur))
 	if !amount.IsPositive() {
 		Skip(fmt.Sprintf("the %s account holds too little %s to fund a margin account", t.Role, cur))
 	}

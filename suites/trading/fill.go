@@ -7,10 +7,12 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 	"github.com/shopspring/decimal"
 )
 
@@ -31,22 +33,61 @@ type FillPlan struct {
 }
 
 // FillMarkets chooses p.N markets where maker and taker may trade with each
-// other, skipping the spec when fewer qualify. On the emulator (an empty
-// book but for the suite's own orders, since fill specs are Serial) mid is a
-// million ticks, far from every order the suites park at a few ticks.
-// Elsewhere the v2 ticker shows the book: with a bid and an ask the trades
-// go strictly inside the spread; with one side or none (an empty or thin
+// other, skipping the spec when fewer qualify. Each market's symbol is the
+// spec's alone until it ends (see lanes): a symbol another process's fill
+// spec holds is passed over, and when too few are free FillMarkets waits
+// for them. On the emulator (an empty book but for parked orders at a few
+// ticks) mid is a million ticks. Elsewhere the v2 ticker shows the book,
+// read once the symbol is held: with a bid and an ask the trades go
+// strictly inside the spread; with one side or none (an empty or thin
 // book) the two accounts choose a price of their own on the free side: the
-// last trade's, else a million ticks (as on the emulator) or less, the first
-// that both can afford.
+// last trade's, else a million ticks (as on the emulator) or less, the
+// first that both can afford.
 func FillMarkets(ctx context.Context, maker, taker *Trader, p FillPlan) []Market {
 	GinkgoHelper()
 	e := framework.Current()
 	e.RequireTrading()
+	// Symbols this process holds already (an outer spec's) come first: a
+	// nested choice never waits for its own spec's lanes.
+	cands := slices.Clone(p.Symbols)
+	slices.SortStableFunc(cands, func(a, b Symbol) int {
+		ao, bo := lanes.owns(a.Code), lanes.owns(b.Code)
+		switch {
+		case ao && !bo:
+			return -1
+		case bo && !ao:
+			return 1
+		}
+		return 0
+	})
+	since := time.Now()
 	mb, tb := maker.Balances(ctx), taker.Balances(ctx)
-	var out []Market
-	var reasons []string
-	for _, s := range p.Symbols {
+	for {
+		out, reasons, busy := chooseMarkets(ctx, maker, taker, p, cands, mb, tb, e.Config.Emulator)
+		if len(out) == p.N {
+			for _, m := range out {
+				DeferCleanup(lanes.release, m.Sym.Code)
+			}
+			return out
+		}
+		for _, m := range out {
+			lanes.release(m.Sym.Code)
+		}
+		if len(busy) == 0 || !waitForLanes(ctx, since) {
+			if len(busy) > 0 {
+				reasons = append(reasons, fmt.Sprintf("held by other processes' fill specs for %s: %s", time.Since(since).Round(time.Second), strings.Join(busy, ", ")))
+			}
+			Skip(fmt.Sprintf("needs %d symbol(s) to trade on between the suite's two accounts, found %d of %d candidates:\n  %s", p.N, len(out), len(p.Symbols), strings.Join(reasons, "\n  ")))
+		}
+	}
+}
+
+// chooseMarkets is one pass of FillMarkets over the candidates: the markets
+// chosen (their symbols held), why others were passed over, and the
+// candidates other processes hold (worth waiting for).
+func chooseMarkets(ctx context.Context, maker, taker *Trader, p FillPlan, cands []Symbol, mb, tb map[string]Balance, emulator bool) (out []Market, reasons, busy []string) {
+	GinkgoHelper()
+	for _, s := range cands {
 		if len(out) == p.N {
 			break
 		}
@@ -56,37 +97,48 @@ func FillMarkets(ctx context.Context, maker, taker *Trader, p FillPlan) []Market
 				continue
 			}
 		}
-		var mids []decimal.Decimal
-		if e.Config.Emulator {
-			mids = []decimal.Decimal{s.Tick.Mul(decimal.New(1, 6))}
-		} else {
-			var why string
-			if mids, why = freeMids(ctx, s, p.Ticks); len(mids) == 0 {
-				reasons = append(reasons, s.Code+": "+why)
-				continue
-			}
+		ok, err := lanes.hold(s.Code)
+		Expect(err).NotTo(HaveOccurred(), "harness: taking the lane of %s", s)
+		if !ok {
+			busy = append(busy, s.Code)
+			continue
 		}
-		var unaffordable []string
-		for _, mid := range mids {
-			m := Market{Sym: s, Mid: mid, Room: p.Ticks, Q: s.Qty(100), Cloids: p.Cloids, ours: []*Trader{maker, taker}}
-			quote, base := p.Need(m)
-			if mb[s.Quote].Avail.LessThan(quote) || tb[s.Quote].Avail.LessThan(quote) ||
-				(base.IsPositive() && (mb[s.Base].Avail.LessThan(base) || tb[s.Base].Avail.LessThan(base))) {
-				unaffordable = append(unaffordable, fmt.Sprintf("%s %s and %s %s at %s", quote, s.Quote, base, s.Base, mid))
-				continue
-			}
-			out = append(out, m)
-			unaffordable = nil
-			break
+		m, why := affordableMarket(ctx, maker, taker, p, s, mb, tb, emulator)
+		if why != "" {
+			lanes.release(s.Code)
+			reasons = append(reasons, s.Code+": "+why)
+			continue
 		}
-		if len(unaffordable) > 0 {
-			reasons = append(reasons, fmt.Sprintf("%s: %s and %s cannot both afford %s", s.Code, maker.Role, taker.Role, strings.Join(unaffordable, ", nor ")))
+		out = append(out, m)
+	}
+	return out, reasons, busy
+}
+
+// affordableMarket is the market on s at the first mid both maker and taker
+// can afford, or why there is none.
+func affordableMarket(ctx context.Context, maker, taker *Trader, p FillPlan, s Symbol, mb, tb map[string]Balance, emulator bool) (Market, string) {
+	GinkgoHelper()
+	var mids []decimal.Decimal
+	if emulator {
+		mids = []decimal.Decimal{s.Tick.Mul(decimal.New(1, 6))}
+	} else {
+		var why string
+		if mids, why = freeMids(ctx, s, p.Ticks); len(mids) == 0 {
+			return Market{}, why
 		}
 	}
-	if len(out) < p.N {
-		Skip(fmt.Sprintf("needs %d symbol(s) to trade on between the suite's two accounts, found %d of %d candidates:\n  %s", p.N, len(out), len(p.Symbols), strings.Join(reasons, "\n  ")))
+	var unaffordable []string
+	for _, mid := range mids {
+		m := Market{Sym: s, Mid: mid, Room: p.Ticks, Q: s.Qty(100), Cloids: p.Cloids, ours: []*Trader{maker, taker}}
+		quote, base := p.Need(m)
+		if mb[s.Quote].Avail.LessThan(quote) || tb[s.Quote].Avail.LessThan(quote) ||
+			(base.IsPositive() && (mb[s.Base].Avail.LessThan(base) || tb[s.Base].Avail.LessThan(base))) {
+			unaffordable = append(unaffordable, fmt.Sprintf("%s %s and %s %s at %s", quote, s.Quote, base, s.Base, mid))
+			continue
+		}
+		return m, ""
 	}
-	return out
+	return Market{}, fmt.Sprintf("%s and %s cannot both afford %s", maker.Role, taker.Role, strings.Join(unaffordable, ", nor "))
 }
 
 // Book is what the v2 ticker shows of a symbol (the documented v3 API shows

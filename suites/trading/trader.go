@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"sync"
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
@@ -121,18 +122,92 @@ func (t *Trader) PlaceRefused(ctx context.Context, p Params, status int, codes [
 
 // CancelAtEnd registers the cancel of an order for when the spec ends. An
 // order already final (or never created) is fine; one that stays active
-// fails the spec, since it would disturb later specs.
+// fails the spec, since it would disturb later specs. Outside Ordered
+// containers the spec's cancels go out side by side, when the first of
+// them runs (see endCancels).
 func (t *Trader) CancelAtEnd(cloid string) {
+	if CurrentSpecReport().IsInOrderedContainer {
+		// A BeforeAll's orders serve the container's later specs: each
+		// goes when its own cleanup runs.
+		DeferCleanup(func(ctx SpecContext) { t.checkCanceled(ctx, cloid, t.cancelNow(ctx, cloid)) })
+		return
+	}
+	c := endCancels.add(t, cloid)
 	DeferCleanup(func(ctx SpecContext) {
-		ex, err := t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: t.orders() + "/" + cloid})
-		if ex != nil && ex.Status == http.StatusOK {
-			return
-		}
-		if a, ok := client.IsAPIError(err); ok && a.Code == 20002 {
-			return
-		}
-		Expect(t.IsActive(ctx, cloid)).To(BeFalse(), "cleanup: %s order %s could not be canceled (%s) and is still active", t.Venue, cloid, Outcome(ex))
+		endCancels.run(ctx)
+		t.checkCanceled(ctx, cloid, c.res)
 	})
+}
+
+// cancelResult is the answer to one cleanup cancel.
+type cancelResult struct {
+	ex  *client.Exchange
+	err error
+}
+
+func (t *Trader) cancelNow(ctx context.Context, cloid string) cancelResult {
+	ex, err := t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: t.orders() + "/" + cloid})
+	return cancelResult{ex, err}
+}
+
+// checkCanceled judges a cleanup cancel: done, or the order final already.
+func (t *Trader) checkCanceled(ctx context.Context, cloid string, r cancelResult) {
+	GinkgoHelper()
+	if r.ex != nil && r.ex.Status == http.StatusOK {
+		return
+	}
+	if a, ok := client.IsAPIError(r.err); ok && a.Code == 20002 {
+		return
+	}
+	Expect(t.IsActive(ctx, cloid)).To(BeFalse(), "cleanup: %s order %s could not be canceled (%s) and is still active", t.Venue, cloid, Outcome(r.ex))
+}
+
+// endCancels are the cleanup cancels a spec registered and has not sent.
+// The first cleanup of them to run sends them all at once (Workers at a
+// time): over a path tens of milliseconds away, a spec's three or four
+// cancels one after the other were a round trip each. Sending a cancel
+// earlier than its own cleanup's turn is harmless: no cleanup needs an
+// order of the spec to stay active, and none is canceled later than before.
+// A process runs one spec at a time, so one list serves the process.
+var endCancels = &cancelBatch{}
+
+type cancelBatch struct {
+	mu      sync.Mutex
+	pending []*pendingCancel
+}
+
+type pendingCancel struct {
+	t     *Trader
+	cloid string
+	res   cancelResult
+}
+
+func (b *cancelBatch) add(t *Trader, cloid string) *pendingCancel {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c := &pendingCancel{t: t, cloid: cloid}
+	b.pending = append(b.pending, c)
+	return c
+}
+
+// run sends every pending cancel and waits for their answers.
+func (b *cancelBatch) run(ctx context.Context) {
+	b.mu.Lock()
+	todo := b.pending
+	b.pending = nil
+	b.mu.Unlock()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, Workers)
+	for _, c := range todo {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			c.res = c.t.cancelNow(ctx, c.cloid)
+		}()
+	}
+	wg.Wait()
 }
 
 // Cancel sends DELETE {venue}/order/{client_order_id}.

@@ -38,7 +38,7 @@ var _ = Describe("v2 account: withdrawals", func() {
 			after := mainBalance(ctx, c, p.cur)
 			Expect(before.avail.Sub(after.avail).Equal(want)).To(BeTrue(),
 				"includeFee=%t: %s %s with fee %s (estimate-withdraw) spends %s; available went from %s to %s", inc, p.amount, p.cur, fee, want, before.avail, after.avail)
-			Expect(okObject(send(ctx, c, http.MethodDelete, "/account/crypto/withdraw/"+id, nil), "rollback")["result"]).To(BeTrue())
+			Expect(okObject(send(ctx, c, http.MethodDelete, "/account/crypto/withdraw/"+id, nil), "rollback")["result"]).To(Equal(true), "DELETE /account/crypto/withdraw/{id} (rollback) answers {\"result\": true}")
 		}
 	})
 
@@ -65,7 +65,7 @@ var _ = Describe("v2 account: withdrawals", func() {
 		held := mainBalance(ctx, c, p.cur)
 		spent := decimal.RequireFromString(p.amount).Add(fee)
 		Expect(held.reserved.Sub(before.reserved).Equal(spent)).To(BeTrue(), "an uncommitted withdrawal of %s plus fee %s is reserved: %s, then %s", p.amount, fee, before, held)
-		Expect(okObject(send(ctx, c, http.MethodDelete, "/account/crypto/withdraw/"+id, nil), "rollback")["result"]).To(BeTrue())
+		Expect(okObject(send(ctx, c, http.MethodDelete, "/account/crypto/withdraw/"+id, nil), "rollback")["result"]).To(Equal(true), "DELETE /account/crypto/withdraw/{id} (rollback) answers {\"result\": true}")
 		after := mainBalance(ctx, c, p.cur)
 		Expect(after.reserved.Equal(before.reserved)).To(BeTrue(), "the rollback frees the reservation: %s, then %s", held, after)
 	})

@@ -56,7 +56,8 @@ func history(ctx context.Context, c *client.Client, q url.Values) []map[string]a
 	return objs
 }
 
-var _ = Describe("v2 trading history: GET /history/trades", Ordered, Serial, func() {
+var _ = Describe("v2 trading history: GET /history/trades", Ordered, SpecPriority(5), func() {
+	// Over 150 lines: Ordered, its specs read what the one BeforeAll traded; in parts, each part would trade again.
 	var (
 		c  *client.Client
 		mk made
@@ -233,9 +234,7 @@ var _ = Describe("v2 trading history: GET /history/trades", Ordered, Serial, fun
 			m := ms[0]
 			m.Q = m.Sym.Step
 			m.Rest(ctx, maker, m.Limit("sell", 1, 2)) // the book is read once, before the first
-			for i := 1; i < 101; i++ {
-				maker.PlaceOK(ctx, m.Limit("sell", 1, 2))
-			}
+			trading.Each(100, func(int) { maker.PlaceOK(ctx, m.Limit("sell", 1, 2)) })
 			to := m.Take(ctx, taker, m.Limit("buy", 101, 2))
 			Expect(to["trades"]).To(HaveLen(101), "the taker met 101 resting orders: %v", to["status"])
 		}

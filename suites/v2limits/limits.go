@@ -1,7 +1,9 @@
-// Package v2limits holds the conformance specs of the v2 Limits section
-// that are not rates (the rate scenarios and the readings of V2-LIMIT-BURST
-// and V2-LIMIT-TRADING are in scenarios/): the history maxima and the
-// length of a withdrawal's publicComment.
+// Package v2limits holds the conformance specs of the v2 Limits section:
+// the rates (V2-LIMIT-MARKETDATA, V2-LIMIT-OTHER) and the readings of
+// V2-LIMIT-BURST and V2-LIMIT-TRADING, judged from the limits batch
+// (BatchSpecs, declared inside suites/limits' container, which offers the
+// rows of both sections at once), the history maxima and the length of a
+// withdrawal's publicComment.
 package v2limits
 
 import (

@@ -71,7 +71,7 @@ func parkingTrader(ctx context.Context) (*trading.Trader, trading.Symbol) {
 	GinkgoHelper()
 	framework.Current().RequireTrading()
 	t := trading.NewTrader(target.RoleFull, trading.Spot)
-	hold := trading.Holding(trading.WorkingSymbols(ctx), t.Balances(ctx), func(s trading.Symbol) (decimal.Decimal, decimal.Decimal) {
+	hold := trading.Holding(trading.WorkingSymbols(ctx), t.ChoiceBalances(ctx), func(s trading.Symbol) (decimal.Decimal, decimal.Decimal) {
 		return s.Qty(40), s.Low(maxRestingTicks).Mul(s.Qty(20))
 	})
 	if len(hold) == 0 {
@@ -162,7 +162,7 @@ var _ = Describe("v2 streams: order reports", func() {
 		// A market order cannot rest: it is a market sell that meets the
 		// suite's own buy one tick below mid, inside the spread, as the
 		// trades of V2-WS-REPORT-TRADE.
-		Context("with a trade between the suite's accounts over v3 REST", Serial, func() {
+		Context("with a trade between the suite's accounts over v3 REST", func() {
 			It("reports a market order as market", func(ctx SpecContext) {
 				f := newFillScene(ctx)
 				r := follow(ctx, f.taker)
@@ -175,7 +175,9 @@ var _ = Describe("v2 streams: order reports", func() {
 			})
 		})
 	})
+})
 
+var _ = Describe("v2 streams: order reports", func() {
 	framework.ConformanceIt("V2-WS-REPORT-NEW", func(ctx SpecContext) {
 		t, sym := reportingTrader(ctx)
 		r := follow(ctx, t)
@@ -241,7 +243,7 @@ var _ = Describe("v2 streams: order reports", func() {
 		framework.Observe("V2-WS-REPORT-TYPES", "a new order is reported with reportType %v; activeOrders entries carry %v", rep["reportType"], reportTypesOf(follow(ctx, t).active))
 	})
 
-	Context("with trades between the suite's accounts over v3 REST", Serial, func() {
+	Context("with trades between the suite's accounts over v3 REST", func() {
 		framework.ConformanceIt("V2-WS-REPORT-TRADE", func(ctx SpecContext) {
 			f := newFillScene(ctx)
 			r := follow(ctx, f.maker)

@@ -7,7 +7,7 @@
 // Isolation. Every Ginkgo process trades on accounts of its own; resting
 // orders are buys at a few hundred ticks, which never trade. Book specs
 // compare by sequence, so other processes' orders in the same book do not
-// disturb them. Specs that need fills are Serial (Ginkgo runs them alone),
+// disturb them. Specs that need fills trade on symbols of their own (trading.FillMarkets),
 // trade only over v3 REST (placing orders over a v2 stream is not shown in
 // the document) and cancel what they create.
 package v2streams

@@ -27,7 +27,7 @@ func anySymbol(ctx context.Context) trading.Symbol {
 // buys (ten quantity steps at a few hundred ticks).
 func restingSymbol(ctx context.Context, t *trading.Trader) trading.Symbol {
 	GinkgoHelper()
-	bals := t.Balances(ctx)
+	bals := t.ChoiceBalances(ctx)
 	hold := trading.Holding(trading.WorkingSymbols(ctx), bals, func(s trading.Symbol) (decimal.Decimal, decimal.Decimal) {
 		return decimal.Zero, s.Low(maxRestingTicks).Mul(s.Qty(20))
 	})

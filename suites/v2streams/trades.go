@@ -22,7 +22,7 @@ var (
 )
 
 // fillScene is a market where the suite's two accounts trade with each
-// other over v3 REST (Serial specs only).
+// other over v3 REST, on a symbol of its own (trading.FillMarkets).
 type fillScene struct {
 	maker, taker *trading.Trader
 	m            trading.Market
@@ -114,8 +114,10 @@ var _ = Describe("v2 streams: trades and candles", func() {
 		d, _ := snap["data"].([]any)
 		framework.Observe("V2-WS-CANDLE-DEFAULTS", "without period and limit: period %v, %d candles in the snapshot", snap["period"], len(d))
 	})
+})
 
-	Context("with trades between the suite's accounts over v3 REST", Serial, func() {
+var _ = Describe("v2 streams: trades and candles", func() {
+	Context("with trades between the suite's accounts over v3 REST", func() {
 		framework.ConformanceIt("V2-WS-TRADES-UPDATE", func(ctx SpecContext) {
 			f := newFillScene(ctx)
 			s := open(ctx, pathPublic)

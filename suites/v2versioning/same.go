@@ -119,7 +119,7 @@ var _ = Describe("v2 beside v3", func() {
 		}
 	})
 
-	It("V2-V3-TRADE-SAME a trade placed over v3 shows in v2 history with the same fields", framework.Checks("V2-V3-TRADE-SAME"), Serial, func(ctx SpecContext) {
+	It("V2-V3-TRADE-SAME a trade placed over v3 shows in v2 history with the same fields", framework.Checks("V2-V3-TRADE-SAME"), func(ctx SpecContext) {
 		e := framework.Current()
 		e.RequireTrading()
 		maker, taker := trading.NewTrader(target.RoleCounterparty, trading.Spot), trading.NewTrader(target.RoleFull, trading.Spot)

@@ -171,7 +171,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if needAuth {
 		p, aerr := rt.auth.Authenticate(r, body)
 		switch {
-		case aerr != nil && aerr.Code == 1001 && rt.faults.On("V3-AUTH-REQUIRED") && !route.Public:
+		case aerr != nil && aerr.Code == 1001 && rt.faults.On("V3-AUTH-REQUIRED") && !route.Public && servedBare(rel):
 			p = &Principal{Account: "anonymous", Rights: map[string]bool{route.Right: true}}
 		case aerr != nil:
 			out.Error(w, r, aerr)
@@ -183,7 +183,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		if route.Right != "" && !p.Rights[route.Right] {
+		if !rt.holds(p, route.Right) {
 			out.Error(w, r, Forbidden(route.Right))
 			return
 		}
@@ -200,7 +200,16 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.Error(w, r, herr)
 		return
 	}
-	out.JSON(w, r, http.StatusOK, v)
+	out.JSON(w, r, rt.successStatus(r), v)
+}
+
+// successStatus is 200, or 201 for a POST under the V3-ERR-200 fault (on
+// the v2 router, its alias V2-ERR-200).
+func (rt *Router) successStatus(r *http.Request) int {
+	if r.Method == http.MethodPost && rt.faults.On("V3-ERR-200") {
+		return http.StatusCreated
+	}
+	return http.StatusOK
 }
 
 // Writer is the one adapter that writes answers and error bodies. The

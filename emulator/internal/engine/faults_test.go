@@ -52,6 +52,19 @@ var faultCases = []struct {
 		h, _ := v.e.History(HistoryQuery{Account: "A", ClientOrderID: "same-id-1"})
 		return kindName(err) + " " + strings.Join(statuses(h), ",")
 	}, "error 4 new", "ok new,canceled"},
+	{"V3-SPOT-MARGIN-SEPARATE", Options{}, func(v *env) string {
+		if _, err := v.e.SetMarginBalance("A", "isolated", "ETHBTC", dec("1")); err != nil {
+			return err.Error()
+		}
+		m := lim("A", "ETHBTC", Buy, "1", "0.01", withID("mrg00001"))
+		m.Margin = &MarginParams{}
+		v.place(m)
+		v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("spot0001")))
+		os, _ := v.e.Active("A", "")
+		cs, _ := v.e.CancelAll("A", "ETHBTC")
+		left, _ := v.e.Active(MarginKey("A"), "")
+		return fmt.Sprint(len(os), len(cs), len(left))
+	}, "1 1 1", "2 2 0"},
 	{"V3-SPOT-REQUIRED", Options{}, func(v *env) string {
 		o, err := v.e.Place(lim("A", "ETHBTC", Buy, "", "0.01"))
 		return outcome(o, err) + " " + o.Quantity.String()
@@ -213,6 +226,10 @@ var faultCases = []struct {
 		_, err2 := v.e.Cancel("A", "nope-nope")
 		return kindName(err1) + " " + kindName(err2)
 	}, "error 3 error 3", "error 0 error 0"},
+	{"V3-SPOT-REPLACE-UNKNOWN", Options{}, func(v *env) string {
+		_, err := v.e.Replace(ReplaceRequest{Account: "A", ClientOrderID: "nope-nope", Quantity: dp("1"), Price: dp("0.01")})
+		return kindName(err)
+	}, "error 3", "ok"},
 	{"V3-SPOT-HISTORY", Options{}, func(v *env) string {
 		v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("first-order")))
 		v.place(lim("A", "ETHBTC", Buy, "1", "0.01", withID("second-order")))

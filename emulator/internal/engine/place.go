@@ -347,7 +347,7 @@ func (e *Engine) Replace(req ReplaceRequest) (Order, error) {
 	now := e.now()
 	old, nf := e.activeOrder(req.Account, req.ClientOrderID)
 	if nf != nil {
-		return Order{}, nf
+		return e.replaceUnknown(req, nf)
 	}
 	a, bk := old.acct, old.bk
 	if old.mg != nil && old.mg.closePos {

@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Cancel cancels an active (new, suspended or partiallyFilled) order
@@ -43,7 +44,7 @@ func (e *Engine) CancelAll(account, symbol string) ([]Order, error) {
 	if e.faults.On("V3-SPOT-CANCEL-ALL") {
 		symbol = ""
 	}
-	os := e.activeOf(account, symbol, false)
+	os := append(e.activeOf(account, symbol, false), e.otherVenue(account, symbol)...)
 	out := make([]Order, 0, len(os))
 	for _, o := range os {
 		e.cancel(o, now)
@@ -61,12 +62,28 @@ func (e *Engine) Active(account, symbol string) ([]Order, error) {
 	if symbol != "" && e.books[symbol] == nil {
 		return nil, errorf(ErrSymbolNotFound, "symbol %q not found", symbol)
 	}
-	os := e.activeOf(account, symbol, e.faults.On("V3-SPOT-ACTIVE"))
+	os := append(e.activeOf(account, symbol, e.faults.On("V3-SPOT-ACTIVE")), e.otherVenue(account, symbol)...)
 	out := make([]Order, 0, len(os))
 	for _, o := range os {
 		out = append(out, o.snapshot())
 	}
 	return out, nil
+}
+
+// otherVenue is the separation faults' reach into the other venue: the
+// spot orders of a margin account's owner (V3-MARGIN-SPOT-SEPARATE) or the
+// margin orders of a spot account (V3-SPOT-MARGIN-SEPARATE); none otherwise.
+func (e *Engine) otherVenue(account, symbol string) []*order {
+	if spot, isMargin := strings.CutSuffix(account, marginSuffix); isMargin {
+		if e.faults.On("V3-MARGIN-SPOT-SEPARATE") {
+			return e.activeOf(spot, symbol, false)
+		}
+		return nil
+	}
+	if e.faults.On("V3-SPOT-MARGIN-SEPARATE") {
+		return e.activeOf(MarginKey(account), symbol, false)
+	}
+	return nil
 }
 
 // activeOf collects an account's active orders by ID.

@@ -118,7 +118,11 @@ func (st *state) snapshot(ch channel, symbol string, sp subParams) (string, any,
 		sp.seq = snap.Seq
 		data := make([]v2shape.Candle, 0, len(snap.Candles[symbol]))
 		for _, c := range snap.Candles[symbol] {
-			data = append(data, v2shape.NewCandle(c))
+			vc := v2shape.NewCandle(c)
+			if f.On("V2-WS-CANDLE-MINMAX") {
+				vc.Min, vc.Max = vc.Max, vc.Min
+			}
+			data = append(data, vc)
 		}
 		msg := map[string]any{"data": data, "symbol": symbol, "period": sp.period}
 		if f.On("V2-WS-CANDLES") {

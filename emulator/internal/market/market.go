@@ -106,12 +106,19 @@ type Network struct {
 
 	// hideMultichain is the V3-NETWORK-FIELDS fault, set by Load.
 	hideMultichain bool
+	// badRegex is the V3-NETWORK-REGEX fault, set by Load: address_regex
+	// written with an unclosed group.
+	badRegex bool
 }
 
 // MarshalJSON writes the spec shape, leaving is_multichain out under the
 // V3-NETWORK-FIELDS fault.
 func (n Network) MarshalJSON() ([]byte, error) {
 	type plain Network
+	if n.badRegex && n.AddressRegex != nil {
+		broken := "(" + *n.AddressRegex
+		n.AddressRegex = &broken
+	}
 	if !n.hideMultichain {
 		return json.Marshal(plain(n))
 	}
@@ -142,6 +149,10 @@ type Symbol struct {
 	FeeCurrency        string  `json:"fee_currency"`
 	MarginTrading      bool    `json:"margin_trading"`
 	MaxInitialLeverage *string `json:"max_initial_leverage,omitempty"`
+
+	// zeroTick is the V3-SYMBOL-STEPS-POSITIVE fault, set by Load on
+	// futures contracts: tick_size written as 0.
+	zeroTick bool
 }
 
 // symbolTail is the part of a Symbol common to both types, embedded so that
@@ -184,6 +195,9 @@ func (s Symbol) MarshalJSON() ([]byte, error) {
 		QuantityIncrement: s.QuantityIncrement, TickSize: s.TickSize,
 		TakeRate: s.TakeRate, MakeRate: s.MakeRate, FeeCurrency: s.FeeCurrency,
 		MarginTrading: s.MarginTrading, MaxInitialLeverage: s.MaxInitialLeverage,
+	}
+	if s.zeroTick {
+		tail.TickSize = "0"
 	}
 	if s.Type == TypeFutures {
 		return json.Marshal(futuresJSON{Type: s.Type, ContractType: s.ContractType, Expiry: s.Expiry,
@@ -380,6 +394,10 @@ func (c *Catalogue) breakRules(f *faults.Set) {
 			if f.On("V3-NETWORK-FIELDS") {
 				n.hideMultichain = true
 			}
+			n.badRegex = f.On("V3-NETWORK-REGEX")
+			if f.On("V3-NETWORK-DEFAULT-ONE") {
+				n.Default = true
+			}
 			networks[i] = n
 		}
 		cur.Networks = networks
@@ -398,6 +416,7 @@ func (c *Catalogue) breakRules(f *faults.Set) {
 		if f.On("V3-SYMBOL-EXPIRY") && s.ContractType == ContractCashSettled {
 			s.Expiry = nil
 		}
+		s.zeroTick = f.On("V3-SYMBOL-STEPS-POSITIVE") && s.Type == TypeFutures
 		if f.On("V3-SYMBOL-LEVERAGE") && !s.MarginTrading {
 			one := "1"
 			s.MaxInitialLeverage = &one

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -192,6 +193,9 @@ func (s *session) result(v any, id json.RawMessage) []byte {
 
 func (s *session) errorMsg(e *api.Error, id json.RawMessage) []byte {
 	inner := map[string]any{"code": e.Code, "message": e.Message}
+	if s.c.stream == limits.StreamWallet && s.c.srv.opts.Faults.On("V3-WSW-ERROR-CODE") {
+		inner["code"] = strconv.Itoa(e.Code)
+	}
 	if e.Description != "" {
 		inner["description"] = e.Description
 	}

@@ -3,6 +3,7 @@ package stream
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -150,6 +151,10 @@ func (p *public) answer(req request) []byte {
 		return p.result(req.Ch, syms, req.ID)
 	case "":
 		return p.errorMsg(api.Validation("method is required: subscribe, unsubscribe or subscriptions"), req.ID)
+	case "subscribeTrades", "subscribeCandles", "getSymbols":
+		if p.on("V3-WS-PUB-V2-METHODS") { // the fault: version 2's methods answered as if subscribed
+			return p.result(req.Ch, nil, req.ID)
+		}
 	}
 	if p.on("V3-WS-PUB-UNKNOWN-METHOD") {
 		return nil
@@ -257,10 +262,11 @@ func (p *public) subscribe(req request) []byte {
 	if p.on("V3-WS-PUB-SUBSCRIBE") {
 		subs = nil
 	}
-	if err := p.c.write(p.result(req.Ch, subs, req.ID)); err != nil {
-		return nil
+	out := append([][]byte{p.result(req.Ch, subs, req.ID)}, frames...)
+	if p.on("V3-WS-PUB-SNAPSHOT-ORDER") {
+		out = append(frames, out[0])
 	}
-	for _, f := range frames {
+	for _, f := range out {
 		if err := p.c.write(f); err != nil {
 			return nil
 		}
@@ -400,6 +406,11 @@ func (p *public) unsubscribe(req request) []byte {
 	}
 	if p.on("V3-WS-PUB-UNSUBSCRIBE") {
 		return p.result(req.Ch, s.symbols(), req.ID)
+	}
+	if p.on("V3-WS-PUB-UNSUB-SILENT") {
+		// The answer lists what an unsubscribe would leave; nothing ends.
+		rest := slices.DeleteFunc(s.symbols(), func(sym string) bool { return len(ps.Symbols) == 0 || slices.Contains(ps.Symbols, sym) })
+		return p.result(req.Ch, rest, req.ID)
 	}
 	if len(ps.Symbols) == 0 {
 		clear(s.since)

@@ -91,10 +91,16 @@ func (s *session) trading(req request) []byte {
 	}
 	call, isCall := tradingCalls[req.Method]
 	sub, isSub := tradingSubs[req.Method]
+	if !isCall && !isSub && contains(walletMethods, req.Method) && s.c.srv.opts.Faults.On("V3-WST-NO-WALLET") {
+		return s.wallet(req)
+	}
 	if !isCall && !isSub {
 		return s.unknown(req)
 	}
 	if s.prin == nil {
+		if req.Method == "spot_balances" && s.c.srv.opts.Faults.On("V3-WST-LOGIN-FIRST") {
+			return s.result([]any{}, req.ID)
+		}
 		return s.needLogin(req)
 	}
 	if isSub {

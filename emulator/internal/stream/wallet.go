@@ -23,10 +23,17 @@ func newWalletBalance(b ledger.Balance) walletBalance {
 }
 
 func (s *session) wallet(req request) []byte {
+	f := s.c.srv.opts.Faults
+	if _, isCall := tradingCalls[req.Method]; isCall && f.On("V3-WSW-NO-TRADING") {
+		return s.trading(req)
+	}
 	if s.unknownFault(req.Method) || !contains(walletMethods, req.Method) {
 		return s.unknown(req)
 	}
 	if s.prin == nil {
+		if req.Method == "wallet_balances" && f.On("V3-WSW-LOGIN-FIRST") {
+			return s.result([]walletBalance{}, req.ID)
+		}
 		return s.needLogin(req)
 	}
 	switch req.Method {

@@ -150,6 +150,10 @@ func accountRoutes(d Deps) []api.Route {
 		}},
 		{Method: "GET", Path: "/account/crypto/estimate-withdraw-levels", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
 			c, amt, net, err := currencyAmount(r, d)
+			if err != nil && !r.Params.Has("amount") && d.Faults.On("V2-ACCOUNT-ESTIMATE-REQUIRED") {
+				c, _ = r.Params.String("currency")
+				amt, err = one, nil // the fault: levels without amount are those of amount 1
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -224,7 +228,11 @@ func withdrawRequest(r *api.Request, d Deps) (wallet.WithdrawRequest, *api.Error
 	if req.Currency, req.Amount, req.Network, err = currencyAmount(r, d); err != nil {
 		return req, err
 	}
-	if req.Address, err = required(p, "address"); err != nil {
+	if req.Address, err = required(p, "address"); err != nil && d.Faults.On("V2-ACCOUNT-WITHDRAW-REQUIRED") {
+		own, _ := d.Wallet.CurrentAddress(req.Account, req.Currency, req.Network) // the fault: a missing address reads as the account's own
+		req.Address, err = own.Address, nil
+	}
+	if err != nil {
 		return req, err
 	}
 	if d.Faults.On("V2-ACCOUNT-WITHDRAW-NETWORK") {
@@ -235,7 +243,11 @@ func withdrawRequest(r *api.Request, d Deps) (wallet.WithdrawRequest, *api.Error
 	if req.IncludeFee, err = p.Bool("includeFee", false); err != nil {
 		return req, err
 	}
-	if req.AutoCommit, err = p.Bool("autoCommit", true); err != nil {
+	commit := "autoCommit"
+	if !p.Has(commit) && d.Faults.On("V2-ACCOUNT-WITHDRAW-V3-NAMES") {
+		commit = "auto_commit" // the fault: version 3's spelling read as autoCommit
+	}
+	if req.AutoCommit, err = p.Bool(commit, !d.Faults.On("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-DEFAULT")); err != nil {
 		return req, err
 	}
 	return req, nil

@@ -75,7 +75,11 @@ func (a Accounts) providerV2(p fixtures.Provider) any {
 		mv := methodV2{ID: m.ID, Name: m.Name, Description: m.Description, LogoURL: m.LogoURL, Status: m.Status, Type: m.Type,
 			SupportedSource: currenciesV2(m.SupportedSource), SupportedTarget: currenciesV2(m.SupportedTarget), TransactionLimits: []any{}}
 		for _, l := range m.TransactionLimits {
-			var lv any = limitV2{CurrencyCode: l.CurrencyCode, TargetCode: l.TargetCode, SourceMin: l.SourceMin, SourceMax: l.SourceMax, NetworkCode: l.NetworkCode}
+			lo, hi := l.SourceMin, l.SourceMax
+			if a.Faults.On("V2-BUY-LIMIT-MINMAX") {
+				lo, hi = hi, lo
+			}
+			var lv any = limitV2{CurrencyCode: l.CurrencyCode, TargetCode: l.TargetCode, SourceMin: lo, SourceMax: hi, NetworkCode: l.NetworkCode}
 			if a.Faults.On("V2-BUY-LIMIT-FIELDS") {
 				lv = map[string]string{"currencyCode": l.CurrencyCode, "targetCode": l.TargetCode, "source_min": l.SourceMin, "sourceMax": l.SourceMax}
 			}

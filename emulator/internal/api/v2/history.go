@@ -125,7 +125,11 @@ func paging(p api.Params, d Deps, f pagingFaults) (limit, offset int, err *api.E
 	if d.Faults.On(f.def) {
 		def = 50
 	}
-	l, err := p.Int("limit", def, 0, maxHistoryLimit)
+	lowest := int64(0)
+	if d.Faults.On("V2-PAGING-LIMIT-RANGE") {
+		lowest = 1
+	}
+	l, err := p.Int("limit", def, lowest, maxHistoryLimit)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -38,6 +38,9 @@ func newSymbol(code string, s market.Symbol, d Deps) any {
 	if d.Faults.On("V2-V3-SYMBOL-SAME") {
 		out.TakeLiquidityRate, out.ProvideLiquidityRate = s.MakeRate, s.TakeRate
 	}
+	if d.Faults.On("V2-SYMBOL-STEPS-POSITIVE") {
+		out.QuantityIncrement = "0"
+	}
 	if d.Faults.On("V2-SYMBOL-FIELDS") {
 		return v2shape.Without(out, "feeCurrency")
 	}

@@ -107,6 +107,9 @@ func SubAccountRoutes(a Accounts) []api.Route {
 	return []api.Route{
 		{Method: "POST", Path: "/sub-acc/freeze", Handle: func(r *api.Request) (any, *api.Error) {
 			ids := r.Params.List("ids")
+			if len(ids) == 0 && f.On("V2-SUBACC-IDS-REQUIRED") {
+				return result{Result: true}, nil // the fault: a freeze of nothing succeeds
+			}
 			if len(ids) > 1 && f.On("V2-SUBACC-IDS-LIST") {
 				ids = ids[:1]
 			}
@@ -159,11 +162,21 @@ func SubAccountRoutes(a Accounts) []api.Route {
 		}},
 		{Method: "POST", Path: "/sub-acc/transfer", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
 			id, _ := r.Params.String("subAccountId")
+			v3Names := f.On("V2-SUBACC-TRANSFER-V3-NAMES")
+			if id == "" && v3Names {
+				id, _ = r.Params.String("sub_account_id")
+			}
 			if id == "" {
 				return nil, api.Validation("subAccountId is required")
 			}
 			typ, _ := r.Params.String("type")
+			if typ == "" && f.On("V2-SUBACC-TRANSFER-REQUIRED") {
+				typ = "deposit" // the fault: a missing type reads as deposit
+			}
 			dir := map[string]string{"deposit": subaccount.ToSub, "withdraw": subaccount.FromSub}[typ]
+			if v3Names && (typ == subaccount.ToSub || typ == subaccount.FromSub) {
+				dir = typ
+			}
 			if dir == "" {
 				return nil, api.Validation("type must be deposit or withdraw, got %q", typ)
 			}
@@ -181,6 +194,9 @@ func SubAccountRoutes(a Accounts) []api.Route {
 				amt = amt.Truncate(4)
 			}
 			cur, _ := r.Params.String("currency")
+			if cur == "" {
+				return nil, api.Validation("currency is required")
+			}
 			cur = strings.ToUpper(cur)
 			if !a.Market.HasCurrency(cur) {
 				return nil, api.CurrencyNotFound(cur)
@@ -229,6 +245,9 @@ func SubAccountRoutes(a Accounts) []api.Route {
 			if !r.Params.Has("isPayoutEnabled") {
 				return nil, api.Validation("isPayoutEnabled is required")
 			}
+			if !r.Params.Has("description") && !f.On("V2-SUBACC-ACL-PUT-REQUIRED") { // the fault: keeps the old description
+				return nil, api.Validation("description is required")
+			}
 			wd, perr := r.Params.Bool("isPayoutEnabled", false)
 			if perr != nil {
 				return nil, perr
@@ -239,6 +258,9 @@ func SubAccountRoutes(a Accounts) []api.Route {
 				desc = &d
 			}
 			cur, err := reg.ACLs(r.Principal.Account, []string{id})
+			if err != nil && f.On("V2-SUBACC-UNKNOWN-VERBS") {
+				return result{Result: []any{}}, nil // the fault: an unknown sub-account's change answers an empty array
+			}
 			if err != nil {
 				return nil, a.subAccountError(err)
 			}

@@ -103,6 +103,9 @@ func transferRoutes(d Deps) []api.Route {
 				return nil, err
 			}
 			typ, err := required(r.Params, "type")
+			if err != nil && d.Faults.On("V2-ACCOUNT-TRANSFER-REQUIRED") {
+				typ, err = wallet.TypeBankToExchange, nil // the fault: a missing type reads as bankToExchange
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -119,6 +122,9 @@ func transferRoutes(d Deps) []api.Route {
 			var vals [4]string
 			for i, name := range []string{"currency", "by", "identifier"} {
 				v, err := required(r.Params, name)
+				if err != nil && name == "by" && d.Faults.On("V2-ACCOUNT-INTERNAL-REQUIRED") {
+					v, err = "username", nil // the fault: a missing by reads as username
+				}
 				if err != nil {
 					return nil, err
 				}
@@ -147,6 +153,9 @@ func transferRoutes(d Deps) []api.Route {
 				return nil, err
 			}
 			amt, err := requiredDecimal(r.Params, "amount")
+			if err != nil && !r.Params.Has("amount") && d.Faults.On("V2-ACCOUNT-CONVERT-REQUIRED") {
+				amt, err = one, nil // the fault: a missing amount reads as 1
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -36,20 +36,24 @@ type Deps struct {
 // credential store to the v2 rules they break when the v2 router uses them.
 func SharedFaults() map[string]string {
 	return map[string]string{
-		"V3-CONV-DECIMAL-STRING": "V2-CONV-DECIMAL-STRING",
-		"V3-CONV-TIMESTAMP":      "V2-CONV-TIMESTAMP",
-		"V3-CONV-NUMBER-TYPE":    "V2-CONV-NUMBER-TYPE",
-		"V3-CONV-GET-QUERY":      "V2-CONV-GET-QUERY",
-		"V3-CONV-BODY-FORM":      "V2-CONV-POST-BODY",
-		"V3-AUTH-PUBLIC":         "V2-AUTH-PUBLIC",
-		"V3-AUTH-REQUIRED":       "V2-AUTH-REQUIRED",
-		"V3-AUTH-BASIC":          "V2-AUTH-BASIC",
-		"V3-AUTH-BASIC-FAIL":     "V2-AUTH-BASIC-FAIL",
-		"V3-AUTH-UNKNOWN-KEY":    "V2-AUTH-UNKNOWN-KEY",
-		"V3-ERR-BODY":            "V2-ERR-BODY",
-		"V3-ERR-401":             "V2-ERR-401",
-		"V3-ERR-1003":            "V2-ERR-1003",
-		"V3-ERR-MESSAGES":        "V2-ERR-MESSAGES",
+		"V3-CONV-DECIMAL-STRING":        "V2-CONV-DECIMAL-STRING",
+		"V3-CONV-TIMESTAMP":             "V2-CONV-TIMESTAMP",
+		"V3-CONV-NUMBER-TYPE":           "V2-CONV-NUMBER-TYPE",
+		"V3-CONV-GET-QUERY":             "V2-CONV-GET-QUERY",
+		"V3-CONV-BODY-FORM":             "V2-CONV-POST-BODY",
+		"V3-AUTH-PUBLIC":                "V2-AUTH-PUBLIC",
+		"V3-AUTH-REQUIRED":              "V2-AUTH-REQUIRED",
+		"V3-AUTH-BASIC":                 "V2-AUTH-BASIC",
+		"V3-AUTH-BASIC-FAIL":            "V2-AUTH-BASIC-FAIL",
+		"V3-AUTH-UNKNOWN-KEY":           "V2-AUTH-UNKNOWN-KEY",
+		"V3-AUTH-RIGHT-ALONE-ORDERBOOK": "V2-AUTH-RIGHT-ALONE-ORDERBOOK",
+		"V3-AUTH-RIGHT-ALONE-PAYMENT":   "V2-AUTH-RIGHT-ALONE-PAYMENT",
+		"V3-AUTH-RIGHT-ALONE-WITHDRAW":  "V2-AUTH-RIGHT-ALONE-WITHDRAW",
+		"V3-ERR-BODY":                   "V2-ERR-BODY",
+		"V3-ERR-401":                    "V2-ERR-401",
+		"V3-ERR-1003":                   "V2-ERR-1003",
+		"V3-ERR-MESSAGES":               "V2-ERR-MESSAGES",
+		"V3-ERR-200":                    "V2-ERR-200",
 	}
 }
 

@@ -90,6 +90,18 @@ var listMarginFaultCases = []struct {
 		_, has := currency0(v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"})).obj())["reserved_positions"]
 		return fmt.Sprint(has)
 	}, "true", "false"},
+	{"V3-MARGIN-SPOT-SEPARATE", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		v.ok(v.send("POST", "/margin/order", full1, lim("BTCUSDT", "buy", "0.01", "50000")))
+		v.ok(v.send("POST", "/spot/order", full1, lim("BTCUSDT", "buy", "0.01", "50000")))
+		listed := len(v.ok(v.send("GET", "/margin/order", full1, nil)).arr())
+		canceled := len(v.ok(v.send("DELETE", "/margin/order", full1, params{"symbol": "BTCUSDT"})).arr())
+		return fmt.Sprint(listed, canceled, len(v.ok(v.send("GET", "/spot/order", full1, nil)).arr()))
+	}, "1 1 1", "2 2 0"},
+	{"V3-MARGIN-ACCOUNT-TIMES", func(v *tradingEnv) string {
+		a := v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"})).obj()
+		return fmt.Sprint(str(a, "created_at") <= str(a, "updated_at"))
+	}, "true", "false"},
 	{"V3-MARGIN-ACCOUNTS", func(v *tradingEnv) string {
 		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
 		return fmt.Sprint(len(v.ok(v.send("GET", "/margin/account", full1, nil)).arr()))
@@ -174,6 +186,13 @@ var listMarginFaultCases = []struct {
 	{"V3-MARGIN-NOT-FOUND", func(v *tradingEnv) string {
 		return code(v.send("GET", "/margin/order/no-such-order-01", full1, nil))
 	}, "20002", "10001"},
+	{"V3-MARGIN-REPLACE-UNKNOWN", func(v *tradingEnv) string {
+		return code(v.send("PATCH", "/margin/order/no-such-order-01", full1, params{"quantity": "1", "price": "1"}))
+	}, "20002", "200"},
+	{"V3-MARGIN-ACCOUNT-REQUIRED", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		return code(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{}))
+	}, "10001", "200"},
 	{"V3-MARGIN-HISTORY-TRADE-PAGING", func(v *tradingEnv) string {
 		openLong(v)
 		return fmt.Sprint(len(objs(v.ok(v.send("GET", "/margin/history/trade", full1, params{"offset": "1"})))))

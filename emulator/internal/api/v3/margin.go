@@ -97,6 +97,9 @@ func (d Deps) positionsJSON(ps []engine.Position) []positionJSON {
 func (d Deps) marginAccountJSON(a engine.MarginAccount) marginAccountJSON {
 	out := marginAccountJSON{Symbol: a.Symbol, Type: a.Type, CreatedAt: wireTime(a.CreatedAt), UpdatedAt: wireTime(a.UpdatedAt),
 		Currencies: []marginCurrencyJSON{}}
+	if d.Faults.On("V3-MARGIN-ACCOUNT-TIMES") {
+		out.UpdatedAt = wireTime(a.CreatedAt.Add(-time.Second))
+	}
 	if a.Leverage != nil {
 		out.Leverage = a.Leverage.String()
 	}
@@ -333,6 +336,9 @@ func marginRoutes(d Deps) []api.Route {
 				return nil, perr
 			}
 			raw, ok := r.Params.String("margin_balance")
+			if !ok && f.On("V3-MARGIN-ACCOUNT-REQUIRED") {
+				raw, ok = "0", true // the fault: a missing margin_balance reads as zero, closing the account
+			}
 			if !ok {
 				return nil, api.Validation("margin_balance is required")
 			}

@@ -277,6 +277,13 @@ func (h marketHandlers) render(cs []market.Candle) any {
 		if cs == nil {
 			cs = []market.Candle{}
 		}
+		if h.f.On("V3-FCANDLE-MINMAX") {
+			// min and max swapped: every candle with a range breaks min <= open <= max.
+			cs = slices.Clone(cs)
+			for i := range cs {
+				cs[i].Min, cs[i].Max = cs[i].Max, cs[i].Min
+			}
+		}
 		return cs
 	}
 	out := make([]lowHighCandle, 0, len(cs))

@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -294,6 +296,30 @@ var marketFaultCases = []faultCase{
 		}
 		return len(ns) > 0
 	}},
+	{"V3-NETWORK-DEFAULT-ONE", "/public/currency/USDT", "", func(a answer) bool {
+		ns, _ := a.obj()["networks"].([]any)
+		d := 0
+		for _, n := range ns {
+			if n.(map[string]any)["default"] == true {
+				d++
+			}
+		}
+		return len(ns) > 1 && d <= 1
+	}},
+	{"V3-NETWORK-REGEX", "/public/currency/USDT", "", func(a answer) bool {
+		ns, _ := a.obj()["networks"].([]any)
+		for _, n := range ns {
+			if re, ok := n.(map[string]any)["address_regex"].(string); ok {
+				if _, err := regexp.Compile(re); err != nil {
+					return false
+				}
+			}
+		}
+		return len(ns) > 0
+	}},
+	{"V3-SYMBOL-STEPS-POSITIVE", "/public/symbol/BTCUSDT_PERP", "", func(a answer) bool {
+		return a.obj()["tick_size"] != "0"
+	}},
 	{"V3-SYMBOL-MAP", "/public/symbol", "", func(a answer) bool {
 		s, _ := a.obj()["BTCUSDT"].(map[string]any)
 		return s["type"] == "spot"
@@ -334,6 +360,17 @@ var marketFaultCases = []faultCase{
 	{"V3-FCANDLE-FIELDS", piOne, "limit=3", func(a answer) bool {
 		for _, c := range a.arr() {
 			if !slices.Equal(keys(c.(map[string]any)), []string{"close", "max", "min", "open", "timestamp"}) {
+				return false
+			}
+		}
+		return len(a.arr()) == 3
+	}},
+	{"V3-FCANDLE-MINMAX", piOne, "limit=3", func(a answer) bool {
+		for _, c := range a.arr() {
+			m := c.(map[string]any)
+			lo, _ := strconv.ParseFloat(m["min"].(string), 64)
+			hi, _ := strconv.ParseFloat(m["max"].(string), 64)
+			if lo > hi {
 				return false
 			}
 		}

@@ -76,6 +76,12 @@ func newOrderJSON(o engine.Order, f *faults.Set) orderJSON {
 	if f.On("V3-ORDER-ENUMS") {
 		out.TimeInForce = strings.ToLower(out.TimeInForce)
 	}
+	if f.On("V3-ORDER-TIMES") {
+		out.UpdatedAt = wireTime(o.CreatedAt.Add(-time.Second))
+	}
+	if f.On("V3-ORDER-HIDDEN-DISPLAY") {
+		out.DisplayQuantity = nil
+	}
 	if f.On("V3-ORDER-PRICE-AVERAGE") && o.Price != nil && o.QuantityCumulative.IsPositive() {
 		out.PriceAverage = o.Price.String()
 	}
@@ -112,6 +118,10 @@ func placeRequest(r *api.Request, f *faults.Set) (engine.PlaceRequest, *api.Erro
 	p := r.Params
 	req := engine.PlaceRequest{Account: r.Principal.Account, ClientOrderID: optString(p, "client_order_id"), DisplayQuantity: optString(p, "display_quantity")}
 	req.Symbol, _ = p.String("symbol")
+	v2Names := f.On("V3-SPOT-V2-NAMES") // version 2's clientOrderId and timeInForce read as v3's
+	if req.ClientOrderID == nil && v2Names {
+		req.ClientOrderID = optString(p, "clientOrderId")
+	}
 	if v, ok := p.String("side"); ok {
 		s := engine.Side(v)
 		req.Side = &s
@@ -123,7 +133,11 @@ func placeRequest(r *api.Request, f *faults.Set) (engine.PlaceRequest, *api.Erro
 		}
 		req.Type = &t
 	}
-	if v, ok := p.String("time_in_force"); ok {
+	v, hasTIF := p.String("time_in_force")
+	if !hasTIF && v2Names {
+		v, hasTIF = p.String("timeInForce")
+	}
+	if hasTIF {
 		t := engine.TimeInForce(v)
 		if f.On("V3-SPOT-TIF-VALUES") && !contains(timesInForce, v) {
 			t = engine.GTC

@@ -61,6 +61,9 @@ func (d Deps) aclViews(acls []subaccount.ACL) []aclView {
 		if d.Faults.On("V3-SUBACC-ACL-GET") {
 			v.Withdraw = map[bool]string{true: "true", false: "false"}[a.Withdraw]
 		}
+		if d.Faults.On("V3-SUBACC-ACL-TIMES") {
+			v.UpdatedAt = a.CreatedAt.Add(-time.Second).Format(time.RFC3339Nano)
+		}
 		out = append(out, v)
 	}
 	return out
@@ -144,6 +147,9 @@ func subAccountRoutes(d Deps) []api.Route {
 			return out, nil
 		}},
 		{Method: "POST", Path: "/sub-account/freeze", Right: stateRight, Handle: func(r *api.Request) (any, *api.Error) {
+			if len(r.Params.List("sub_account_ids")) == 0 && d.Faults.On("V3-SUBACC-IDS-REQUIRED") {
+				return result{Result: true}, nil // the fault: a freeze of nothing succeeds
+			}
 			if err := reg.Freeze(r.Principal.Account, r.Params.List("sub_account_ids")); err != nil {
 				return nil, d.subAccountError(err)
 			}
@@ -158,10 +164,17 @@ func subAccountRoutes(d Deps) []api.Route {
 		}},
 		{Method: "POST", Path: "/sub-account/transfer", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
 			id, _ := r.Params.String("sub_account_id")
+			v2Names := d.Faults.On("V3-SUBACC-TRANSFER-V2-NAMES")
+			if id == "" && v2Names {
+				id, _ = r.Params.String("subAccountId")
+			}
 			if id == "" {
 				return nil, api.Validation("sub_account_id is required")
 			}
 			typ, _ := r.Params.String("type")
+			if to, ok := map[string]string{"deposit": subaccount.ToSub, "withdraw": subaccount.FromSub}[typ]; ok && v2Names {
+				typ = to
+			}
 			if typ == "" && d.Faults.On("V3-SUBACC-TRANSFER-REQUIRED") {
 				typ = subaccount.ToSub
 			}

@@ -1,42 +1,44 @@
-package scenarios
+// Package limits holds the specs of the v3 Limits section: one spec per
+// rule judged from one batch of the limit scenarios (the library in
+// scenarios/: the declarative table, the senders, Run and RunOneAddress),
+// and the ping. The batch offers the rows of both Limits sections at once,
+// so the container that runs it is declared here and the v2 rules' specs
+// in it by suites/v2limits (BatchSpecs).
+//
+// On loopback the batch has addresses of its own and runs beside the other
+// specs (scheduled first: it is the run's longest group); from one source
+// address (a target off this machine, or behind a proxy that connects from
+// one address for all) it is Serial and ordered last, so it runs alone
+// after every other spec.
+package limits
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/rules"
+	"github.com/conform-harness/conform/scenarios"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/v2limits"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
-// Labels of the scenario specs besides their rules.
+// Labels of the limit specs besides their rules.
 const (
-	// LabelLimits marks every limit scenario.
+	// LabelLimits marks every limit scenario (conform mutate schedules
+	// their faults by it).
 	LabelLimits = "limits"
 	// LabelSlow marks specs that wait tens of seconds; they run only when a
 	// label filter asks for them by name (slow, or their rule).
-	LabelSlow = "slow"
+	LabelSlow = framework.LabelSlow
 )
 
-// batchRules are the rules judged from the one run of every scenario, in
-// the order their specs are declared. V3-LIMIT-PER-ACCOUNT (pending) has
-// no spec of its own: the per-account rows check it where a target serves
-// their paths. V3-LIMIT-SUSPENSION has none on purpose.
-func batchRules() []string {
-	ids := []string{rule429, ruleWindow, rulePerIP, rulePerAccount}
-	for _, r := range Table() {
-		ids = append(ids, r.Rule)
-	}
-	for _, rd := range Readings() {
-		ids = append(ids, rd.Rule)
-	}
-	return append(ids, ruleConn, rule429Code, ruleMsgRefusal, ruleRowShared, ruleConnHow, ruleConnScope)
-}
+// area is this package's area of the catalogue.
+const area = "limits"
 
 // containerLabels decorate the Ordered container of the batch.
 func containerLabels() Labels { return Label(LabelLimits, framework.LabelProvokes429) }
@@ -52,7 +54,7 @@ func oneAddress(ctx SpecContext, e *framework.Env) (bool, string) {
 	case e.Config.SharedSource:
 		return true, "something between the harness and " + e.Config.REST + " (a proxy) connects from one address for all"
 	}
-	if err := CanBind(ctx, e.HostPort()); err != nil {
+	if err := scenarios.CanBind(ctx, e.HostPort()); err != nil {
 		return true, err.Error()
 	}
 	return false, ""
@@ -77,7 +79,7 @@ func limitsContainer() {
 	// No text of its own: a spec's name ("Limits <rule>") is the same
 	// whichever way the batch runs.
 	Describe("", append(decorators, func() {
-		var res *Results
+		var res *scenarios.Results
 		BeforeAll(func(ctx SpecContext) {
 			e := framework.Current()
 			one, why := oneAddress(ctx, e)
@@ -86,7 +88,7 @@ func limitsContainer() {
 					"before the target was known to be reached from one address: run it with conform run, or declare shared_source in the target config")
 			}
 			filter := GinkgoLabelFilter()
-			cfg := Config{
+			cfg := scenarios.Config{
 				REST: e.Config.REST, WS: e.Config.WS, Symbol: e.AnySymbol(ctx, "spot"), Guard: e.Guard(), TLS: e.TLS(),
 				// Run only the scenarios whose specs the label filter selects,
 				// so a mutation run of one rule costs one row.
@@ -112,10 +114,10 @@ func limitsContainer() {
 			DeferCleanup(e.V2Spent) // and the specs after them wait for the window the rows spent
 			var err error
 			if one {
-				res, err = RunOneAddress(ctx, cfg)
+				res, err = scenarios.RunOneAddress(ctx, cfg)
 			} else {
-				cfg.Addresses = &Addresses{}
-				res, err = Run(ctx, cfg)
+				cfg.Addresses = &scenarios.Addresses{}
+				res, err = scenarios.Run(ctx, cfg)
 			}
 			if res != nil {
 				AddReportEntry("limit scenarios", res.Summary(), ReportEntryVisibilityFailureOrVerbose)
@@ -123,16 +125,20 @@ func limitsContainer() {
 			Expect(err).NotTo(HaveOccurred(), "the limit scenarios could not run")
 		}, NodeTimeout(3*time.Minute))
 
-		for _, id := range batchRules() {
+		for _, id := range scenarios.BatchRules() {
+			if framework.Rule(id).Area != area {
+				continue
+			}
 			framework.ConformanceIt(id, func() {
 				judge(res, id)
 			})
 		}
+		v2limits.BatchSpecs(func(id string) { judge(res, id) })
 	})...)
 }
 
 // judge turns the verdict on one rule into the spec's outcome.
-func judge(res *Results, id string) {
+func judge(res *scenarios.Results, id string) {
 	v := res.Judge(id)
 	if v.Skipped != "" {
 		Skip(v.Skipped)
@@ -142,7 +148,7 @@ func judge(res *Results, id string) {
 			Fail("the observation needs its scenario to hold:\n" + strings.Join(v.Problems, "\n"))
 		}
 		if len(v.Inconclusive) > 0 {
-			framework.Inconclusive(strings.Join(dedupe(v.Inconclusive), "; "))
+			framework.Inconclusive(v.InconclusiveText())
 		}
 		framework.Observe(id, "%s", v.Observed)
 		return
@@ -151,79 +157,8 @@ func judge(res *Results, id string) {
 		Fail(fmt.Sprintf("%s (%s)\n%s", id, framework.Rule(id).Statement, strings.Join(v.Problems, "\n")))
 	}
 	if len(v.Inconclusive) > 0 {
-		framework.Inconclusive(strings.Join(dedupe(v.Inconclusive), "; "))
+		framework.Inconclusive(v.InconclusiveText())
 	}
 }
 
 var _ = Describe("Limits", limitsContainer)
-
-// pingWait is the documented ping period and the tolerance on top of it.
-const pingWait = 30*time.Second + 2*time.Second
-
-var _ = Describe("Limits: ping", Label(LabelLimits, LabelSlow), func() {
-	framework.ConformanceIt("V3-LIMIT-WS-PING", func(ctx SpecContext) {
-		requireOptIn(append(Label(LabelLimits, LabelSlow), framework.Checks("V3-LIMIT-WS-PING")...), "V3-LIMIT-WS-PING")
-		e := framework.Current()
-		d, err := WaitPing(WithTLS(ctx, e.TLS()), e.Config.WS+"/api/3/ws/public", nil, pingWait)
-		Expect(err).NotTo(HaveOccurred(), "a connection to /ws/public that only listens must get a ping within 30 s")
-		AddReportEntry("first ping", d.Round(time.Millisecond).String())
-	}, NodeTimeout(pingWait+10*time.Second))
-})
-
-// requireOptIn skips a slow spec unless the label filter names it: with no
-// filter, or one that would select the spec without its slow and rule
-// labels too, it is not asked for. `conform mutate` (rule:<ID>) and
-// --label-filter=slow run it.
-func requireOptIn(labels Labels, rule string) {
-	filter := GinkgoLabelFilter()
-	bare := slices.DeleteFunc(slices.Clone(labels), func(l string) bool { return l == LabelSlow || l == rules.Label(rule) })
-	if filter == "" || Labels(bare).MatchesLabelFilter(filter) {
-		Skip(fmt.Sprintf("slow (waits up to %s for a ping): run with --label-filter=%s or --label-filter=%s", pingWait, LabelSlow, rules.Label(rule)))
-	}
-}
-
-// Summary lists every outcome, for the report of a failed run.
-func (r *Results) Summary() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "all scenarios in %s\n", r.Elapsed.Round(time.Millisecond))
-	if r.OneAddress {
-		fmt.Fprintf(&b, "from one source address; %s\n", r.Path)
-		for _, l := range r.Lanes {
-			fmt.Fprintf(&b, "lane %s\n", l)
-		}
-	}
-	for _, rr := range r.sortedRows() {
-		if rr.Skipped != "" {
-			fmt.Fprintf(&b, "%s: skipped: %s\n", rr.Row.Rule, rr.Skipped)
-			continue
-		}
-		if rr.Inconclusive != "" {
-			fmt.Fprintf(&b, "%s: not offered: %s\n", rr.Row.Rule, rr.Inconclusive)
-			continue
-		}
-		for _, o := range rr.Outcomes() {
-			fmt.Fprintf(&b, "%s %s (attempt %d):\n", rr.Row.Rule, o.Who, o.Attempts)
-			for _, t := range o.Retried {
-				fmt.Fprintf(&b, "    an earlier attempt: %s\n", t)
-			}
-			for _, t := range o.Timing {
-				fmt.Fprintf(&b, "    inconclusive: %s\n", t)
-			}
-			for _, x := range o.Bursts() {
-				fmt.Fprintf(&b, "    %s\n", x)
-			}
-		}
-	}
-	for _, o := range r.Identity {
-		fmt.Fprintf(&b, "%s %s: %s\n", rulePerIP, o.Who, o.Exact)
-	}
-	for _, rd := range Readings() {
-		if o, ok := r.Readings[rd.Rule]; ok {
-			fmt.Fprintf(&b, "%s %s (attempt %d): %s\n", rd.Rule, o.Who, o.Attempts, o.Exact)
-		}
-	}
-	for _, c := range r.Caps {
-		fmt.Fprintf(&b, "%s %s from %s: %d opened, one more %s, another address %s\n", ruleConn, c.Stream, c.From, c.Opened, c.Extra, c.Other)
-	}
-	return b.String()
-}

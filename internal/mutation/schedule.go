@@ -1,0 +1,148 @@
+package mutation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/reporters/ginkgojson"
+	"github.com/conform-harness/conform/reporters/killtable"
+	"github.com/conform-harness/conform/target"
+)
+
+// Cmd is one run of the suite binary.
+type Cmd struct {
+	Path string
+	Args []string
+	// Dir is the directory it runs in.
+	Dir string
+	// Output receives its stdout and stderr.
+	Output io.Writer
+	// Env is added to the caller's own environment.
+	Env []string
+}
+
+// Exec runs c to its end and returns its exit status (-1 when a signal
+// ended it), and an error only when it could not be started. conform runs
+// each in a process group of its own that dies with it.
+type Exec func(ctx context.Context, c Cmd) (int, error)
+
+// Runner runs a plan's jobs.
+type Runner struct {
+	// Suite is the suite binary.
+	Suite string
+	// Dir is where the runs start (their reports and logs are there).
+	Dir string
+	// Parallel is how many runs go at a time.
+	Parallel int
+	// Timeout is the suite's own time limit of a run; Grace is how much
+	// longer a run may take before its context ends it.
+	Timeout, Grace time.Duration
+	// Exec starts a run.
+	Exec Exec
+	// Progress receives a line per run ended.
+	Progress io.Writer
+}
+
+// Run runs the jobs, Parallel at a time, each writing its output to its
+// log, and returns each job's outcome by name.
+func (r Runner) Run(ctx context.Context, jobs []Job) map[string]killtable.Run {
+	var mu sync.Mutex
+	out := map[string]killtable.Run{}
+	done := 0
+	queue := make(chan Job)
+	var wg sync.WaitGroup
+	for range min(r.Parallel, max(len(jobs), 1)) {
+		wg.Go(func() {
+			for j := range queue {
+				run := r.run(ctx, j)
+				mu.Lock()
+				out[j.Name] = run
+				done++
+				state := "done"
+				if run.Err != nil {
+					state = "error: " + ginkgojson.FirstLine(run.Err.Error())
+				}
+				fmt.Fprintf(r.Progress, "mutate: [%d/%d] %s %s\n", done, len(jobs), j.Name, state)
+				mu.Unlock()
+			}
+		})
+	}
+	for _, j := range jobs {
+		queue <- j
+	}
+	close(queue)
+	wg.Wait()
+	return out
+}
+
+// Env is the environment a mutation run adds: most runs live a fraction of
+// a second, most of it building the suite's tree of specs, and the
+// collector's default pace (GOGC=100) spent a quarter of that CPU on it. A
+// GOGC of the caller's own environment is kept. A target handed down to the
+// caller itself (target.SuiteEnv) is not passed on: a fault is judged on
+// the embedded emulator only.
+func Env() []string {
+	env := []string{target.SuiteEnv + "="}
+	if _, set := os.LookupEnv("GOGC"); set {
+		return env
+	}
+	return append(env, "GOGC=400")
+}
+
+// run runs the suite binary once. A failing spec is the expected way for a
+// fault run to end, so the exit status matters only when no report came.
+func (r Runner) run(ctx context.Context, j Job) killtable.Run {
+	logf, err := os.Create(j.Log)
+	if err != nil {
+		return killtable.Run{Err: fmt.Errorf("log: %w", err)}
+	}
+	defer logf.Close()
+	ctx, cancel := context.WithTimeout(ctx, r.Timeout+r.Grace) // the suite's own --ginkgo.timeout should end it first
+	defer cancel()
+	status, err := r.Exec(ctx, Cmd{Path: r.Suite, Args: j.Args, Dir: r.Dir, Output: logf, Env: Env()})
+	if err != nil {
+		return killtable.Run{Err: err}
+	}
+	reports, err := ginkgojson.Read(j.Report)
+	if err != nil {
+		return killtable.Run{Err: fmt.Errorf("suite exited with status %d and wrote no report (see %s): %w", status, j.Log, err)}
+	}
+	return killtable.Run{Reports: reports}
+}
+
+// Judge gives each selected fault its verdict from the runs (specs counts
+// a rule's specs), judges the baseline from its parts and tallies the kill
+// table.
+func Judge(selected []faults.Fault, specs func(rule string) int, p Plan, runs map[string]killtable.Run) *killtable.Mutation {
+	var results []killtable.FaultResult
+	for _, f := range selected {
+		res := killtable.JudgeFault(f, specs(f.Rule), runs[f.Rule])
+		if _, ran := runs[f.Rule]; ran {
+			for _, j := range p.Jobs {
+				if j.Name == f.Rule {
+					res.Report, res.Log = j.Report, j.Log
+				}
+			}
+		}
+		results = append(results, res)
+	}
+	var bad map[string]bool
+	if p.Baseline != nil {
+		var all killtable.Run
+		for _, name := range p.BaselineJobs {
+			r := runs[name]
+			all.Reports = append(all.Reports, r.Reports...)
+			if r.Err != nil {
+				all.Err = errors.Join(all.Err, fmt.Errorf("%s: %w", name, r.Err))
+			}
+		}
+		bad = killtable.JudgeBaseline(p.Baseline, all)
+	}
+	return killtable.Tally(results, p.Baseline, bad)
+}

@@ -1,0 +1,132 @@
+package mutation
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/reporters/killtable"
+	"github.com/conform-harness/conform/target"
+)
+
+// fakeSuite plays the suite binary for a Runner: it writes the report the
+// job names, every spec of the run's rules failing under a fault in fail,
+// and no report at all for a fault in broken. It records the most runs it
+// saw at once.
+type fakeSuite struct {
+	fail, broken []string
+	mu           sync.Mutex
+	now, most    int
+	envs         [][]string
+}
+
+func (f *fakeSuite) exec(ctx context.Context, c Cmd) (int, error) {
+	f.mu.Lock()
+	f.now++
+	f.most = max(f.most, f.now)
+	f.envs = append(f.envs, c.Env)
+	f.mu.Unlock()
+	defer func() { f.mu.Lock(); f.now--; f.mu.Unlock() }()
+	time.Sleep(5 * time.Millisecond) // long enough for the runs to overlap
+	var filter, report, fault string
+	for _, a := range c.Args {
+		switch {
+		case strings.HasPrefix(a, "--ginkgo.label-filter="):
+			filter = strings.TrimPrefix(a, "--ginkgo.label-filter=")
+		case strings.HasPrefix(a, "-conform.report="):
+			report = strings.TrimPrefix(a, "-conform.report=")
+		case strings.HasPrefix(a, "-conform.faults="):
+			fault = strings.TrimPrefix(a, "-conform.faults=")
+		}
+	}
+	if slices.Contains(f.broken, fault) {
+		return 2, nil
+	}
+	state := types.SpecStatePassed
+	if slices.Contains(f.fail, fault) {
+		state = types.SpecStateFailed
+	}
+	var specs []types.SpecReport
+	for _, l := range strings.Split(filter, " || ") {
+		specs = append(specs, types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: l, LeafNodeLabels: []string{l}, State: state})
+	}
+	b, err := json.Marshal([]types.Report{{SuiteDescription: "conform", SpecReports: specs}})
+	if err != nil {
+		return 0, err
+	}
+	if err := os.WriteFile(report, b, 0o644); err != nil {
+		return 0, err
+	}
+	if state == types.SpecStateFailed {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// A plan run through a Runner: every job runs once, at most Parallel at a
+// time, with the mutation environment; Judge then kills the fault whose
+// spec failed, keeps the survivor and the broken run apart, and passes the
+// baseline.
+func TestRunnerAndJudge(t *testing.T) {
+	dir := t.TempDir()
+	all := []faults.Fault{{Rule: "V3-KILLED"}, {Rule: "V3-SURVIVED"}, {Rule: "V3-BROKEN"}, {Rule: "V3-NOSPEC"}}
+	covered := []string{"V3-KILLED", "V3-SURVIVED", "V3-BROKEN"}
+	p := NewPlan(covered, map[string]Wait{}, 2, dir, time.Minute)
+	f := &fakeSuite{fail: []string{"V3-KILLED"}, broken: []string{"V3-BROKEN"}}
+	var progress bytes.Buffer
+	r := Runner{Suite: "suites.test", Dir: dir, Parallel: 2, Timeout: time.Minute, Exec: f.exec, Progress: &progress}
+	runs := r.Run(context.Background(), p.Jobs)
+	if len(runs) != len(p.Jobs) || f.most > 2 {
+		t.Errorf("%d runs of %d jobs, %d at once (want at most 2)", len(runs), len(p.Jobs), f.most)
+	}
+	if n := strings.Count(progress.String(), "\n"); n != len(p.Jobs) || !strings.Contains(progress.String(), "V3-BROKEN error: suite exited with status 2 and wrote no report") {
+		t.Errorf("progress:\n%s", progress.String())
+	}
+	for _, env := range f.envs {
+		if !slices.Contains(env, target.SuiteEnv+"=") {
+			t.Errorf("a run's environment %q passes a handed-down target on", env)
+		}
+	}
+	specs := func(rule string) int {
+		if slices.Contains(covered, rule) {
+			return 1
+		}
+		return 0
+	}
+	m := Judge(all, specs, p, runs)
+	want := map[string]killtable.Verdict{"V3-KILLED": killtable.Killed, "V3-SURVIVED": killtable.Survived, "V3-BROKEN": killtable.Broken, "V3-NOSPEC": killtable.NoSpec}
+	for _, res := range m.Faults {
+		if res.Verdict != want[res.Rule] {
+			t.Errorf("%s: %s, want %s", res.Rule, res.Verdict, want[res.Rule])
+		}
+		if res.Rule == "V3-KILLED" && (res.Report != dir+"/V3-KILLED.json" || res.Log != dir+"/V3-KILLED.log") {
+			t.Errorf("%s: files %s, %s", res.Rule, res.Report, res.Log)
+		}
+	}
+	if m.Baseline == nil || !m.Baseline.Passed || m.Killed != 1 || m.Total != 4 {
+		t.Errorf("kill table: killed %d/%d, baseline %+v", m.Killed, m.Total, m.Baseline)
+	}
+}
+
+// A run that cannot start is an error of that run, not of the others.
+func TestRunnerExecError(t *testing.T) {
+	dir := t.TempDir()
+	p := NewPlan([]string{"V3-A"}, nil, 1, dir, time.Minute)
+	r := Runner{Dir: dir, Parallel: 1, Timeout: time.Minute, Progress: &bytes.Buffer{},
+		Exec: func(context.Context, Cmd) (int, error) { return 0, errors.New("no such file") }}
+	for name, run := range r.Run(context.Background(), p.Jobs) {
+		if run.Err == nil || !strings.Contains(run.Err.Error(), "no such file") {
+			t.Errorf("%s: %v", name, run.Err)
+		}
+	}
+}

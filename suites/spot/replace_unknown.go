@@ -1,0 +1,26 @@
+package spot
+
+import (
+	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
+	"github.com/conform-harness/conform/target"
+	. "github.com/onsi/ginkgo/v2"
+)
+
+var _ = Describe("Spot: replace of an unknown order", func() {
+	framework.ConformanceIt("V3-SPOT-REPLACE-UNKNOWN", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t := newTrader(target.RoleFull)
+		newID := cloids.New()
+		ex := t.ReplaceUnknown(ctx, cloids.New(), newID)
+		trading.ExpectRefusal(ex, "a replace of an unknown client_order_id")
+		trading.ExpectRefusal(t.Get(ctx, newID), "the new_client_order_id of a refused replace names no order")
+	})
+
+	framework.ConformanceIt("V3-SPOT-REPLACE-UNKNOWN-CODE", func(ctx SpecContext) {
+		framework.Current().RequireTrading()
+		t := newTrader(target.RoleFull)
+		ex := t.ReplaceUnknown(ctx, cloids.New(), cloids.New())
+		framework.Observe("V3-SPOT-REPLACE-UNKNOWN-CODE", "a replace of an unknown client_order_id was answered %s", trading.Outcome(ex))
+	})
+})
