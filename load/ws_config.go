@@ -24,10 +24,14 @@ const (
 )
 
 // StreamScenarioNames lists the stream scenarios.
-func StreamScenarioNames() []string { return []string{ScenarioWSConnect, ScenarioWSMarket} }
+func StreamScenarioNames() []string {
+	return []string{ScenarioWSConnect, ScenarioWSMarket, ScenarioWSTrading}
+}
 
 // IsStream tells whether a scenario is a stream scenario (RunStream).
-func IsStream(name string) bool { return name == ScenarioWSMarket || name == ScenarioWSConnect }
+func IsStream(name string) bool {
+	return name == ScenarioWSMarket || name == ScenarioWSConnect || name == ScenarioWSTrading
+}
 
 // DefaultChannels are the market data channels ws-market spreads its
 // subscribers over: the documented trades and candles, and the ticker and
@@ -80,7 +84,10 @@ type StreamConfig struct {
 	// Drain is how long the subscribers keep reading after the driver
 	// stopped (default 2s).
 	Drain time.Duration
-	// Maker and Taker sign the driver's orders: two accounts.
+	// Side is the side of ws-trading's resting orders (default buy).
+	Side string
+	// Maker and Taker sign the driver's orders: two accounts (ws-trading:
+	// the maker's key alone).
 	Maker, Taker client.Credential
 	// SourceAddrs are the source addresses connections are spread over
 	// (none: the system's choice).
@@ -113,6 +120,8 @@ func (c *StreamConfig) check() error {
 		return errors.New("stream: rate must be positive")
 	case c.Scenario == ScenarioWSMarket && c.Subscribers < 1:
 		return errors.New("stream: ws-market needs at least one subscriber")
+	case c.Scenario == ScenarioWSTrading && c.Maker.Key == "":
+		return errors.New("stream: ws-trading needs an API key")
 	case c.Scenario == ScenarioWSMarket && (c.Maker.Key == "" || c.Taker.Key == "" || c.Maker.Key == c.Taker.Key):
 		return errors.New("stream: ws-market trades between two accounts: it needs a maker and a taker key of different accounts")
 	}
@@ -121,6 +130,9 @@ func (c *StreamConfig) check() error {
 	}
 	if len(c.Trades) == 0 {
 		c.Trades = DefaultTrades()
+	}
+	if c.Side == "" {
+		c.Side = "buy"
 	}
 	if c.Drain <= 0 {
 		c.Drain = 2 * time.Second

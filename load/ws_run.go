@@ -35,6 +35,8 @@ func RunStream(ctx context.Context, cfg StreamConfig) (StreamRecord, error) {
 		rec, err = runMarket(ctx, &cfg, &info)
 	case ScenarioWSConnect:
 		rec, err = runConnect(ctx, &cfg, &info)
+	case ScenarioWSTrading:
+		rec, err = runTrading(ctx, &cfg, &info)
 	}
 	if ctx.Err() != nil {
 		rec.Run.Interrupted = true

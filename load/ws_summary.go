@@ -199,6 +199,9 @@ func latencyOf(scenarios []string) string {
 	if len(scenarios) == 1 && scenarios[0] == ScenarioWSConnect {
 		return "WebSocket handshake"
 	}
+	if len(scenarios) == 1 && scenarios[0] == ScenarioWSTrading {
+		return "trading stream request to its answer (the order's report)"
+	}
 	return "trade timestamp to receipt by a subscriber (trades channel)"
 }
 

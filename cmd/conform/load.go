@@ -57,7 +57,10 @@ trade's own timestamp to its receipt (trades channel), messages per second,
 gaps (trade ids a subscriber missed that others of its symbol received),
 disconnects and --slow-consumers. ws-connect opens --rate connections per
 second for --duration, held open, and reports when and how they start
-failing (the per-address cap). Their default thresholds: success>=0.99,
+failing (the per-address cap). ws-trading logs in on the trading stream
+with the key of role full and places and cancels resting orders (the
+--order-* flags) at --rate, measuring each request to its answer; one
+address may send 10 stream messages per second (and 10 of burst). Their default thresholds: success>=0.99,
 gaps==0, disconnects==0 (ws-connect: disconnects==0). Placing orders on
 a target that is neither the emulator nor a sandbox needs
 --allow-live-trading.

@@ -167,6 +167,14 @@ func runStream(ctx context.Context, o *loadOptions, cfg target.Config, base *url
 	for _, ch := range strings.Split(o.stream.channels, ",") {
 		sc.Channels = append(sc.Channels, strings.TrimSpace(ch))
 	}
+	if o.scenario == load.ScenarioWSTrading {
+		k, err := tradingKey(cfg)
+		if err != nil {
+			return nil, usageErrorf("load: %v", err)
+		}
+		sc.Maker, sc.Side = k, o.orderSide
+		sc.Trades = []load.TradeSpec{{Symbol: o.orderSymbol, Quantity: o.orderQuantity, Price: o.orderPrice}}
+	}
 	if o.scenario == load.ScenarioWSMarket {
 		maker, taker, err := streamKeys(cfg)
 		if err != nil {
@@ -183,8 +191,11 @@ func runStream(ctx context.Context, o *loadOptions, cfg target.Config, base *url
 		ts = defaultStreamThresholds(o.scenario)
 	}
 	what := fmt.Sprintf("%d subscribers, %s trades", o.stream.subscribers, o.pacing)
-	if o.scenario == load.ScenarioWSConnect {
+	switch o.scenario {
+	case load.ScenarioWSConnect:
 		what = fmt.Sprintf("%s connection attempts", o.pacing)
+	case load.ScenarioWSTrading:
+		what = fmt.Sprintf("%s orders and cancels", o.pacing)
 	}
 	title := fmt.Sprintf("conform load: %s (%s) for %s against %s", o.scenario, what, o.duration, where)
 	fmt.Fprintln(e.stderr, title)

@@ -55,6 +55,7 @@ func TestLoadStreamRuns(t *testing.T) {
 		{"pass", market, exitOK, "PASS"},
 		{"breached", append(market, "--threshold", "p99<1us", "--threshold", "gaps==0"), exitThreshold, "BREACHED"},
 		{"connect", []string{"--scenario", "ws-connect", "--rate", "40/s", "--duration", "1s"}, exitOK, "PASS"},
+		{"trading", []string{"--scenario", "ws-trading", "--rate", "8/s", "--duration", "1s"}, exitOK, "PASS"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
