@@ -50,6 +50,19 @@ type Sub struct {
 	kinds   engine.EventKind
 	c       chan *engine.Event
 	dropped atomic.Bool
+	// only, when set, holds the symbols whose book events the subscriber
+	// wants (other kinds always come).
+	only atomic.Pointer[map[string]bool]
+}
+
+// OnlyBooks restricts the subscription's book events to symbols from now on
+// (nil: every book again). The caller must not change the map afterwards.
+func (s *Sub) OnlyBooks(symbols map[string]bool) {
+	if symbols == nil {
+		s.only.Store(nil)
+		return
+	}
+	s.only.Store(&symbols)
 }
 
 // Subscribe starts a subscription to the events of kinds (a bit set), with a
@@ -119,6 +132,9 @@ func (h *Hub) Observe(ev engine.Event) {
 	var shared *engine.Event
 	for s := range h.subs {
 		if s.kinds&ev.Kind == 0 {
+			continue
+		}
+		if only := s.only.Load(); only != nil && ev.Kind == engine.BookEvent && !(*only)[ev.Level.Symbol] {
 			continue
 		}
 		if shared == nil {

@@ -446,6 +446,16 @@ func (p *public) bookSnapshots(s *subscription, symbols []string) [][]byte {
 	if p.book == nil {
 		p.book = p.m.Feed.Subscribe(engine.BookEvent|engine.ResetEvent, 0)
 	}
+	// Only the books followed wake this connection (set before the
+	// snapshots, so that no change after them is filtered out).
+	want := map[string]bool{}
+	for sym := range s.since {
+		want[sym] = true
+	}
+	for _, sym := range symbols {
+		want[sym] = true
+	}
+	p.book.OnlyBooks(want)
 	now := p.m.Clock.Now()
 	var frames [][]byte
 	for _, sym := range symbols {
