@@ -33,7 +33,7 @@ func runConnect(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (St
 	if len(srcs) == 0 {
 		srcs = []net.IP{nil}
 	}
-	col := newCollector(info.Started, cfg.Duration+cfg.Timeout+5*time.Second)
+	col := newCollector(info.Started, 3*cfg.Duration+cfg.Timeout+time.Minute)
 	stopSampling := sampleEverySecond(col)
 	defer stopSampling()
 	var (

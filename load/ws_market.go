@@ -34,7 +34,7 @@ func runMarket(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (Str
 	}
 	perAddr := (len(subs) + len(srcs) - 1) / len(srcs)
 	ramp := time.Duration(float64(perAddr)/cfg.ConnectRate*float64(time.Second)) + cfg.Timeout
-	col := newCollector(info.Started, ramp+cfg.Duration+cfg.Drain+5*time.Second)
+	col := newCollector(info.Started, ramp+3*cfg.Duration+cfg.Drain+time.Minute) // room for a driver that falls behind
 	union := newTradeUnion()
 	var stopping atomic.Bool
 	var readers sync.WaitGroup

@@ -134,7 +134,7 @@ type collector struct {
 }
 
 // newCollector covers span seconds from start (later events count in the
-// last second).
+// last second: make span generous, as a second costs 8 KiB).
 func newCollector(start time.Time, span time.Duration) *collector {
 	n := int(span/time.Second) + 2
 	return &collector{start: start, secs: make([]second, n), errors: map[string]uint64{}, byChannel: map[string]uint64{}}

@@ -31,7 +31,7 @@ const ScenarioWSTrading = "ws-trading"
 func runTrading(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (StreamRecord, error) {
 	url := strings.TrimSuffix(wsURL(cfg.Base), "/public") + "/trading"
 	info.Target = url
-	col := newCollector(info.Started, cfg.Duration+2*cfg.Timeout+5*time.Second)
+	col := newCollector(info.Started, 3*cfg.Duration+2*cfg.Timeout+time.Minute)
 	rec := StreamRecord{Run: *info}
 	conn, resp, err := cfg.dialer(srcOrNil(cfg.SourceAddrs)).DialContext(ctx, url, nil)
 	if err != nil {
