@@ -46,6 +46,8 @@ var streamtradingRules = []Rule{
 		Statement: "The server notifies of every order update: an IOC order that finds nothing to match expires, and that brings a notification naming its client_order_id."},
 	{ID: "V3-WST-NOTIFY-MARGIN", Area: "streamtrading", Section: secTradingWallet, Status: Testable,
 		Statement: "The server notifies of every order update, margin orders too: after margin_subscribe, placing a margin order on an isolated margin account and canceling it each bring a notification naming its client_order_id."},
+	{ID: "V3-WST-SUBSCRIBE-SEPARATE", Area: "streamtrading", Section: secTradingWallet, Status: Testable,
+		Statement: "spot_subscribe and margin_subscribe are the spot and the margin counterparts: a connection subscribed with spot_subscribe alone gets no notification of a margin order, and one subscribed with margin_subscribe alone none of a spot order, while each gets its own venue's."},
 	{ID: "V3-WST-MALFORMED", Area: "streamtrading", Section: secErrors, Status: Ambiguous,
 		Reason:    "streaming errors carry the request id, but a frame that is not a JSON request has no id to carry; the document does not say whether such a frame gets an error (without an id) or the connection is closed (with which close code)",
 		Statement: "How the trading stream answers a frame that is not a JSON request; whatever the answer, the connection is not dropped without a close frame."},

@@ -42,4 +42,7 @@ var v2buycryptoRules = []Rule{
 		Statement: "The v2 buy-crypto endpoints need Payment information; a key lacking it gets 1003 with HTTP 403."},
 	{ID: "V2-BUY-V3-SAME", Area: "v2buycrypto", Section: secV2BuyRecords, Status: Testable,
 		Statement: "Version 2 shows the same providers and orders as version 3: an order created through v2 is listed through v3 with the same id, and the provider ids agree."},
+	{ID: "V2-BUY-UNKNOWN-PROVIDER", Area: "v2buycrypto", Section: secV2Buy, Status: Ambiguous,
+		Reason:    "providerID is a path segment of the rate and order endpoints, but the Errors table gives no code for a provider that does not exist",
+		Statement: "How the rate of an unknown providerID is answered."},
 }

@@ -25,4 +25,7 @@ var v2historyRules = []Rule{
 	{ID: "V2-HISTORY-LIMIT-ZERO", Area: "v2history", Section: secV2Intro, Status: Ambiguous,
 		Reason:    "the pagination conventions give limit 0 to 1000 without saying what 0 means (no records, or no limit); that 0 is accepted at all is asserted by V2-PAGING-LIMIT-RANGE",
 		Statement: "What GET /history/trades answers with limit=0."},
+	{ID: "V2-HISTORY-ORDER-TRADES-UNKNOWN", Area: "v2history", Section: secV2History, Status: Ambiguous,
+		Reason:    "GET /history/order/{orderId}/trades answers the array of records for the order; for an orderId that names no order of the account the document gives no error (an empty array or a refusal are both readings)",
+		Statement: "How GET /history/order/{orderId}/trades answers an unknown orderId."},
 }

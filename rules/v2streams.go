@@ -102,6 +102,8 @@ var v2streamsRules = []Rule{
 	// Trading stream.
 	{ID: "V2-WS-REPORTS-RIGHTS", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
 		Statement: "activeOrders requires the Orderbook, History, Trading balance right: a key without it is refused subscribeReports."},
+	{ID: "V2-WS-REPORTS-RIGHT-ALONE", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
+		Statement: "subscribeReports is refused to a key holding Payment information alone, Withdraw cryptocurrencies alone or Place/cancel orders alone, and answered true for a key holding Orderbook, History, Trading balance alone."},
 	{ID: "V2-WS-ACTIVE-ORDERS", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,
 		Statement: "After subscribeReports, activeOrders lists exactly the user's currently active orders."},
 	{ID: "V2-WS-REPORT-ONE", Area: "v2streams", Section: secWSStreamNtf, Status: Testable,

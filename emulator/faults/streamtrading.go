@@ -19,4 +19,5 @@ var streamtradingFaults = []Fault{
 	{"V3-WST-CLOID-LEN", "accepts a 7-character client_order_id in spot_new_order (pads it to 8)"},
 	{"V3-WST-LOGIN-FIRST", "answers spot_balances before a login with an empty result"},
 	{"V3-WST-NO-WALLET", "answers the wallet stream's methods on the trading stream"},
+	{"V3-WST-SUBSCRIBE-SEPARATE", "sends a connection subscribed to spot or margin orders the updates of both"},
 }

@@ -33,6 +33,7 @@ var v2accountFaults = []Fault{
 	{"V2-TX-SHOW-SENDERS", "sends senders on payins whatever showSenders says"},
 	{"V2-TX-ONE", "answers GET /api/2/account/transactions/{id} with the newest transaction"},
 	{"V2-TX-PAYOUT", "drops the publicComment of withdrawals"},
+	{"V2-TX-TIMES", "writes a transaction's updatedAt a second before its createdAt"},
 	{"V2-ACCOUNT-WITHDRAW-REQUIRED", "takes a withdrawal without address to the account's own deposit address"},
 	{"V2-ACCOUNT-TRANSFER-REQUIRED", "reads a transfer without type as bankToExchange"},
 	{"V2-ACCOUNT-INTERNAL-REQUIRED", "reads an internal transfer without by as by username"},
@@ -40,4 +41,5 @@ var v2accountFaults = []Fault{
 	{"V2-ACCOUNT-ESTIMATE-REQUIRED", "answers estimate-withdraw-levels without amount with the levels of amount 1"},
 	{"V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-DEFAULT", "takes a withdrawal without autoCommit as autoCommit false"},
 	{"V2-ACCOUNT-WITHDRAW-V3-NAMES", "reads version 3's auto_commit as autoCommit on POST /account/crypto/withdraw"},
+	{"V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-BOOLEAN", "reads an autoCommit that is not a Boolean as true"},
 }

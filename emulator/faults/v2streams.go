@@ -39,6 +39,7 @@ var v2streamsFaults = []Fault{
 	{"V2-WS-LOGIN-MISSING", "accepts BASIC login without sKey"},
 	{"V2-WS-LOGIN-REQUIRED", "accepts subscribeReports before login (with no orders)"},
 	{"V2-WS-REPORTS-RIGHTS", "lets a key without the Orderbook, History, Trading balance right subscribe to reports"},
+	{"V2-WS-REPORTS-RIGHT-ALONE", "lets a key holding Payment information alone subscribe to reports"},
 	{"V2-WS-ACTIVE-ORDERS", "leaves the newest active order out of activeOrders"},
 	{"V2-WS-REPORT-ONE", "sends every order report twice"},
 	{"V2-WS-REPORT-FIELDS", "leaves postOnly out of order reports"},

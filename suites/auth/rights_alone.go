@@ -41,7 +41,13 @@ func aloneEntries(endpoints []endpoint, rule map[string]string) []TableEntry {
 			if served {
 				verb = "is served"
 			}
-			out = append(out, Entry(fmt.Sprintf("%s key: %s %s", role, p, verb), framework.Checks(id), role, p, served))
+			args := []any{framework.Checks(id), role, p, served}
+			if served && p.method == http.MethodDelete && !strings.Contains(p.path, "{client_order_id}") {
+				// A served cancel-all or position close acts on the whole
+				// account, which other processes may share on a sandbox.
+				args = append([]any{Serial}, args...)
+			}
+			out = append(out, Entry(fmt.Sprintf("%s key: %s %s", role, p, verb), args...))
 		}
 	}
 	return out

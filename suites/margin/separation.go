@@ -47,6 +47,15 @@ var _ = Describe("Spot and margin orders apart", func() {
 		Expect(spot.IsActive(ctx, spotID)).To(BeTrue(), "the spot order %s stays active after DELETE /margin/order (every symbol)", spotID)
 	})
 
+	framework.ConformanceIt("V3-MARGIN-HISTORY-SEPARATE", func(ctx SpecContext) {
+		t.CancelOK(ctx, marginID)
+		spot.CancelOK(ctx, spotID)
+		Expect(t.History(ctx, params{"client_order_id": marginID}.Form())).NotTo(BeEmpty(), "GET /margin/history/order?client_order_id=%s finds the margin order", marginID)
+		Expect(spot.History(ctx, params{"client_order_id": spotID}.Form())).NotTo(BeEmpty(), "GET /spot/history/order?client_order_id=%s finds the spot order", spotID)
+		Expect(t.History(ctx, params{"client_order_id": spotID}.Form())).To(BeEmpty(), "GET /margin/history/order?client_order_id=%s (a spot order's) answers no record", spotID)
+		Expect(spot.History(ctx, params{"client_order_id": marginID}.Form())).To(BeEmpty(), "GET /spot/history/order?client_order_id=%s (a margin order's) answers no record", marginID)
+	})
+
 	framework.ConformanceIt("V3-SPOT-MARGIN-SEPARATE", Serial, func(ctx SpecContext) {
 		listed := spot.Active(ctx, "")
 		Expect(trading.FindOrder(listed, spotID)).NotTo(BeNil(), "GET /spot/order lists the spot order %s; listed %v", spotID, trading.CloidsOf(listed))

@@ -79,3 +79,17 @@ var _ = Describe("v2 account: autoCommit", func() {
 		Expect(snake).To(Equal(explicit), "auto_commit=false (version 3's name) is not read as autoCommit: the withdrawal is booked and answered as one with autoCommit true (the default): %+v with autoCommit true, %+v with auto_commit false", explicit, snake)
 	})
 })
+
+var _ = Describe("v2 account: autoCommit is a Boolean", func() {
+	framework.ConformanceIt("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-BOOLEAN", func(ctx SpecContext) {
+		c := framework.Current().V2Signed(target.RoleFull)
+		p := choosePayout(ctx, c)
+		before := mainBalance(ctx, c, p.cur)
+		_, ex, ok := book(ctx, c, p, url.Values{"autoCommit": {"maybe"}})
+		Expect(ok).To(BeFalse(), "a withdrawal with autoCommit maybe (not a Boolean) is refused, yet it was made: %s", ex)
+		_, isErr := ex.APIError()
+		Expect(ex.Status == http.StatusBadRequest && isErr).To(BeTrue(), "autoCommit maybe is refused with HTTP 400 and the error JSON\nexchange: %s", ex)
+		after := mainBalance(ctx, c, p.cur)
+		Expect(after.avail.Equal(before.avail)).To(BeTrue(), "the refused withdrawal withdrew nothing: available %s, then %s", before.avail, after.avail)
+	})
+})

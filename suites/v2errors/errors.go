@@ -43,6 +43,19 @@ var _ = Describe("v2 errors", func() {
 		Expect(failed).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002), "a wrong secret")
 	})
 
+	framework.ConformanceIt("V2-ERR-1001-1002-CHOICE", func(ctx SpecContext) {
+		missing, _ := e.V2Public().Get(ctx, "/account/balance", nil)
+		a := e.Account(target.RoleFull)
+		failed, _ := e.V2Public().With(client.WithAuth(client.Basic{Key: a.APIKey, Secret: a.Secret + "x"})).Get(ctx, "/account/balance", nil)
+		code := func(ex *client.Exchange) any {
+			if ae, ok := ex.APIError(); ok {
+				return ae.Code
+			}
+			return nil
+		}
+		framework.Observe("V2-ERR-1001-1002-CHOICE", "no credentials: HTTP %d code %v; a wrong secret: HTTP %d code %v", missing.Status, code(missing), failed.Status, code(failed))
+	})
+
 	framework.ConformanceIt("V2-ERR-2001", func(ctx SpecContext) {
 		ex, _ := e.V2Public().Get(ctx, "/public/symbol/CONFORMNOSUCHSYMBOL", nil)
 		Expect(ex).To(framework.BeAPIError(http.StatusBadRequest, 2001))

@@ -86,6 +86,23 @@ func (e *Engine) otherVenue(account, symbol string) []*order {
 	return nil
 }
 
+// historyAccounts are the accounts a history lookup reads: the one asked
+// for, and under the V3-MARGIN-HISTORY-SEPARATE fault the other venue's of
+// the same owner too.
+func (e *Engine) historyAccounts(a *account, key string) []*account {
+	if !e.faults.On("V3-MARGIN-HISTORY-SEPARATE") {
+		return []*account{a}
+	}
+	other := MarginKey(key)
+	if spot, isMargin := strings.CutSuffix(key, marginSuffix); isMargin {
+		other = spot
+	}
+	if b := e.accounts[other]; b != nil {
+		return []*account{a, b}
+	}
+	return []*account{a}
+}
+
 // activeOf collects an account's active orders by ID.
 func (e *Engine) activeOf(account, symbol string, skipSuspended bool) []*order {
 	a := e.accounts[account]
@@ -141,9 +158,11 @@ func (e *Engine) History(q HistoryQuery) ([]Order, error) {
 	if q.ClientOrderID != "" {
 		// Every other parameter is ignored: all records with the ID, newest first.
 		var os []*order
-		for o := a.lookup(q.ClientOrderID); o != nil; o = o.sameCloidPrev() {
-			if !o.deleted {
-				os = append(os, o)
+		for _, a := range e.historyAccounts(a, q.Account) {
+			for o := a.lookup(q.ClientOrderID); o != nil; o = o.sameCloidPrev() {
+				if !o.deleted {
+					os = append(os, o)
+				}
 			}
 		}
 		if e.faults.On("V3-SPOT-HISTORY-CLOID") {

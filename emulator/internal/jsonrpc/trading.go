@@ -147,7 +147,8 @@ func (s *Server) subscribeReports(c *conn, req *request, _ api.Params) (any, *ap
 		u = &api.Principal{Account: "__nobody__"}
 	case u == nil:
 		return nil, loginRequired()
-	case !u.Rights[auth.RightOrderbook] && !f.On("V2-WS-REPORTS-RIGHTS"):
+	case !u.Rights[auth.RightOrderbook] && !f.On("V2-WS-REPORTS-RIGHTS") &&
+		!(u.Rights[auth.RightPayment] && f.On("V2-WS-REPORTS-RIGHT-ALONE")): // the fault: Payment information stands in
 		return nil, api.Forbidden(auth.RightOrderbook)
 	}
 	st := s.state

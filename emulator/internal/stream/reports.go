@@ -96,6 +96,9 @@ func (s *session) onUpdate(u OrderUpdate) {
 	}
 	s.mu.Lock()
 	orders, balances, futBalances, wallet := s.subs[feed], s.subs["spot_balance"], s.subs["futures_balance"], s.subs["wallet_balances"]
+	if (feed == "spot" || feed == "margin") && s.c.srv.opts.Faults.On("V3-WST-SUBSCRIBE-SEPARATE") {
+		orders = s.subs["spot"] || s.subs["margin"] // the fault: either subscription gets both venues' updates
+	}
 	s.mu.Unlock()
 	// V3-WST-NOTIFY-MARGIN drops every margin order update, whatever its
 	// report type, and only those: the spot and futures feeds are other

@@ -247,6 +247,9 @@ func withdrawRequest(r *api.Request, d Deps) (wallet.WithdrawRequest, *api.Error
 	if !p.Has(commit) && d.Faults.On("V2-ACCOUNT-WITHDRAW-V3-NAMES") {
 		commit = "auto_commit" // the fault: version 3's spelling read as autoCommit
 	}
+	if v, _ := p.String(commit); v != "" && v != "true" && v != "false" && d.Faults.On("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-BOOLEAN") {
+		commit = "" // the fault: a value that is no Boolean is taken as the default, true
+	}
 	if req.AutoCommit, err = p.Bool(commit, !d.Faults.On("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-DEFAULT")); err != nil {
 		return req, err
 	}

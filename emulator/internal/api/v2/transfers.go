@@ -6,6 +6,7 @@ import (
 	"github.com/conform-harness/conform/emulator/internal/v2shape"
 	"github.com/conform-harness/conform/emulator/internal/wallet"
 	"strconv"
+	"time"
 )
 
 // transactionJSON is the v2 Wallet transaction resource.
@@ -46,6 +47,9 @@ func newTransaction(t wallet.Transaction, showSenders bool, d Deps) transactionJ
 	}
 	if d.Faults.On("V2-TX-PAYOUT") {
 		out.PublicComment = ""
+	}
+	if d.Faults.On("V2-TX-TIMES") {
+		out.UpdatedAt = v2shape.Time(t.CreatedAt.Add(-time.Second))
 	}
 	return out
 }

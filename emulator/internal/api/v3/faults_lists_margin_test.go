@@ -102,6 +102,12 @@ var listMarginFaultCases = []struct {
 		a := v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"})).obj()
 		return fmt.Sprint(str(a, "created_at") <= str(a, "updated_at"))
 	}, "true", "false"},
+	{"V3-MARGIN-HISTORY-SEPARATE", func(v *tradingEnv) string {
+		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
+		v.ok(v.send("POST", "/margin/order", full1, lim("BTCUSDT", "buy", "0.01", "50000")))
+		v.ok(v.send("POST", "/spot/order", full1, lim("BTCUSDT", "buy", "0.01", "50000", "client_order_id", "spot-order-1")))
+		return fmt.Sprint(len(v.ok(v.send("GET", "/margin/history/order", full1, params{"client_order_id": "spot-order-1"})).arr()))
+	}, "0", "1"},
 	{"V3-MARGIN-ACCOUNTS", func(v *tradingEnv) string {
 		v.ok(v.send("PUT", "/margin/account/isolated/BTCUSDT", full1, params{"margin_balance": "1000"}))
 		return fmt.Sprint(len(v.ok(v.send("GET", "/margin/account", full1, nil)).arr()))
@@ -164,6 +170,11 @@ var listMarginFaultCases = []struct {
 		openLong(v)
 		_, has := positions(v.ok(v.send("GET", "/margin/account/isolated/BTCUSDT", full1, nil)).obj())[0]["price_liquidation"]
 		return fmt.Sprint(has)
+	}, "true", "false"},
+	{"V3-MARGIN-POSITION-TIMES", func(v *tradingEnv) string {
+		openLong(v)
+		p := positions(v.ok(v.send("GET", "/margin/account/isolated/BTCUSDT", full1, nil)).obj())[0]
+		return fmt.Sprint(str(p, "created_at") <= str(p, "updated_at"))
 	}, "true", "false"},
 	{"V3-MARGIN-POSITION-CLOSE", func(v *tradingEnv) string {
 		openLong(v)

@@ -83,6 +83,9 @@ func (d Deps) positionJSON(p engine.Position) positionJSON {
 		liq := p.PriceLiquidation.String()
 		out.PriceLiquidation = &liq
 	}
+	if d.Faults.On("V3-MARGIN-POSITION-TIMES") {
+		out.UpdatedAt = wireTime(p.CreatedAt.Add(-time.Second))
+	}
 	return out
 }
 

@@ -133,13 +133,13 @@ func placeRequest(r *api.Request, f *faults.Set) (engine.PlaceRequest, *api.Erro
 		}
 		req.Type = &t
 	}
-	v, hasTIF := p.String("time_in_force")
+	tif, hasTIF := p.String("time_in_force")
 	if !hasTIF && v2Names {
-		v, hasTIF = p.String("timeInForce")
+		tif, hasTIF = p.String("timeInForce")
 	}
 	if hasTIF {
-		t := engine.TimeInForce(v)
-		if f.On("V3-SPOT-TIF-VALUES") && !contains(timesInForce, v) {
+		t := engine.TimeInForce(tif)
+		if f.On("V3-SPOT-TIF-VALUES") && !contains(timesInForce, tif) {
 			t = engine.GTC
 		}
 		req.TimeInForce = &t
