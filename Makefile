@@ -81,9 +81,11 @@ coverage: conform-check
 	@$(BIN)/conform rules --yaml > $(BIN)/rules.yaml.new && diff -u rules.yaml $(BIN)/rules.yaml.new > $(BIN)/rules.yaml.diff \
 	  || { echo "rules.yaml is stale (make rules.yaml regenerates it):"; head -40 $(BIN)/rules.yaml.diff; exit 1; }
 
-## rules.yaml: regenerate the checked-in catalogue (rule, area, section, sentence, specs, fault)
+## rules.yaml: regenerate the checked-in catalogue (rule, area, section, sentence, specs, fault), and the counts of
+## rules and faults in README.md and docs/ (TestDocsCounts checks them)
 rules.yaml: build
 	$(BIN)/conform rules --yaml > rules.yaml
+	$(GO) test -count=1 -run '^TestDocsCounts$$' ./cmd/conform/ -update-docs
 
 ## conform-check: the full conformance run must pass against the emulator
 conform-check: build
