@@ -275,96 +275,120 @@ func contains(xs []string, x string) bool {
 }
 
 func spotOrderRoutes(d Deps) []api.Route {
-	eng, f := d.Engine, d.Faults
+	f := d.Faults
 	historyRight := auth.RightOrderbook
 	if f.On("V3-SPOT-RIGHTS") {
 		historyRight = auth.RightTrading
 	}
 	return []api.Route{
-		{Method: "GET", Path: "/spot/order", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			sym, _ := r.Params.String("symbol")
-			os, err := eng.Active(r.Principal.Account, sym)
-			if err != nil {
-				return nil, engineError(err)
-			}
-			return fullOrdersJSON(os, f, false), nil
-		}},
-		{Method: "GET", Path: "/spot/order/{client_order_id}", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			o, err := eng.Get(r.Principal.Account, r.PathValue("client_order_id"))
-			if err != nil {
-				return nil, engineError(err)
-			}
-			return newFullOrderJSON(o, f, false), nil
-		}},
-		{Method: "POST", Path: "/spot/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := placeRequest(r, f)
-			if perr != nil {
-				return nil, perr
-			}
-			o, err := eng.Place(req)
-			if err != nil {
-				return nil, engineError(err)
-			}
-			return newFullOrderJSON(o, f, false), nil
-		}},
-		{Method: "PATCH", Path: "/spot/order/{client_order_id}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			req, perr := replaceRequest(r)
-			if perr != nil {
-				return nil, perr
-			}
-			if f.On("V3-SPOT-REPLACE-STRICT") {
-				req.StrictValidate = false
-			}
-			if f.On("V3-SPOT-REPLACE-REQUIRED") {
-				keepOldTerms(eng, &req)
-			}
-			o, err := eng.Replace(req)
-			if err != nil {
-				return nil, engineError(err)
-			}
-			return newFullOrderJSON(o, f, false), nil
-		}},
-		{Method: "DELETE", Path: "/spot/order", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			sym, _ := r.Params.String("symbol")
-			os, err := eng.CancelAll(r.Principal.Account, sym)
-			if err != nil {
-				return nil, engineError(err)
-			}
-			return fullOrdersJSON(os, f, false), nil
-		}},
-		{Method: "DELETE", Path: "/spot/order/{client_order_id}", Right: auth.RightTrading, Handle: func(r *api.Request) (any, *api.Error) {
-			o, err := eng.Cancel(r.Principal.Account, r.PathValue("client_order_id"))
-			if err != nil {
-				return nil, engineError(err)
-			}
-			return newFullOrderJSON(o, f, false), nil
-		}},
-		{Method: "GET", Path: "/spot/history/order", Right: historyRight, Handle: func(r *api.Request) (any, *api.Error) {
-			q, perr := historyQuery(r.Params, r.Principal.Account, true, 1000, 100000, f.On("V3-SPOT-HISTORY-VALUES"))
-			if perr != nil {
-				return nil, perr
-			}
-			os, err := eng.History(q)
-			if err != nil {
-				return nil, engineError(err)
-			}
-			out := fullOrdersJSON(os, f, false)
-			if f.On("V3-HISTORY-LIST-FIELDS") {
-				for i := range out {
-					out[i].OrderListID, out[i].ContingencyType = "", ""
-				}
-			}
-			return out, nil
-		}},
+		{Method: "GET", Path: "/spot/order", Right: auth.RightOrderbook, Handle: d.getSpotOrders},
+		{Method: "GET", Path: "/spot/order/{client_order_id}", Right: auth.RightOrderbook, Handle: d.getSpotOrder},
+		{Method: "POST", Path: "/spot/order", Right: auth.RightTrading, Handle: d.placeSpotOrder},
+		{Method: "PATCH", Path: "/spot/order/{client_order_id}", Right: auth.RightTrading, Handle: d.replaceSpotOrder},
+		{Method: "DELETE", Path: "/spot/order", Right: auth.RightTrading, Handle: d.cancelSpotOrders},
+		{Method: "DELETE", Path: "/spot/order/{client_order_id}", Right: auth.RightTrading, Handle: d.cancelSpotOrder},
+		{Method: "GET", Path: "/spot/history/order", Right: historyRight, Handle: d.spotOrderHistory},
 		// Spot trade history: its shape is not shown in the spec; the
 		// emulator serves the engine's trade records and no spec asserts them.
-		{Method: "GET", Path: "/spot/history/trade", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			sym, _ := r.Params.String("symbol")
-			limit, err := r.Params.Int("limit", 100, 1, 1000)
-			if err != nil {
-				return nil, err
-			}
-			return eng.Trades(r.Principal.Account, sym, int(limit)), nil
-		}},
+		{Method: "GET", Path: "/spot/history/trade", Right: auth.RightOrderbook, Handle: d.spotTradeHistory},
 	}
+}
+
+func (d Deps) getSpotOrders(r *api.Request) (any, *api.Error) {
+	eng, f := d.Engine, d.Faults
+	sym, _ := r.Params.String("symbol")
+	os, err := eng.Active(r.Principal.Account, sym)
+	if err != nil {
+		return nil, engineError(err)
+	}
+	return fullOrdersJSON(os, f, false), nil
+}
+
+func (d Deps) getSpotOrder(r *api.Request) (any, *api.Error) {
+	eng, f := d.Engine, d.Faults
+	o, err := eng.Get(r.Principal.Account, r.PathValue("client_order_id"))
+	if err != nil {
+		return nil, engineError(err)
+	}
+	return newFullOrderJSON(o, f, false), nil
+}
+
+func (d Deps) placeSpotOrder(r *api.Request) (any, *api.Error) {
+	eng, f := d.Engine, d.Faults
+	req, perr := placeRequest(r, f)
+	if perr != nil {
+		return nil, perr
+	}
+	o, err := eng.Place(req)
+	if err != nil {
+		return nil, engineError(err)
+	}
+	return newFullOrderJSON(o, f, false), nil
+}
+
+func (d Deps) replaceSpotOrder(r *api.Request) (any, *api.Error) {
+	eng, f := d.Engine, d.Faults
+	req, perr := replaceRequest(r)
+	if perr != nil {
+		return nil, perr
+	}
+	if f.On("V3-SPOT-REPLACE-STRICT") {
+		req.StrictValidate = false
+	}
+	if f.On("V3-SPOT-REPLACE-REQUIRED") {
+		keepOldTerms(eng, &req)
+	}
+	o, err := eng.Replace(req)
+	if err != nil {
+		return nil, engineError(err)
+	}
+	return newFullOrderJSON(o, f, false), nil
+}
+
+func (d Deps) cancelSpotOrders(r *api.Request) (any, *api.Error) {
+	eng, f := d.Engine, d.Faults
+	sym, _ := r.Params.String("symbol")
+	os, err := eng.CancelAll(r.Principal.Account, sym)
+	if err != nil {
+		return nil, engineError(err)
+	}
+	return fullOrdersJSON(os, f, false), nil
+}
+
+func (d Deps) cancelSpotOrder(r *api.Request) (any, *api.Error) {
+	eng, f := d.Engine, d.Faults
+	o, err := eng.Cancel(r.Principal.Account, r.PathValue("client_order_id"))
+	if err != nil {
+		return nil, engineError(err)
+	}
+	return newFullOrderJSON(o, f, false), nil
+}
+
+func (d Deps) spotOrderHistory(r *api.Request) (any, *api.Error) {
+	eng, f := d.Engine, d.Faults
+	q, perr := historyQuery(r.Params, r.Principal.Account, true, 1000, 100000, f.On("V3-SPOT-HISTORY-VALUES"))
+	if perr != nil {
+		return nil, perr
+	}
+	os, err := eng.History(q)
+	if err != nil {
+		return nil, engineError(err)
+	}
+	out := fullOrdersJSON(os, f, false)
+	if f.On("V3-HISTORY-LIST-FIELDS") {
+		for i := range out {
+			out[i].OrderListID, out[i].ContingencyType = "", ""
+		}
+	}
+	return out, nil
+}
+
+func (d Deps) spotTradeHistory(r *api.Request) (any, *api.Error) {
+	eng := d.Engine
+	sym, _ := r.Params.String("symbol")
+	limit, err := r.Params.Int("limit", 100, 1, 1000)
+	if err != nil {
+		return nil, err
+	}
+	return eng.Trades(r.Principal.Account, sym, int(limit)), nil
 }

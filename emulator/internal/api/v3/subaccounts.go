@@ -122,7 +122,6 @@ func (d Deps) transferResult(id string, err error) (any, *api.Error) {
 }
 
 func subAccountRoutes(d Deps) []api.Route {
-	reg := d.SubAccounts
 	stateRight, withdraw, payment := "", auth.RightWithdraw, auth.RightPayment
 	if d.Faults.On("V3-SUBACC-RIGHT-NONE") {
 		stateRight = auth.RightPayment
@@ -135,134 +134,16 @@ func subAccountRoutes(d Deps) []api.Route {
 		aclRight = ""
 	}
 	return []api.Route{
-		{Method: "GET", Path: "/sub-account", Handle: func(r *api.Request) (any, *api.Error) {
-			out := []subAccountView{}
-			for _, s := range reg.List(r.Principal.Account) {
-				v := subAccountView{ID: s.ID, Email: s.Email, Status: s.Shown()}
-				if d.Faults.On("V3-SUBACC-FIELDS") {
-					v.Status = strings.ToUpper(v.Status)
-				}
-				out = append(out, v)
-			}
-			return out, nil
-		}},
-		{Method: "POST", Path: "/sub-account/freeze", Right: stateRight, Handle: func(r *api.Request) (any, *api.Error) {
-			if len(r.Params.List("sub_account_ids")) == 0 && d.Faults.On("V3-SUBACC-IDS-REQUIRED") {
-				return result{Result: true}, nil // the fault: a freeze of nothing succeeds
-			}
-			if err := reg.Freeze(r.Principal.Account, r.Params.List("sub_account_ids")); err != nil {
-				return nil, d.subAccountError(err)
-			}
-			return result{Result: true}, nil
-		}},
-		{Method: "POST", Path: "/sub-account/activate", Handle: func(r *api.Request) (any, *api.Error) {
-			ok, err := reg.Activate(r.Principal.Account, r.Params.List("sub_account_ids"))
-			if err != nil {
-				return nil, d.subAccountError(err)
-			}
-			return result{Result: ok}, nil
-		}},
-		{Method: "POST", Path: "/sub-account/transfer", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
-			id, _ := r.Params.String("sub_account_id")
-			v2Names := d.Faults.On("V3-SUBACC-TRANSFER-V2-NAMES")
-			if id == "" && v2Names {
-				id, _ = r.Params.String("subAccountId")
-			}
-			if id == "" {
-				return nil, api.Validation("sub_account_id is required")
-			}
-			typ, _ := r.Params.String("type")
-			if to, ok := map[string]string{"deposit": subaccount.ToSub, "withdraw": subaccount.FromSub}[typ]; ok && v2Names {
-				typ = to
-			}
-			if typ == "" && d.Faults.On("V3-SUBACC-TRANSFER-REQUIRED") {
-				typ = subaccount.ToSub
-			}
-			if typ != subaccount.ToSub && typ != subaccount.FromSub {
-				if !d.Faults.On("V3-SUBACC-TRANSFER-VALIDATION") {
-					return nil, api.Validation("type must be to_sub_account or from_sub_account, got %q", typ)
-				}
-				typ = subaccount.ToSub
-			}
-			amt, cur, perr := d.amountAndCurrency(r)
-			if perr != nil {
-				return nil, perr
-			}
-			return d.transferResult(reg.Transfer(r.Principal.Account, id, cur, typ, amt))
-		}},
-		{Method: "POST", Path: "/sub-account/transfer/sub-to-super", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
-			amt, cur, perr := d.amountAndCurrency(r)
-			if perr != nil {
-				return nil, perr
-			}
-			return d.transferResult(reg.SubToSuper(r.Principal.Account, cur, amt))
-		}},
-		{Method: "POST", Path: "/sub-account/transfer/sub-to-sub", Right: withdraw, Handle: func(r *api.Request) (any, *api.Error) {
-			id, _ := r.Params.String("sub_account_id")
-			if id == "" {
-				return nil, api.Validation("sub_account_id is required")
-			}
-			amt, cur, perr := d.amountAndCurrency(r)
-			if perr != nil {
-				return nil, perr
-			}
-			return d.transferResult(reg.SubToSub(r.Principal.Account, id, cur, amt))
-		}},
-		{Method: "GET", Path: "/sub-account/acl", Right: aclRight, Handle: func(r *api.Request) (any, *api.Error) {
-			acls, err := reg.ACLs(r.Principal.Account, r.Params.List("sub_account_ids"))
-			if err != nil {
-				return nil, d.subAccountError(err)
-			}
-			return result{Result: d.aclViews(acls)}, nil
-		}},
-		{Method: "POST", Path: "/sub-account/acl", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			for _, name := range []string{"sub_account_ids", "deposit_address_generation_enabled", "withdraw_enabled", "description"} {
-				if !r.Params.Has(name) && (name != "description" || !d.Faults.On("V3-SUBACC-ACL-REQUIRED")) {
-					return nil, api.Validation("%s is required", name)
-				}
-			}
-			dep, perr := r.Params.Bool("deposit_address_generation_enabled", false)
-			if perr != nil {
-				return nil, perr
-			}
-			wd, perr := r.Params.Bool("withdraw_enabled", false)
-			if perr != nil {
-				return nil, perr
-			}
-			desc, given := r.Params.String("description")
-			descp := &desc
-			if !given {
-				descp = nil // only the V3-SUBACC-ACL-REQUIRED fault gets here: the old description stays
-			}
-			acls, err := reg.SetACL(r.Principal.Account, r.Params.List("sub_account_ids"), dep, wd, descp)
-			if err != nil {
-				return nil, d.subAccountError(err)
-			}
-			return result{Result: d.aclViews(acls)}, nil
-		}},
-		{Method: "GET", Path: "/sub-account/balance/{sub_acc_id}", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			b, err := reg.Balance(r.Principal.Account, r.PathValue("sub_acc_id"))
-			if err != nil {
-				return nil, d.subAccountError(err)
-			}
-			return result{Result: struct {
-				Wallet []subBalance `json:"wallet,omitempty"`
-				Spot   []subBalance `json:"spot,omitempty"`
-			}{subBalances(b.Wallet), subBalances(b.Spot)}}, nil
-		}},
-		{Method: "GET", Path: "/sub-account/crypto/address/{sub_acc_id}/{currency}", Right: payment, Handle: func(r *api.Request) (any, *api.Error) {
-			if r.Params.Has("network_code") && d.Faults.On("V3-SUBACC-ADDRESS-NETWORK") {
-				return nil, api.Validation("network_code is not a parameter of the sub-account deposit address")
-			}
-			addr, perr := d.subAddress(r, r.PathValue("sub_acc_id"), r.PathValue("currency"), "network_code")
-			if perr != nil {
-				return nil, perr
-			}
-			if d.Faults.On("V3-SUBACC-ADDRESS") {
-				return result{Result: map[string]string{"wallet_address": addr.Address}}, nil
-			}
-			return result{Result: addr}, nil
-		}},
+		{Method: "GET", Path: "/sub-account", Handle: d.getSubAccounts},
+		{Method: "POST", Path: "/sub-account/freeze", Right: stateRight, Handle: d.freezeSubAccounts},
+		{Method: "POST", Path: "/sub-account/activate", Handle: d.activateSubAccounts},
+		{Method: "POST", Path: "/sub-account/transfer", Right: withdraw, Handle: d.transferSubAccount},
+		{Method: "POST", Path: "/sub-account/transfer/sub-to-super", Right: withdraw, Handle: d.transferSubToSuper},
+		{Method: "POST", Path: "/sub-account/transfer/sub-to-sub", Right: withdraw, Handle: d.transferSubToSub},
+		{Method: "GET", Path: "/sub-account/acl", Right: aclRight, Handle: d.getSubAccountACLs},
+		{Method: "POST", Path: "/sub-account/acl", Right: payment, Handle: d.setSubAccountACLs},
+		{Method: "GET", Path: "/sub-account/balance/{sub_acc_id}", Right: payment, Handle: d.getSubAccountBalance},
+		{Method: "GET", Path: "/sub-account/crypto/address/{sub_acc_id}/{currency}", Right: payment, Handle: d.getSubAccountAddress},
 	}
 }
 
@@ -297,4 +178,151 @@ func (d Deps) subAddress(r *api.Request, ref, currency, networkParam string) (de
 		}
 	}
 	return depositAddress{Address: subaccount.Address(s.ID, cur, strings.ToUpper(network)), NetworkCode: strings.ToUpper(network)}, nil
+}
+
+func (d Deps) getSubAccounts(r *api.Request) (any, *api.Error) {
+	reg := d.SubAccounts
+	out := []subAccountView{}
+	for _, s := range reg.List(r.Principal.Account) {
+		v := subAccountView{ID: s.ID, Email: s.Email, Status: s.Shown()}
+		if d.Faults.On("V3-SUBACC-FIELDS") {
+			v.Status = strings.ToUpper(v.Status)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func (d Deps) freezeSubAccounts(r *api.Request) (any, *api.Error) {
+	reg := d.SubAccounts
+	if len(r.Params.List("sub_account_ids")) == 0 && d.Faults.On("V3-SUBACC-IDS-REQUIRED") {
+		return result{Result: true}, nil // the fault: a freeze of nothing succeeds
+	}
+	if err := reg.Freeze(r.Principal.Account, r.Params.List("sub_account_ids")); err != nil {
+		return nil, d.subAccountError(err)
+	}
+	return result{Result: true}, nil
+}
+
+func (d Deps) activateSubAccounts(r *api.Request) (any, *api.Error) {
+	reg := d.SubAccounts
+	ok, err := reg.Activate(r.Principal.Account, r.Params.List("sub_account_ids"))
+	if err != nil {
+		return nil, d.subAccountError(err)
+	}
+	return result{Result: ok}, nil
+}
+
+func (d Deps) transferSubAccount(r *api.Request) (any, *api.Error) {
+	reg := d.SubAccounts
+	id, _ := r.Params.String("sub_account_id")
+	v2Names := d.Faults.On("V3-SUBACC-TRANSFER-V2-NAMES")
+	if id == "" && v2Names {
+		id, _ = r.Params.String("subAccountId")
+	}
+	if id == "" {
+		return nil, api.Validation("sub_account_id is required")
+	}
+	typ, _ := r.Params.String("type")
+	if to, ok := map[string]string{"deposit": subaccount.ToSub, "withdraw": subaccount.FromSub}[typ]; ok && v2Names {
+		typ = to
+	}
+	if typ == "" && d.Faults.On("V3-SUBACC-TRANSFER-REQUIRED") {
+		typ = subaccount.ToSub
+	}
+	if typ != subaccount.ToSub && typ != subaccount.FromSub {
+		if !d.Faults.On("V3-SUBACC-TRANSFER-VALIDATION") {
+			return nil, api.Validation("type must be to_sub_account or from_sub_account, got %q", typ)
+		}
+		typ = subaccount.ToSub
+	}
+	amt, cur, perr := d.amountAndCurrency(r)
+	if perr != nil {
+		return nil, perr
+	}
+	return d.transferResult(reg.Transfer(r.Principal.Account, id, cur, typ, amt))
+}
+
+func (d Deps) transferSubToSuper(r *api.Request) (any, *api.Error) {
+	reg := d.SubAccounts
+	amt, cur, perr := d.amountAndCurrency(r)
+	if perr != nil {
+		return nil, perr
+	}
+	return d.transferResult(reg.SubToSuper(r.Principal.Account, cur, amt))
+}
+
+func (d Deps) transferSubToSub(r *api.Request) (any, *api.Error) {
+	reg := d.SubAccounts
+	id, _ := r.Params.String("sub_account_id")
+	if id == "" {
+		return nil, api.Validation("sub_account_id is required")
+	}
+	amt, cur, perr := d.amountAndCurrency(r)
+	if perr != nil {
+		return nil, perr
+	}
+	return d.transferResult(reg.SubToSub(r.Principal.Account, id, cur, amt))
+}
+
+func (d Deps) getSubAccountACLs(r *api.Request) (any, *api.Error) {
+	reg := d.SubAccounts
+	acls, err := reg.ACLs(r.Principal.Account, r.Params.List("sub_account_ids"))
+	if err != nil {
+		return nil, d.subAccountError(err)
+	}
+	return result{Result: d.aclViews(acls)}, nil
+}
+
+func (d Deps) setSubAccountACLs(r *api.Request) (any, *api.Error) {
+	reg := d.SubAccounts
+	for _, name := range []string{"sub_account_ids", "deposit_address_generation_enabled", "withdraw_enabled", "description"} {
+		if !r.Params.Has(name) && (name != "description" || !d.Faults.On("V3-SUBACC-ACL-REQUIRED")) {
+			return nil, api.Validation("%s is required", name)
+		}
+	}
+	dep, perr := r.Params.Bool("deposit_address_generation_enabled", false)
+	if perr != nil {
+		return nil, perr
+	}
+	wd, perr := r.Params.Bool("withdraw_enabled", false)
+	if perr != nil {
+		return nil, perr
+	}
+	desc, given := r.Params.String("description")
+	descp := &desc
+	if !given {
+		descp = nil // only the V3-SUBACC-ACL-REQUIRED fault gets here: the old description stays
+	}
+	acls, err := reg.SetACL(r.Principal.Account, r.Params.List("sub_account_ids"), dep, wd, descp)
+	if err != nil {
+		return nil, d.subAccountError(err)
+	}
+	return result{Result: d.aclViews(acls)}, nil
+}
+
+func (d Deps) getSubAccountBalance(r *api.Request) (any, *api.Error) {
+	reg := d.SubAccounts
+	b, err := reg.Balance(r.Principal.Account, r.PathValue("sub_acc_id"))
+	if err != nil {
+		return nil, d.subAccountError(err)
+	}
+	return result{Result: struct {
+		Wallet []subBalance `json:"wallet,omitempty"`
+		Spot   []subBalance `json:"spot,omitempty"`
+	}{subBalances(b.Wallet), subBalances(b.Spot)}}, nil
+}
+
+func (d Deps) getSubAccountAddress(r *api.Request) (any, *api.Error) {
+	if r.Params.Has("network_code") && d.Faults.On("V3-SUBACC-ADDRESS-NETWORK") {
+		return nil, api.Validation("network_code is not a parameter of the sub-account deposit address")
+	}
+	addr, perr := d.subAddress(r, r.PathValue("sub_acc_id"), r.PathValue("currency"), "network_code")
+	if perr != nil {
+		return nil, perr
+	}
+	if d.Faults.On("V3-SUBACC-ADDRESS") {
+		return result{Result: map[string]string{"wallet_address": addr.Address}}, nil
+	}
+	return result{Result: addr}, nil
 }

@@ -62,43 +62,10 @@ func spotRoutes(d Deps) []api.Route {
 		feeRight = auth.RightOrderbook
 	}
 	return []api.Route{
-		{Method: "GET", Path: "/spot/balance", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			bs := d.Ledger.Balances(r.Principal.Account)
-			mf := d.Engine.MarginFundsOf(r.Principal.Account)
-			out := make([]spotBalance, 0, len(bs))
-			for _, b := range bs {
-				out = append(out, d.withMargin(newSpotBalance(b, true), mf[b.Currency]))
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/spot/balance/{currency}", Right: auth.RightOrderbook, Handle: func(r *api.Request) (any, *api.Error) {
-			c := r.PathValue("currency")
-			if !d.Market.HasCurrency(c) {
-				return nil, api.CurrencyNotFound(c)
-			}
-			b := newSpotBalance(d.Ledger.Balance(r.Principal.Account, c), d.Faults.On("V3-SPOT-BALANCE"))
-			return d.withMargin(b, d.Engine.MarginFundsOf(r.Principal.Account)[c]), nil
-		}},
-		{Method: "GET", Path: "/spot/fee", Right: auth.RightOrderbook, Handle: func(*api.Request) (any, *api.Error) {
-			fees := d.Market.SpotFees()
-			out := make([]symbolFee, 0, len(fees))
-			for _, f := range fees {
-				out = append(out, symbolFee{Symbol: f.Symbol, TakeRate: f.TakeRate, MakeRate: f.MakeRate})
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/spot/fee/{symbol}", Right: feeRight, Handle: func(r *api.Request) (any, *api.Error) {
-			s := r.PathValue("symbol")
-			f, ok := d.Market.Fee(s)
-			if !ok {
-				return nil, api.SymbolNotFound(s)
-			}
-			out := symbolFee{TakeRate: f.TakeRate, MakeRate: f.MakeRate}
-			if d.Faults.On("V3-SPOT-FEE") {
-				out.Symbol = f.Symbol
-			}
-			return out, nil
-		}},
+		{Method: "GET", Path: "/spot/balance", Right: auth.RightOrderbook, Handle: d.getSpotBalances},
+		{Method: "GET", Path: "/spot/balance/{currency}", Right: auth.RightOrderbook, Handle: d.getSpotBalance},
+		{Method: "GET", Path: "/spot/fee", Right: auth.RightOrderbook, Handle: d.getSpotFees},
+		{Method: "GET", Path: "/spot/fee/{symbol}", Right: feeRight, Handle: d.getSpotFee},
 	}
 }
 
@@ -133,4 +100,45 @@ type symbolFee struct {
 	Symbol   string `json:"symbol,omitempty"`
 	TakeRate string `json:"take_rate"`
 	MakeRate string `json:"make_rate"`
+}
+
+func (d Deps) getSpotBalances(r *api.Request) (any, *api.Error) {
+	bs := d.Ledger.Balances(r.Principal.Account)
+	mf := d.Engine.MarginFundsOf(r.Principal.Account)
+	out := make([]spotBalance, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, d.withMargin(newSpotBalance(b, true), mf[b.Currency]))
+	}
+	return out, nil
+}
+
+func (d Deps) getSpotBalance(r *api.Request) (any, *api.Error) {
+	c := r.PathValue("currency")
+	if !d.Market.HasCurrency(c) {
+		return nil, api.CurrencyNotFound(c)
+	}
+	b := newSpotBalance(d.Ledger.Balance(r.Principal.Account, c), d.Faults.On("V3-SPOT-BALANCE"))
+	return d.withMargin(b, d.Engine.MarginFundsOf(r.Principal.Account)[c]), nil
+}
+
+func (d Deps) getSpotFees(*api.Request) (any, *api.Error) {
+	fees := d.Market.SpotFees()
+	out := make([]symbolFee, 0, len(fees))
+	for _, f := range fees {
+		out = append(out, symbolFee{Symbol: f.Symbol, TakeRate: f.TakeRate, MakeRate: f.MakeRate})
+	}
+	return out, nil
+}
+
+func (d Deps) getSpotFee(r *api.Request) (any, *api.Error) {
+	s := r.PathValue("symbol")
+	f, ok := d.Market.Fee(s)
+	if !ok {
+		return nil, api.SymbolNotFound(s)
+	}
+	out := symbolFee{TakeRate: f.TakeRate, MakeRate: f.MakeRate}
+	if d.Faults.On("V3-SPOT-FEE") {
+		out.Symbol = f.Symbol
+	}
+	return out, nil
 }

@@ -118,84 +118,22 @@ func walletRoutes(d Deps) []api.Route {
 		return nil
 	}
 	return []api.Route{
-		{Method: "GET", Path: "/wallet/balance", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			bs := w.Balances(r.Principal.Account)
-			out := make([]walletBalanceView, 0, len(bs))
-			for _, b := range bs {
-				if b.Available.IsZero() && b.Reserved.IsZero() {
-					continue // the service lists wallet balances "except zero balances"
-				}
-				out = append(out, newWalletBalanceView(b, true))
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/wallet/balance/{currency}", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			c := r.PathValue("currency")
-			if !d.Market.HasCurrency(c) {
-				return nil, api.CurrencyNotFound(c)
-			}
-			out := walletBalanceView{Available: "0", Reserved: "0"}
-			for _, b := range w.Balances(r.Principal.Account) {
-				if strings.EqualFold(b.Currency, c) {
-					out = newWalletBalanceView(b, false)
-				}
-			}
-			return out, nil
-		}},
-		{Method: "GET", Path: "/wallet/crypto/address", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			cur, _ := r.Params.String("currency")
-			if cur == "" {
-				out := []walletAddress{}
-				for _, code := range d.Market.CurrencyCodes() {
-					if a, err := w.CurrentAddress(r.Principal.Account, code, ""); err == nil {
-						out = append(out, newWalletAddress(a))
-					}
-				}
-				return out, nil
-			}
-			a, err := walletCall(d, r, cur, w.CurrentAddress)
-			if err != nil {
-				return nil, err
-			}
-			return []walletAddress{a}, nil
-		}},
-		{Method: "POST", Path: "/wallet/crypto/address", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			cur, _ := r.Params.String("currency")
-			if cur == "" {
-				return nil, api.Validation("currency is required")
-			}
-			return walletCall(d, r, cur, w.NewAddress)
-		}},
-		{Method: "GET", Path: "/wallet/transactions", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			return walletTransactions(d, r)
-		}},
-		{Method: "POST", Path: "/wallet/transfer", Right: auth.RightPayment, Handle: func(r *api.Request) (any, *api.Error) {
-			return walletTransfer(d, r)
-		}},
-		{Method: "POST", Path: "/wallet/crypto/withdraw", Right: auth.RightWithdraw, Handle: func(r *api.Request) (any, *api.Error) {
-			return walletWithdraw(d, r)
-		}},
-		{Method: "PUT", Path: "/wallet/crypto/withdraw/{id}", Right: auth.RightWithdraw, Handle: func(r *api.Request) (any, *api.Error) {
-			ok, err := w.Commit(r.Principal.Account, r.PathValue("id"))
-			if err != nil {
-				return nil, walletError(err, "")
-			}
-			return map[string]bool{"result": ok}, nil
-		}},
-		{Method: "DELETE", Path: "/wallet/crypto/withdraw/{id}", Right: auth.RightWithdraw, Handle: func(r *api.Request) (any, *api.Error) {
-			ok, err := w.Rollback(r.Principal.Account, r.PathValue("id"))
-			if err != nil {
-				return nil, walletError(err, "")
-			}
-			return map[string]bool{"result": ok}, nil
-		}},
+		{Method: "GET", Path: "/wallet/balance", Right: auth.RightPayment, Handle: d.getWalletBalances},
+		{Method: "GET", Path: "/wallet/balance/{currency}", Right: auth.RightPayment, Handle: d.getWalletBalance},
+		{Method: "GET", Path: "/wallet/crypto/address", Right: auth.RightPayment, Handle: d.getWalletAddresses},
+		{Method: "POST", Path: "/wallet/crypto/address", Right: auth.RightPayment, Handle: d.newWalletAddress},
+		{Method: "GET", Path: "/wallet/transactions", Right: auth.RightPayment, Handle: d.walletTransactions},
+		{Method: "POST", Path: "/wallet/transfer", Right: auth.RightPayment, Handle: d.walletTransfer},
+		{Method: "POST", Path: "/wallet/crypto/withdraw", Right: auth.RightWithdraw, Handle: d.walletWithdraw},
+		{Method: "PUT", Path: "/wallet/crypto/withdraw/{id}", Right: auth.RightWithdraw, Handle: d.commitWithdrawal},
+		{Method: "DELETE", Path: "/wallet/crypto/withdraw/{id}", Right: auth.RightWithdraw, Handle: d.rollbackWithdrawal},
 	}
 }
 
 // walletTransfer answers POST /wallet/transfer: currency, amount, source
 // and destination (wallet, spot or derivatives, the futures balance), with
 // the transfer's id in a one-element array.
-func walletTransfer(d Deps, r *api.Request) (any, *api.Error) {
+func (d Deps) walletTransfer(r *api.Request) (any, *api.Error) {
 	cur, _ := r.Params.String("currency")
 	amount, ok, perr := r.Params.Decimal("amount")
 	if perr != nil {
@@ -235,7 +173,7 @@ func walletTransfer(d Deps, r *api.Request) (any, *api.Error) {
 // address, payment_id, network_code, include_fee (default false),
 // auto_commit (default true), public_comment; {id} of the transaction,
 // which then moves through the wallet's states (see wallet.Timeline).
-func walletWithdraw(d Deps, r *api.Request) (any, *api.Error) {
+func (d Deps) walletWithdraw(r *api.Request) (any, *api.Error) {
 	cur, _ := r.Params.String("currency")
 	amount, ok, perr := r.Params.Decimal("amount")
 	if perr != nil {
@@ -302,7 +240,7 @@ func walletCall(d Deps, r *api.Request, cur string, get func(account, currency, 
 // walletTransactions answers GET /wallet/transactions: currencies, types,
 // subtypes and statuses (comma-separated), sort (DESC default), limit
 // (default 100, max 1000) and offset filter the account's transactions.
-func walletTransactions(d Deps, r *api.Request) (any, *api.Error) {
+func (d Deps) walletTransactions(r *api.Request) (any, *api.Error) {
 	sort, perr := r.Params.Enum("sort", "DESC", "ASC", "DESC")
 	if perr != nil {
 		return nil, perr
@@ -336,4 +274,78 @@ func walletTransactions(d Deps, r *api.Request) (any, *api.Error) {
 	}
 	out = out[offset:]
 	return out[:min(len(out), int(limit))], nil
+}
+
+func (d Deps) getWalletBalances(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	bs := w.Balances(r.Principal.Account)
+	out := make([]walletBalanceView, 0, len(bs))
+	for _, b := range bs {
+		if b.Available.IsZero() && b.Reserved.IsZero() {
+			continue // the service lists wallet balances "except zero balances"
+		}
+		out = append(out, newWalletBalanceView(b, true))
+	}
+	return out, nil
+}
+
+func (d Deps) getWalletBalance(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	c := r.PathValue("currency")
+	if !d.Market.HasCurrency(c) {
+		return nil, api.CurrencyNotFound(c)
+	}
+	out := walletBalanceView{Available: "0", Reserved: "0"}
+	for _, b := range w.Balances(r.Principal.Account) {
+		if strings.EqualFold(b.Currency, c) {
+			out = newWalletBalanceView(b, false)
+		}
+	}
+	return out, nil
+}
+
+func (d Deps) getWalletAddresses(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	cur, _ := r.Params.String("currency")
+	if cur == "" {
+		out := []walletAddress{}
+		for _, code := range d.Market.CurrencyCodes() {
+			if a, err := w.CurrentAddress(r.Principal.Account, code, ""); err == nil {
+				out = append(out, newWalletAddress(a))
+			}
+		}
+		return out, nil
+	}
+	a, err := walletCall(d, r, cur, w.CurrentAddress)
+	if err != nil {
+		return nil, err
+	}
+	return []walletAddress{a}, nil
+}
+
+func (d Deps) newWalletAddress(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	cur, _ := r.Params.String("currency")
+	if cur == "" {
+		return nil, api.Validation("currency is required")
+	}
+	return walletCall(d, r, cur, w.NewAddress)
+}
+
+func (d Deps) commitWithdrawal(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	ok, err := w.Commit(r.Principal.Account, r.PathValue("id"))
+	if err != nil {
+		return nil, walletError(err, "")
+	}
+	return map[string]bool{"result": ok}, nil
+}
+
+func (d Deps) rollbackWithdrawal(r *api.Request) (any, *api.Error) {
+	w := d.Wallet
+	ok, err := w.Rollback(r.Principal.Account, r.PathValue("id"))
+	if err != nil {
+		return nil, walletError(err, "")
+	}
+	return map[string]bool{"result": ok}, nil
 }
