@@ -81,9 +81,11 @@ coverage: conform-check
 	@$(BIN)/conform rules --yaml > $(BIN)/rules.yaml.new && diff -u rules.yaml $(BIN)/rules.yaml.new > $(BIN)/rules.yaml.diff \
 	  || { echo "rules.yaml is stale (make rules.yaml regenerates it):"; head -40 $(BIN)/rules.yaml.diff; exit 1; }
 
-## rules.yaml: regenerate the checked-in catalogue (rule, area, section, sentence, specs, fault)
+## rules.yaml: regenerate the checked-in catalogue (rule, area, section, sentence, specs, fault), and the counts of
+## rules and faults in README.md and docs/ (TestDocsCounts checks them)
 rules.yaml: build
 	$(BIN)/conform rules --yaml > rules.yaml
+	$(GO) test -count=1 -run '^TestDocsCounts$$' ./cmd/conform/ -update-docs
 
 ## conform-check: the full conformance run must pass against the emulator
 conform-check: build
@@ -152,7 +154,8 @@ clean:
 	rm -rf $(BIN) $(REPORTS) $(WIREOUT)
 
 ## bench-compare: our engine beside github.com/i25959341/orderbook on its own workload, conform load beside wrk,
-## HTTP placement beside a bare handler; in its own module (bench/), ratios are the figures of record
+## HTTP placement beside a bare handler, the ws fan-out (5000 subscribers) beside a trivial broadcast server; in its own
+## module (bench/), ratios are the figures of record; the load pair needs wrk (apt-get install wrk)
 bench-compare: cli
 	cd bench && $(GO) run . $(ARGS)
 

@@ -120,6 +120,6 @@ func compareLoad(rounds int, d time.Duration) error {
 	}
 	fmt.Printf("wrk: %.0f req/s, %.2f µs of CPU per request; conform load: %.0f req/s, %.2f µs of CPU per request (with its results file and reports)\n",
 		median(ws), median(wcpu), median(cs), median(ccpu))
-	fmt.Printf("conform load/wrk ratio: %.2f (target >= 0.80)\n", median(ratios))
+	fmt.Printf("conform load/wrk ratio: %.2f (target >= 1.00, with no more CPU per request than wrk)\n", median(ratios))
 	return nil
 }

@@ -288,7 +288,10 @@ func summarize(total *aggregate, runs map[string]*aggregate, infos map[string]*R
 	}
 	if s.RequestedKnown && s.RequestedRate > 0 {
 		s.Shortfall = 1 - s.AchievedRate/s.RequestedRate
-		if s.Shortfall > MaxShortfall && len(problems) == 0 {
+		// A run stopped on purpose has nothing to fall short of (as in
+		// runProblems): a loaded machine's slow first 300 ms made an
+		// interrupted run INVALID.
+		if s.Shortfall > MaxShortfall && len(problems) == 0 && len(s.Interrupted) == 0 {
 			problems = append(problems, fmt.Sprintf("achieved %.1f/s of %.1f/s requested (%.2f%% short, more than %.0f%%)",
 				s.AchievedRate, s.RequestedRate, 100*s.Shortfall, 100*MaxShortfall))
 		}

@@ -77,16 +77,19 @@ type ScenarioConfig struct {
 	Now func() time.Time
 }
 
-// ScenarioNames lists the named scenarios.
+// ScenarioNames lists the named scenarios, the stream ones (IsStream,
+// RunStream) included.
 func ScenarioNames() []string {
-	names := []string{ScenarioPublic, ScenarioOrders, ScenarioMixed}
+	names := append([]string{ScenarioPublic, ScenarioOrders, ScenarioMixed}, StreamScenarioNames()...)
 	sort.Strings(names)
 	return names
 }
 
 // Trades reports whether a named scenario places orders, which needs a key
 // with the right to trade and a target that may be traded on.
-func Trades(name string) bool { return name == ScenarioOrders || name == ScenarioMixed }
+func Trades(name string) bool {
+	return name == ScenarioOrders || name == ScenarioMixed || name == ScenarioWSMarket || name == ScenarioWSTrading
+}
 
 // NewScenario builds a named scenario.
 func NewScenario(name string, cfg ScenarioConfig) (Scenario, error) {

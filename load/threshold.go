@@ -46,6 +46,9 @@ func latencyMetrics() map[string]func(LatencyFigures) float64 {
 // (success>0.99, success>=99.5%), rate with requests per second (rate>1000).
 func ParseThreshold(s string) (Threshold, error) {
 	raw := strings.TrimSpace(s)
+	if m, v, ok := strings.Cut(raw, "=="); ok {
+		return parseCount(s, Threshold{Metric: strings.TrimSpace(m), Op: "==", raw: raw}, strings.TrimSpace(v))
+	}
 	i := strings.IndexAny(raw, "<>")
 	if i < 1 {
 		return Threshold{}, fmt.Errorf("threshold %q: want METRIC<VALUE or METRIC>VALUE, e.g. p99<50ms, success>0.99, rate>1000", s)
@@ -82,10 +85,55 @@ func ParseThreshold(s string) (Threshold, error) {
 			return Threshold{}, fmt.Errorf("threshold %q: rate needs requests per second", s)
 		}
 		t.Limit = v
+	case "messages":
+		v, err := strconv.ParseFloat(strings.TrimSuffix(val, "/s"), 64)
+		if err != nil || v < 0 {
+			return Threshold{}, fmt.Errorf("threshold %q: messages needs messages per second", s)
+		}
+		t.Limit = v
+	case "gaps", "disconnects":
+		return parseCount(s, t, val)
 	default:
-		return Threshold{}, fmt.Errorf("threshold %q: unknown metric %q (want p50, p90, p95, p99, max, success or rate)", s, t.Metric)
+		return Threshold{}, fmt.Errorf("threshold %q: unknown metric %q (want p50, p90, p95, p99, max, success, rate; for stream scenarios also gaps, disconnects, messages)", s, t.Metric)
 	}
 	return t, nil
+}
+
+// parseCount reads the bound of a count metric (gaps, disconnects), the
+// only metrics == applies to.
+func parseCount(s string, t Threshold, val string) (Threshold, error) {
+	if t.Metric != "gaps" && t.Metric != "disconnects" {
+		return Threshold{}, fmt.Errorf("threshold %q: == applies to gaps and disconnects (counts), not %q", s, t.Metric)
+	}
+	v, err := strconv.ParseUint(val, 10, 64)
+	if err != nil {
+		return Threshold{}, fmt.Errorf("threshold %q: %s needs a whole number, e.g. %s==0", s, t.Metric, t.Metric)
+	}
+	t.Limit = float64(v)
+	return t, nil
+}
+
+// StreamOnly tells whether the threshold's metric is measured by stream
+// scenarios only.
+func (t Threshold) StreamOnly() bool {
+	return t.Metric == "gaps" || t.Metric == "disconnects" || t.Metric == "messages"
+}
+
+// holds compares actual with the limit.
+func (t Threshold) holds(actual float64) bool {
+	switch t.Op {
+	case "<":
+		return actual < t.Limit
+	case "<=":
+		return actual <= t.Limit
+	case ">":
+		return actual > t.Limit
+	case ">=":
+		return actual >= t.Limit
+	case "==":
+		return actual == t.Limit
+	}
+	return false
 }
 
 // Evaluate checks the threshold against a summary's overall figures.
@@ -100,16 +148,9 @@ func (t Threshold) Evaluate(s *Summary) ThresholdResult {
 	} else {
 		actual, shown = s.AchievedRate, fmt.Sprintf("%.1f/s", s.AchievedRate)
 	}
-	var pass bool
-	switch t.Op {
-	case "<":
-		pass = actual < t.Limit
-	case "<=":
-		pass = actual <= t.Limit
-	case ">":
-		pass = actual > t.Limit
-	case ">=":
-		pass = actual >= t.Limit
+	pass := t.holds(actual)
+	if t.StreamOnly() {
+		pass, shown = false, "not measured by REST scenarios"
 	}
 	if s.Requests == 0 {
 		pass, shown = false, "no results"

@@ -26,6 +26,13 @@ func TestParseThreshold(t *testing.T) {
 		{"p42<1ms", "", "", 0, false},
 		{"p99=1ms", "", "", 0, false},
 		{"<1ms", "", "", 0, false},
+		{"gaps==0", "gaps", "==", 0, true},
+		{"disconnects == 3", "disconnects", "==", 3, true},
+		{"disconnects<=5", "disconnects", "<=", 5, true},
+		{"messages>1000/s", "messages", ">", 1000, true},
+		{"gaps==-1", "", "", 0, false},
+		{"gaps==0.5", "", "", 0, false},
+		{"p99==50ms", "", "", 0, false},
 	}
 	for _, c := range cases {
 		t.Run(c.in, func(t *testing.T) {

@@ -5,7 +5,7 @@ const (
 	secTradingWallet = "v3 Events: Trading and wallet streams"
 	secAuthStream    = "v3 Authentication (streaming interfaces)"
 	// streamShapes: what the document says of both streams' messages.
-	streamShapes = "the request, response and notification shapes of the trading and wallet streams are marked not shown; the emulator serves the real service's shapes (README, beyond the contract)"
+	streamShapes = "the request, response and notification shapes of the trading and wallet streams are marked not shown; the emulator serves the real service's shapes (docs/emulator.md, beyond the contract)"
 )
 
 // streamtradingRules is the streamtrading area of the catalogue: what the

@@ -20,5 +20,5 @@ const (
 	secV2Errors       = "v2 Errors"
 	secV2Limits       = "v2 Limits"
 	secV2Versioning   = "v2 Versioning"
-	v2NotShownRESTOrd = "the v2 document marks order placement, v2 order records and the REST order book, trades and candles not shown; the emulator serves them beyond the contract (README) and no spec asserts them"
+	v2NotShownRESTOrd = "the v2 document marks order placement, v2 order records and the REST order book, trades and candles not shown; the emulator serves them beyond the contract (docs/emulator.md) and no spec asserts them"
 )

@@ -28,7 +28,7 @@ const (
 )
 
 const loadSynopsis = `usage: conform load --scenario NAME (--rate N[/s] | --ramp FROM:TO) --duration D [flags]
-       conform load merge --out DIR [--threshold EXPR ...] [--requested-rate N] FILE.bin ...
+       conform load merge --out DIR [--threshold EXPR ...] [--requested-rate N] FILE.bin|stream.json ...
 
 Offers a named scenario to the target at a constant (--rate) or linearly
 ramping (--ramp) rate for --duration, with Vegeta, and writes to --out:
@@ -44,7 +44,24 @@ Scenarios: public (GET /public/symbol, /public/currency and the futures
 candles lists, in turn); orders (place a resting limit buy far below the
 market, cancel it once placed; every request with a fresh client_order_id,
 timestamp and HS256 signature, with the key of role full or trade-only);
-mixed (one public request for every four order requests). Placing orders on
+mixed (one public request for every four order requests).
+
+Stream scenarios write stream.json (the figures of the run, which conform
+load merge combines), summary.json and report.html (latency, messages and
+connections over time). ws-market opens --subscribers market data
+connections spread over --channels and the traded symbols (from 127.1.x.y
+source addresses on a loopback target, one per 20 connections), then a
+driver trades at --rate between the key of role full and the counterparty
+(--trade SYMBOL:QUANTITY@PRICE, swapping sides every round); it measures each
+trade's own timestamp to its receipt (trades channel), messages per second,
+gaps (trade ids a subscriber missed that others of its symbol received),
+disconnects and --slow-consumers. ws-connect opens --rate connections per
+second for --duration, held open, and reports when and how they start
+failing (the per-address cap). ws-trading logs in on the trading stream
+with the key of role full and places and cancels resting orders (the
+--order-* flags) at --rate, measuring each request to its answer; one
+address may send 10 stream messages per second (and 10 of burst). Their default thresholds: success>=0.99,
+gaps==0, disconnects==0 (ws-connect: disconnects==0). Placing orders on
 a target that is neither the emulator nor a sandbox needs
 --allow-live-trading.
 
@@ -60,7 +77,8 @@ default is success>=0.99 (the share of 429 answers is reported beside it);
 --threshold none opts out. SIGINT or SIGTERM stops the run, keeps what was
 measured (results.bin, summary.json, report.html, verdict INTERRUPTED) and
 exits 130 or 143. Thresholds:
-p50|p90|p95|p99|max<DURATION, success>RATIO (or 99%), rate>N; also <= and >=.
+p50|p90|p95|p99|max<DURATION, success>RATIO (or 99%), rate>N; also <= and >=;
+stream scenarios also gaps==N, disconnects==N, messages>N (per second).
 
 conform load merge combines the results.bin files of several workers
 (hosts) into one report in --out; each file's runs are read from the
@@ -126,6 +144,7 @@ type loadOptions struct {
 	overrideBounds            bool
 	orderSymbol, orderSide    string
 	orderQuantity, orderPrice string
+	stream                    streamOptions
 	// set records which flags were given (for the target config overrides).
 	set map[string]bool
 	// Parsed from the flags above.
@@ -160,6 +179,7 @@ func loadFlagSet(o *loadOptions) *flag.FlagSet {
 	fs.StringVar(&o.orderSide, "order-side", def.Side, "side of the order scenarios' orders (keep it far from the market: a buy far below)")
 	fs.StringVar(&o.orderQuantity, "order-quantity", def.Quantity, "quantity of the order scenarios' orders")
 	fs.StringVar(&o.orderPrice, "order-price", def.Price, "price of the order scenarios' orders (far from the market, so that they rest)")
+	streamFlags(fs, &o.stream)
 	return fs
 }
 
@@ -207,6 +227,9 @@ func parseLoad(args []string, e *env) (*loadOptions, error) {
 		if o.localIP = net.ParseIP(o.localAddr); o.localIP == nil {
 			return nil, usageErrorf("load: --local-addr %q: want an IP address", o.localAddr)
 		}
+	}
+	if err := checkStream(o); err != nil {
+		return nil, err
 	}
 	b := load.DefaultBounds()
 	if err := b.Check(load.Shape{Pacing: o.pacing, Duration: o.duration, Workers: o.workers, MaxWorkers: o.maxWorkers, Connections: o.connections}); err != nil {
@@ -278,7 +301,11 @@ func cmdLoad(args []string, e *env) error {
 		}
 	}
 	loadFiles := []string{load.ResultsFile, load.SummaryFile, load.ReportFile}
-	out, err := openOut("load", o.out, args, e, loadFiles...)
+	stale := append(loadFiles, load.StreamResultsFile)
+	if load.IsStream(o.scenario) {
+		loadFiles = []string{load.StreamResultsFile, load.SummaryFile, load.ReportFile}
+	}
+	out, err := openOut("load", o.out, args, e, stale...)
 	if err != nil {
 		return err
 	}
@@ -304,6 +331,13 @@ func cmdLoad(args []string, e *env) error {
 	base, err := load.ParseBase(cfg.REST)
 	if err != nil {
 		return usageErrorf("load: %v", err)
+	}
+	if load.IsStream(o.scenario) {
+		a, err := runStream(ctx, o, cfg, base, where, outDir, e)
+		if err != nil {
+			return err
+		}
+		return streamOutcome(a, outDir, e.stdout, caught())
 	}
 	sc := load.ScenarioConfig{Base: base, WorkerID: o.workerID,
 		Order: load.OrderParams{Symbol: o.orderSymbol, Side: o.orderSide, Quantity: o.orderQuantity, Price: o.orderPrice}}
@@ -368,7 +402,13 @@ func loadOutcome(a *load.Analysis, outDir string, w io.Writer, sig os.Signal) er
 		return harnessError(err)
 	}
 	fmt.Fprintf(w, "reports: %s\n", outDir)
-	switch a.Summary.Verdict.Status {
+	return verdictExit(a.Summary.Verdict, outDir, sig)
+}
+
+// verdictExit maps a load verdict to the exit status; sig is the signal
+// that stopped the run (nil: none, or a merge).
+func verdictExit(v load.Verdict, outDir string, sig os.Signal) error {
+	switch v.Status {
 	case load.StatusInvalid:
 		return &cliError{code: exitInvalid, err: errors.New("load run invalid"), quiet: true}
 	case load.StatusBreached:
@@ -381,7 +421,7 @@ func loadOutcome(a *load.Analysis, outDir string, w io.Writer, sig os.Signal) er
 			return &cliError{code: exitInterrupted, err: errors.New("load run interrupted (SIGINT); what was measured is in " + outDir), quiet: true}
 		}
 		// A merge with interrupted parts: judged by its thresholds.
-		for _, t := range a.Summary.Verdict.Thresholds {
+		for _, t := range v.Thresholds {
 			if !t.Pass {
 				return &cliError{code: exitThreshold, err: errors.New("load threshold breached"), quiet: true}
 			}

@@ -21,7 +21,7 @@ type loadMergeOptions struct {
 
 func loadMergeFlagSet(o *loadMergeOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("load merge", flag.ContinueOnError)
-	fs.StringVar(&o.out, "out", "", "output `dir` for the merged results.bin, summary.json and report.html (required)")
+	fs.StringVar(&o.out, "out", "", "output `dir` for the merged results.bin (or stream.json), summary.json and report.html (required)")
 	fs.Var(&o.thresholds, "threshold", "a threshold `expr` such as p99<50ms, success>0.99, rate>1000 (repeatable)")
 	fs.Float64Var(&o.requestedRate, "requested-rate", 0, "total requested rate, for results files without a summary.json beside them")
 	fs.StringVar(&o.title, "title", "", "report title (default: conform load merge of N files)")
@@ -67,8 +67,21 @@ func cmdLoadMerge(args []string, e *env) error {
 			return usageErrorf("load merge: %s is an input: write the merged report to another --out", f)
 		}
 	}
+	streams := 0
+	for _, f := range files {
+		if load.IsStreamResults(f) {
+			streams++
+		}
+	}
+	if streams > 0 && streams < len(files) {
+		return usageErrorf("load merge: give either REST results (results.bin) or stream results (stream.json), not both")
+	}
 	loadFiles := []string{load.ResultsFile, load.SummaryFile, load.ReportFile}
-	out, err := openOut("load merge", o.out, args, e, loadFiles...)
+	stale := append(loadFiles, load.StreamResultsFile)
+	if streams > 0 {
+		loadFiles = []string{load.StreamResultsFile, load.SummaryFile, load.ReportFile}
+	}
+	out, err := openOut("load merge", o.out, args, e, stale...)
 	if err != nil {
 		return err
 	}
@@ -80,6 +93,17 @@ func cmdLoadMerge(args []string, e *env) error {
 	title := o.title
 	if title == "" {
 		title = "conform load merge of " + plural(len(files), "results file")
+	}
+	if streams > 0 {
+		ts := []load.Threshold(o.thresholds)
+		if o.thresholds == nil {
+			ts = defaultStreamThresholds("")
+		}
+		a, err := load.MergeStream(outDir, files, title, ts)
+		if err != nil {
+			return harnessError(err)
+		}
+		return streamOutcome(a, outDir, e.stdout, nil)
 	}
 	a, err := load.Merge(outDir, files, load.AnalyzeOptions{Title: title, Thresholds: o.thresholds.withDefault(), RequestedRate: o.requestedRate})
 	if err != nil {

@@ -127,7 +127,7 @@ func runOne(t *testing.T, bin string, m Mutation) (verdict string, hits int64, d
 	if dir := os.Getenv("WIREMUT_OUT"); dir != "" {
 		out = filepath.Join(dir, m.Name) // reports kept for reading
 	}
-	args := []string{"run", "--target", srv.URL, "--procs", "2", "--out", out, "--timeout", "3m"}
+	args := []string{"run", "--target", srv.URL, "--procs", "2", "--out", out, "--timeout", "6m"}
 	if m.Areas != "" {
 		args = append(args, "--label-filter", m.Areas)
 	}

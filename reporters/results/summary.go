@@ -14,10 +14,13 @@ import (
 // statementWidth bounds a statement on the console; results.json keeps it whole.
 const statementWidth = 100
 
-// PrintSummary writes the human summary of a run: counts, rule coverage,
-// duration, the failed rules with their statement and the first line of each
-// failure, and, apart, the informational outcomes (as Autobahn lists
-// INFORMATIONAL cases separately from passes and failures).
+// PrintSummary writes the human summary of a run. First what is no verdict:
+// the inconclusive rules and one line for the informational outcomes (as
+// Autobahn lists INFORMATIONAL cases apart from passes and failures; their
+// observations are in report.html and results.json). Then the verdict, last
+// on the console: counts, rule coverage, duration, the table of areas, the
+// failed rules with their statement, the first line of each failure and a
+// replay command, and the rules not run or not applicable.
 func PrintSummary(w io.Writer, r *Results) error {
 	bw := bufio.NewWriter(w)
 	s := r.Summary
@@ -25,6 +28,8 @@ func PrintSummary(w io.Writer, r *Results) error {
 	if r.Interrupted != nil {
 		stopped = fmt.Sprintf(", %d interrupted, %d not run", s.Interrupted, s.NotRun)
 	}
+	printNotes(bw, r)
+
 	fmt.Fprintf(bw, "conform: %d specs: %d passed, %d failed, %d informational, %d inconclusive, %d skipped, %d pending%s in %s\n",
 		s.Specs, s.Passed, s.Failed, s.Informational, s.Inconclusive, s.Skipped, s.Pending, stopped,
 		(time.Duration(s.DurationMS) * time.Millisecond).Round(10*time.Millisecond))
@@ -79,7 +84,13 @@ func PrintSummary(w io.Writer, r *Results) error {
 			fmt.Fprintf(bw, "  %s\n      %s\n", clip(sp.FullText(), statementWidth), clip(ginkgojson.FirstLine(sp.Failure.Message), statementWidth))
 		}
 	}
+	return bw.Flush()
+}
 
+// printNotes writes what is no verdict, before the verdict: the rules the
+// harness could not tell (each with its reason, since a rerun may) and one
+// line for the informational outcomes.
+func printNotes(bw *bufio.Writer, r *Results) {
 	var inconclusive []RuleResult
 	for _, rr := range r.Rules {
 		if rr.Verdict == VerdictInconclusive {
@@ -87,21 +98,21 @@ func PrintSummary(w io.Writer, r *Results) error {
 		}
 	}
 	if len(inconclusive) > 0 {
-		fmt.Fprintf(bw, "\nINCONCLUSIVE (%s; the harness could not tell, never a rule failure)\n", plural(len(inconclusive), "rule"))
+		fmt.Fprintf(bw, "INCONCLUSIVE (%s; the harness could not tell, never a rule failure)\n", plural(len(inconclusive), "rule"))
 		for _, rr := range inconclusive {
 			fmt.Fprintf(bw, "  %s  %s\n", rr.ID, clip(rr.Statement, statementWidth))
 			printSome(bw, rr.Inconclusive, "reason")
 		}
 	}
 
+	// Observations are many and never a verdict: one line says where they
+	// are, so that the verdict ends the console.
 	if info := r.InformationalRules(); len(info) > 0 {
-		fmt.Fprintf(bw, "\nINFORMATIONAL (%s; recorded, never a failure)\n", plural(len(info), "rule"))
-		for _, rr := range info {
-			fmt.Fprintf(bw, "  %s  %s\n", rr.ID, clip(rr.Statement, statementWidth))
-			printSome(bw, prefixed("observed: ", rr.Observations), "observation")
-		}
+		fmt.Fprintf(bw, "INFORMATIONAL (%s; recorded, never a failure): what the target did is in report.html and results.json\n", plural(len(info), "rule"))
 	}
-	return bw.Flush()
+	if len(inconclusive) > 0 || len(r.InformationalRules()) > 0 {
+		fmt.Fprintln(bw)
+	}
 }
 
 // linesPerRule bounds the failure or observation lines shown for one rule;
@@ -124,14 +135,6 @@ func printSome(w io.Writer, items []string, noun string) {
 		}
 		fmt.Fprintf(w, "      %s\n", clip(line, statementWidth))
 	}
-}
-
-func prefixed(prefix string, items []string) []string {
-	out := make([]string, len(items))
-	for i, it := range items {
-		out[i] = prefix + ginkgojson.FirstLine(it)
-	}
-	return out
 }
 
 // clip shortens s to at most n runes, marking the cut.

@@ -114,7 +114,9 @@ func Observe(id string, format string, args ...any) {
 		RedactedFail(fmt.Sprintf("framework.Observe: %s is %s, not ambiguous; assert it instead", id, r.Status))
 	}
 	msg := fmt.Sprintf(format, args...)
-	reportEntry(LabelInformational, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
+	// In every report; on the console only with its spec's failure or -v:
+	// a run's many observations would bury its verdict (issue 26).
+	reportEntry(LabelInformational, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityFailureOrVerbose)
 }
 
 // EntryRecorded names the report entries Record adds.
@@ -123,7 +125,8 @@ const EntryRecorded = "recorded"
 // Record notes what the target answered where the spec leaves a detail of a
 // testable rule open (a refusal whose code it does not give). The spec still
 // asserts what the rule makes certain; the note only tells readers of the
-// report which code this target chose, so it is shown whatever the outcome.
+// report which code this target chose, so every report has it whatever the
+// outcome (the console only with a failure or -v, as Observe's).
 // An ambiguous rule has nothing certain to assert: use Observe.
 func Record(id string, format string, args ...any) {
 	r := Rule(id)
@@ -131,5 +134,5 @@ func Record(id string, format string, args ...any) {
 		RedactedFail(fmt.Sprintf("framework.Record: %s is %s, not testable; use Observe for an ambiguous rule", id, r.Status))
 	}
 	msg := fmt.Sprintf(format, args...)
-	reportEntry(EntryRecorded, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityAlways)
+	reportEntry(EntryRecorded, fmt.Sprintf("%s: %s", id, msg), ReportEntryVisibilityFailureOrVerbose)
 }

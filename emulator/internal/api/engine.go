@@ -7,7 +7,7 @@ import (
 )
 
 // Codes the documents do not give (they say only "rejected"); the
-// emulator's choices, documented in the README.
+// emulator's choices, documented in docs/emulator.md.
 const (
 	CodeDuplicateClientID = 20008
 	CodeOrderLimit        = 20010

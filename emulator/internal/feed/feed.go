@@ -48,8 +48,21 @@ func New() *Hub { return &Hub{subs: map[*Sub]struct{}{}} }
 type Sub struct {
 	hub     *Hub
 	kinds   engine.EventKind
-	c       chan engine.Event
+	c       chan *engine.Event
 	dropped atomic.Bool
+	// only, when set, holds the symbols whose book events the subscriber
+	// wants (other kinds always come).
+	only atomic.Pointer[map[string]bool]
+}
+
+// OnlyBooks restricts the subscription's book events to symbols from now on
+// (nil: every book again). The caller must not change the map afterwards.
+func (s *Sub) OnlyBooks(symbols map[string]bool) {
+	if symbols == nil {
+		s.only.Store(nil)
+		return
+	}
+	s.only.Store(&symbols)
 }
 
 // Subscribe starts a subscription to the events of kinds (a bit set), with a
@@ -58,7 +71,7 @@ func (h *Hub) Subscribe(kinds engine.EventKind, queue int) *Sub {
 	if queue <= 0 {
 		queue = DefaultQueue
 	}
-	s := &Sub{hub: h, kinds: kinds, c: make(chan engine.Event, queue)}
+	s := &Sub{hub: h, kinds: kinds, c: make(chan *engine.Event, queue)}
 	h.mu.Lock()
 	h.subs[s] = struct{}{}
 	h.remask()
@@ -67,8 +80,10 @@ func (h *Hub) Subscribe(kinds engine.EventKind, queue int) *Sub {
 }
 
 // Events is the subscription's queue; it is closed by Close and when the
-// subscriber fell too far behind (Dropped).
-func (s *Sub) Events() <-chan engine.Event { return s.c }
+// subscriber fell too far behind (Dropped). Every subscriber of an event
+// gets the same *Event: it must not change it (one pointer per event, not
+// a copy of the event per subscriber, under the engine's lock).
+func (s *Sub) Events() <-chan *engine.Event { return s.c }
 
 // Dropped reports whether the hub ended the subscription because its queue
 // was full.
@@ -114,12 +129,19 @@ func (h *Hub) Observe(ev engine.Event) {
 			t.f(ev)
 		}
 	}
+	var shared *engine.Event
 	for s := range h.subs {
 		if s.kinds&ev.Kind == 0 {
 			continue
 		}
+		if only := s.only.Load(); only != nil && ev.Kind == engine.BookEvent && !(*only)[ev.Level.Symbol] {
+			continue
+		}
+		if shared == nil {
+			shared = &ev
+		}
 		select {
-		case s.c <- ev:
+		case s.c <- shared:
 		default:
 			s.dropped.Store(true)
 			h.removeLocked(s)

@@ -108,7 +108,7 @@ func (st *state) follow() {
 			if ok {
 				if !u.Reset {
 					st.mu.Lock()
-					st.trade(u)
+					st.trade(*u)
 					st.mu.Unlock()
 				}
 				continue
@@ -183,7 +183,7 @@ func (st *state) followLive(sub *feed.Sub, gen int, seen map[string]uint64) {
 	for ev := range sub.Events() {
 		st.mu.Lock()
 		if st.gen == gen && !(ev.Kind == engine.BookEvent && ev.Seq <= seen[ev.Level.Symbol]) {
-			st.apply(ev)
+			st.apply(*ev)
 		}
 		st.mu.Unlock()
 	}

@@ -19,7 +19,7 @@ import (
 
 // Accounts is what the trading and wallet streams work on. Their request,
 // response and notification shapes are not shown in the spec; the
-// emulator serves those of the real service (see the README, "beyond the
+// emulator serves those of the real service (see docs/emulator.md, "beyond the
 // contract").
 type Accounts struct {
 	// Login checks a login request's credentials.

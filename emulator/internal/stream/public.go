@@ -65,7 +65,27 @@ type public struct {
 }
 
 func newPublic(c *conn, m *Market) *public {
-	return &public{c: c, m: m, lis: m.Tape.Listen(), subs: map[string]*subscription{}, kick: make(chan struct{}, 1)}
+	p := &public{c: c, m: m, lis: m.Tape.Listen(), subs: map[string]*subscription{}, kick: make(chan struct{}, 1)}
+	p.lis.Only(map[string]bool{}) // no trade updates until a history channel is subscribed
+	return p
+}
+
+// follow makes the tape listener deliver the trades of the symbols of the
+// history channels, plus extra; it runs under p.mu, before a subscription's
+// snapshot is taken, so that no update after the snapshot is filtered out.
+func (p *public) follow(extra []string) {
+	want := map[string]bool{}
+	for _, s := range p.subs {
+		if s.ch.history() {
+			for sym := range s.since {
+				want[sym] = true
+			}
+		}
+	}
+	for _, sym := range extra {
+		want[sym] = true
+	}
+	p.lis.Only(want)
 }
 
 // subscribeParams are the documented parameters: symbols, limit and, for
@@ -228,6 +248,7 @@ func (p *public) subscribe(req request) []byte {
 	case ch.kind == kindBookFull:
 		frames = p.bookSnapshots(s, ps.Symbols)
 	case ch.history():
+		p.follow(ps.Symbols)
 		frames = p.historySnapshots(s, ps.Symbols, limit, req.ID)
 	default:
 		for _, sym := range ps.Symbols {
@@ -397,6 +418,9 @@ func (p *public) unsubscribe(req request) []byte {
 	for _, sym := range ps.Symbols {
 		delete(s.since, sym)
 	}
+	if ch.history() {
+		defer p.follow(nil)
+	}
 	if len(s.since) == 0 {
 		delete(p.subs, req.Ch)
 		if ch.kind == kindBookFull && p.book != nil {
@@ -422,6 +446,16 @@ func (p *public) bookSnapshots(s *subscription, symbols []string) [][]byte {
 	if p.book == nil {
 		p.book = p.m.Feed.Subscribe(engine.BookEvent|engine.ResetEvent, 0)
 	}
+	// Only the books followed wake this connection (set before the
+	// snapshots, so that no change after them is filtered out).
+	want := map[string]bool{}
+	for sym := range s.since {
+		want[sym] = true
+	}
+	for _, sym := range symbols {
+		want[sym] = true
+	}
+	p.book.OnlyBooks(want)
 	now := p.m.Clock.Now()
 	var frames [][]byte
 	for _, sym := range symbols {

@@ -34,7 +34,7 @@ func (p *public) pump() {
 	for {
 		p.mu.Lock()
 		book := p.book
-		var bookC <-chan engine.Event
+		var bookC <-chan *engine.Event
 		if book != nil {
 			bookC = book.Events()
 		}
@@ -60,7 +60,7 @@ func (p *public) pump() {
 				p.closeSlow()
 				return
 			}
-			if !p.onTrade(u) {
+			if !p.onTrade(*u) {
 				return
 			}
 		case ev, ok := <-bookC:
@@ -71,7 +71,7 @@ func (p *public) pump() {
 				}
 				continue // orderbook/full was unsubscribed
 			}
-			if !p.onBook(ev) {
+			if !p.onBook(*ev) {
 				return
 			}
 		case now := <-tickC:
@@ -94,32 +94,42 @@ func (p *public) onTrade(u tape.Update) bool {
 		if !on || !s.ch.history() || u.Seq <= since {
 			continue
 		}
-		var entries any
-		switch s.ch.kind {
-		case kindTrades:
-			ts := []tape.Trade{u.Trade}
-			if p.on("V3-WS-PUB-UPDATE") {
-				if prev := p.m.Tape.Trades(u.Symbol, 2); len(prev) == 2 && prev[0].ID < u.Trade.ID {
-					ts = append(prev[:1], ts...)
-				}
-			}
-			entries = p.trades(ts)
-		default:
-			c, ok := p.m.Tape.CandleOf(u.Symbol, s.ch.period, u.Trade.At)
-			if !ok {
-				continue
-			}
-			cs := p.candles(s, u.Symbol, []tape.Candle{c}, &u.Trade)
-			if len(cs) == 0 {
-				continue // no rate into the target currency yet
-			}
-			entries = cs
+		frame := p.c.srv.frames.get(frameKey{u.Seq, s.ch.name, s.target}, func() []byte { return p.tradeUpdate(s, u) })
+		if frame == nil {
+			continue
 		}
-		if p.c.write(p.notify(s, "update", map[string]any{u.Symbol: entries}, nil)) != nil {
+		if p.c.write(frame) != nil {
 			return false
 		}
 	}
 	return true
+}
+
+// tradeUpdate encodes the update a trade makes on subscription s; nil when
+// there is nothing to send.
+func (p *public) tradeUpdate(s *subscription, u tape.Update) []byte {
+	var entries any
+	switch s.ch.kind {
+	case kindTrades:
+		ts := []tape.Trade{u.Trade}
+		if p.on("V3-WS-PUB-UPDATE") {
+			if prev := p.m.Tape.Trades(u.Symbol, 2); len(prev) == 2 && prev[0].ID < u.Trade.ID {
+				ts = append(prev[:1], ts...)
+			}
+		}
+		entries = p.trades(ts)
+	default:
+		c, ok := p.m.Tape.CandleOf(u.Symbol, s.ch.period, u.Trade.At)
+		if !ok {
+			return nil
+		}
+		cs := p.candles(s, u.Symbol, []tape.Candle{c}, &u.Trade)
+		if len(cs) == 0 {
+			return nil // no rate into the target currency yet
+		}
+		entries = cs
+	}
+	return p.notify(s, "update", map[string]any{u.Symbol: entries}, nil)
 }
 
 // onBook sends a change of a book level to orderbook/full; after a reset,
@@ -147,7 +157,9 @@ func (p *public) onBook(ev engine.Event) bool {
 		} else {
 			asks = lv
 		}
-		frames = append(frames, notification(s.ch.name, "update", "", map[string]any{l.Symbol: bookEntry(p.m.Clock.Now(), ev.Seq, bids, asks)}))
+		frames = append(frames, p.c.srv.frames.get(frameKey{seq: ev.Seq, ch: s.ch.name}, func() []byte {
+			return notification(s.ch.name, "update", "", map[string]any{l.Symbol: bookEntry(p.m.Clock.Now(), ev.Seq, bids, asks)})
+		}))
 	}
 	for _, f := range frames {
 		if p.c.write(f) != nil {

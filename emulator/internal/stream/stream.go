@@ -65,8 +65,9 @@ type Server struct {
 	upgrader websocket.Upgrader
 	writer   *api.Writer
 
-	conns Conns[*conn]
-	wg    sync.WaitGroup
+	conns  Conns[*conn]
+	wg     sync.WaitGroup
+	frames *frameCache
 }
 
 // New builds a Server.
@@ -80,7 +81,7 @@ func New(o Options) *Server {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Server{opts: o, interval: o.PingInterval, writer: &api.Writer{Faults: o.Faults}}
+	s := &Server{opts: o, interval: o.PingInterval, writer: &api.Writer{Faults: o.Faults}, frames: newFrameCache(len(o.Faults.IDs()) == 0)}
 	if o.Faults.On("V3-LIMIT-WS-PING") {
 		s.interval *= 2
 	}

@@ -1,6 +1,10 @@
 package tape
 
-import "github.com/conform-harness/conform/emulator/internal/market"
+import (
+	"sync/atomic"
+
+	"github.com/conform-harness/conform/emulator/internal/market"
+)
 
 // ListenQueue is a listener's queue length.
 const ListenQueue = 4096
@@ -9,12 +13,27 @@ const ListenQueue = 4096
 // queue overflows the tape drops it: C is closed and Dropped is set.
 type Listener struct {
 	t       *Tape
-	c       chan Update
+	c       chan *Update
 	dropped bool // under t.mu
+	// only, when set, holds the symbols whose updates the listener wants
+	// (resets always come): a connection subscribed to one symbol is not
+	// woken for every trade of the others.
+	only atomic.Pointer[map[string]bool]
 }
 
-// C is the listener's queue.
-func (l *Listener) C() <-chan Update { return l.c }
+// Only restricts the listener to the updates of symbols from now on (nil:
+// every update again). The caller must not change the map afterwards.
+func (l *Listener) Only(symbols map[string]bool) {
+	if symbols == nil {
+		l.only.Store(nil)
+		return
+	}
+	l.only.Store(&symbols)
+}
+
+// C is the listener's queue; every listener gets the same *Update, which
+// it must not change.
+func (l *Listener) C() <-chan *Update { return l.c }
 
 // Dropped reports whether the tape dropped the listener for falling behind.
 func (l *Listener) Dropped() bool {
@@ -25,7 +44,7 @@ func (l *Listener) Dropped() bool {
 
 // Listen starts a listener.
 func (t *Tape) Listen() *Listener {
-	l := &Listener{t: t, c: make(chan Update, ListenQueue)}
+	l := &Listener{t: t, c: make(chan *Update, ListenQueue)}
 	t.mu.Lock()
 	t.listeners[l] = struct{}{}
 	t.mu.Unlock()
@@ -43,9 +62,13 @@ func (l *Listener) Close() {
 }
 
 func (t *Tape) publish(u Update) {
+	shared := &u // one pointer per update, not a copy per listener
 	for l := range t.listeners {
+		if only := l.only.Load(); only != nil && !u.Reset && !(*only)[u.Symbol] {
+			continue
+		}
 		select {
-		case l.c <- u:
+		case l.c <- shared:
 		default:
 			l.dropped = true
 			delete(t.listeners, l)
