@@ -95,6 +95,15 @@ func (d *delayConn) Read(p []byte) (int, error) {
 		case c = <-d.in:
 		case <-d.closing:
 			return 0, net.ErrClosed
+		case <-d.closed:
+			// The write side broke and closed the connection: readLoop may
+			// have returned without handing over its last chunk, so what
+			// is queued is read and then the end.
+			select {
+			case c = <-d.in:
+			default:
+				return 0, net.ErrClosed
+			}
 		}
 		if !d.wait(c.due, d.closing) {
 			return 0, net.ErrClosed
