@@ -408,7 +408,14 @@ func TestRemoteSandboxCertificateProblems(t *testing.T) {
 	} {
 		t.Run("trusted by "+name, func(t *testing.T) {
 			out := t.TempDir()
-			args := append([]string{"run", "--target", p.URL(), "--procs", "1", "--label-filter", "area:streampublic", "--out", out}, trust.args...)
+			// The stand-in reaches the emulator from one address, as a user
+			// declares of such a path (shared_source): the streams' messages
+			// are then paced per address, not per connection.
+			cfg := filepath.Join(t.TempDir(), "target.json")
+			if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`{"rest": %q, "shared_source": true}`, p.URL())), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"run", "--config", cfg, "--procs", "1", "--label-filter", "area:streampublic", "--out", out}, trust.args...)
 			code, console := conformCLI(t, bin, trust.env, args...)
 			if code != exitOK {
 				t.Fatalf("exit %d:\n%s", code, tail(console, 40))
