@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"sync"
@@ -42,10 +43,18 @@ type laneLock struct {
 var lanes = &laneSet{held: map[string]*laneLock{}}
 
 // LaneDir is the directory of the run's lane locks: one per Ginkgo run,
-// named for the process that started the suite processes (the Ginkgo CLI,
-// their common parent), so that every process finds it without being told.
+// named for the run's parallel server (every process of a run is told its
+// address, and runs side by side, as conform mutate starts them, each have
+// their own), or for the process itself when it runs alone.
 func LaneDir() string {
-	return filepath.Join(os.TempDir(), fmt.Sprintf("conform-lanes-%d", os.Getppid()))
+	suite, _ := GinkgoConfiguration()
+	name := fmt.Sprintf("pid-%d", os.Getpid())
+	if suite.ParallelTotal > 1 && suite.ParallelHost != "" {
+		h := fnv.New64a()
+		_, _ = h.Write([]byte(suite.ParallelHost))
+		name = fmt.Sprintf("run-%x", h.Sum64())
+	}
+	return filepath.Join(os.TempDir(), "conform-lanes-"+name)
 }
 
 // RemoveLanes removes the run's lock directory (process 1, after the suite).
@@ -62,9 +71,9 @@ func (l *laneSet) hold(symbol string) (bool, error) {
 	}
 	if l.dir == "" {
 		l.dir = LaneDir()
-		if err := os.MkdirAll(l.dir, 0o700); err != nil {
-			return false, fmt.Errorf("lanes: %w", err)
-		}
+	}
+	if err := os.MkdirAll(l.dir, 0o700); err != nil {
+		return false, fmt.Errorf("lanes: %w", err)
 	}
 	f, err := os.OpenFile(filepath.Join(l.dir, symbol+".lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
