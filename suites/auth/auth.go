@@ -13,6 +13,7 @@ import (
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -40,11 +41,11 @@ var _ = Describe("Authentication", func() {
 	// with the rights tables (endpoints.go).
 	DescribeTable("refuses a private endpoint without credentials",
 		framework.Checks("V3-AUTH-REQUIRED", "V3-ERR-401"),
-		func(ctx SpecContext, p endpoint) {
-			ex, _ := e.Public().Do(ctx, client.Request{Method: p.method, Path: fill(ctx, e, p.path, false)})
+		func(ctx SpecContext, p trading.Endpoint) {
+			ex, _ := e.Public().Do(ctx, client.Request{Method: p.Method, Path: fill(ctx, e, p.Path, false)})
 			Expect(ex).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002), "%s without credentials", p)
 		},
-		bareEntries(),
+		trading.BareEntries(v3Endpoints),
 	)
 
 	DescribeTable("serves valid credentials",

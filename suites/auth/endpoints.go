@@ -6,86 +6,57 @@ import (
 	"strings"
 
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 )
 
-// The access rights as the Authentication section names them.
-const (
-	rightOrderbook = "Orderbook, History, Trading balance"
-	rightTrading   = "Place/cancel orders"
-	rightPayment   = "Payment information"
-	rightWithdraw  = "Withdraw cryptocurrencies"
-	rightNone      = "none" // any authenticated key
-)
-
-// singleRight is the role holding each right alone.
-var singleRight = map[string]string{
-	rightOrderbook: target.RoleReadOnly,
-	rightTrading:   target.RoleTradeOnly,
-	rightPayment:   target.RolePaymentOnly,
-	rightWithdraw:  target.RoleWithdrawOnly,
-}
-
-// rightOrder lists the four rights in a fixed order: every Ginkgo process
-// must build the same spec tree.
-var rightOrder = []string{rightOrderbook, rightTrading, rightPayment, rightWithdraw}
-
-// endpoint is one row of the v3 endpoint tables (Spot trading, Margin
-// trading, Sub-accounts, Buy crypto) with its access right. Path segments
-// in braces are filled in at run time (fill).
-type endpoint struct {
-	method, path, right string
-}
-
-func (p endpoint) String() string { return p.method + " " + p.path }
-
 // v3Endpoints are every authenticated row of the document's v3 tables.
 // Wallet management, futures and the other families the document names
 // without paths are not here: their paths are not shown.
-var v3Endpoints = []endpoint{
-	{"GET", "/spot/balance", rightOrderbook},
-	{"GET", "/spot/balance/{currency}", rightOrderbook},
-	{"GET", "/spot/order", rightOrderbook},
-	{"GET", "/spot/order/{client_order_id}", rightOrderbook},
-	{"POST", "/spot/order", rightTrading},
-	{"POST", "/spot/order/list", rightTrading},
-	{"PATCH", "/spot/order/{client_order_id}", rightTrading},
-	{"DELETE", "/spot/order", rightTrading},
-	{"DELETE", "/spot/order/{client_order_id}", rightTrading},
-	{"GET", "/spot/fee", rightOrderbook},
-	{"GET", "/spot/fee/{symbol}", rightTrading},
-	{"GET", "/spot/history/order", rightOrderbook},
-	{"GET", "/margin/account", rightOrderbook},
-	{"GET", "/margin/account/isolated/{symbol}", rightOrderbook},
-	{"GET", "/margin/account/cross/{currency}", rightOrderbook},
-	{"PUT", "/margin/account/isolated/{symbol}", rightTrading},
-	{"DELETE", "/margin/position", rightTrading},
-	{"DELETE", "/margin/position/isolated/{symbol}", rightTrading},
-	{"GET", "/margin/order", rightOrderbook},
-	{"GET", "/margin/order/{client_order_id}", rightOrderbook},
-	{"POST", "/margin/order", rightTrading},
-	{"POST", "/margin/order/list", rightTrading},
-	{"PATCH", "/margin/order/{client_order_id}", rightTrading},
-	{"DELETE", "/margin/order", rightTrading},
-	{"DELETE", "/margin/order/{client_order_id}", rightTrading},
-	{"GET", "/margin/config", rightOrderbook},
-	{"GET", "/margin/history/order", rightOrderbook},
-	{"GET", "/margin/history/trade", rightOrderbook},
-	{"GET", "/sub-account", rightNone},
-	{"POST", "/sub-account/freeze", rightNone},
-	{"POST", "/sub-account/activate", rightNone},
-	{"POST", "/sub-account/transfer", rightWithdraw},
-	{"POST", "/sub-account/transfer/sub-to-super", rightWithdraw},
-	{"POST", "/sub-account/transfer/sub-to-sub", rightWithdraw},
-	{"GET", "/sub-account/acl", rightPayment},
-	{"POST", "/sub-account/acl", rightPayment},
-	{"GET", "/sub-account/balance/{sub_acc_id}", rightPayment},
-	{"GET", "/sub-account/crypto/address/{sub_acc_id}/{currency}", rightPayment},
-	{"GET", "/buy-crypto/provider", rightPayment},
-	{"GET", "/buy-crypto/provider/{provider_id}/rate", rightPayment},
-	{"GET", "/buy-crypto/provider/{provider_id}/order", rightPayment},
-	{"POST", "/buy-crypto/provider/{provider_id}/order", rightPayment},
+var v3Endpoints = []trading.Endpoint{
+	trading.NewEndpoint("GET", "/spot/balance", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/spot/balance/{currency}", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/spot/order", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/spot/order/{client_order_id}", trading.RightOrderbook),
+	trading.NewEndpoint("POST", "/spot/order", trading.RightTrading),
+	trading.NewEndpoint("POST", "/spot/order/list", trading.RightTrading),
+	trading.NewEndpoint("PATCH", "/spot/order/{client_order_id}", trading.RightTrading),
+	trading.NewEndpoint("DELETE", "/spot/order", trading.RightTrading),
+	trading.NewEndpoint("DELETE", "/spot/order/{client_order_id}", trading.RightTrading),
+	trading.NewEndpoint("GET", "/spot/fee", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/spot/fee/{symbol}", trading.RightTrading),
+	trading.NewEndpoint("GET", "/spot/history/order", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/margin/account", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/margin/account/isolated/{symbol}", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/margin/account/cross/{currency}", trading.RightOrderbook),
+	trading.NewEndpoint("PUT", "/margin/account/isolated/{symbol}", trading.RightTrading),
+	trading.NewEndpoint("DELETE", "/margin/position", trading.RightTrading),
+	trading.NewEndpoint("DELETE", "/margin/position/isolated/{symbol}", trading.RightTrading),
+	trading.NewEndpoint("GET", "/margin/order", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/margin/order/{client_order_id}", trading.RightOrderbook),
+	trading.NewEndpoint("POST", "/margin/order", trading.RightTrading),
+	trading.NewEndpoint("POST", "/margin/order/list", trading.RightTrading),
+	trading.NewEndpoint("PATCH", "/margin/order/{client_order_id}", trading.RightTrading),
+	trading.NewEndpoint("DELETE", "/margin/order", trading.RightTrading),
+	trading.NewEndpoint("DELETE", "/margin/order/{client_order_id}", trading.RightTrading),
+	trading.NewEndpoint("GET", "/margin/config", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/margin/history/order", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/margin/history/trade", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/sub-account", trading.RightNone),
+	trading.NewEndpoint("POST", "/sub-account/freeze", trading.RightNone),
+	trading.NewEndpoint("POST", "/sub-account/activate", trading.RightNone),
+	trading.NewEndpoint("POST", "/sub-account/transfer", trading.RightWithdraw),
+	trading.NewEndpoint("POST", "/sub-account/transfer/sub-to-super", trading.RightWithdraw),
+	trading.NewEndpoint("POST", "/sub-account/transfer/sub-to-sub", trading.RightWithdraw),
+	trading.NewEndpoint("GET", "/sub-account/acl", trading.RightPayment),
+	trading.NewEndpoint("POST", "/sub-account/acl", trading.RightPayment),
+	trading.NewEndpoint("GET", "/sub-account/balance/{sub_acc_id}", trading.RightPayment),
+	trading.NewEndpoint("GET", "/sub-account/crypto/address/{sub_acc_id}/{currency}", trading.RightPayment),
+	trading.NewEndpoint("GET", "/buy-crypto/provider", trading.RightPayment),
+	trading.NewEndpoint("GET", "/buy-crypto/provider/{provider_id}/rate", trading.RightPayment),
+	trading.NewEndpoint("GET", "/buy-crypto/provider/{provider_id}/order", trading.RightPayment),
+	trading.NewEndpoint("POST", "/buy-crypto/provider/{provider_id}/order", trading.RightPayment),
 }
 
 // unknownOrder is a client_order_id no spec ever places.
@@ -112,16 +83,6 @@ func fill(ctx context.Context, e *framework.Env, path string, keyed bool) string
 	out := r.Replace(path)
 	if strings.Contains(out, "{") {
 		panic(fmt.Sprintf("auth: unfilled placeholder in %s", out))
-	}
-	return out
-}
-
-// bareEntries are the rows of the table of requests without credentials:
-// every endpoint of v3Endpoints.
-func bareEntries() []TableEntry {
-	out := make([]TableEntry, 0, len(v3Endpoints))
-	for _, p := range v3Endpoints {
-		out = append(out, Entry(p.String(), p))
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -46,11 +47,11 @@ var _ = Describe("v2 authentication", func() {
 	// Every authenticated row of the version 2 tables, one list with the
 	// rights table (endpoints.go).
 	DescribeTable("refuses a protected endpoint without credentials", framework.Checks("V2-AUTH-REQUIRED"),
-		func(ctx SpecContext, p endpoint) {
-			ex, _ := e.V2Public().Do(ctx, client.Request{Method: p.method, Path: fill(ctx, e, p.path, false)})
+		func(ctx SpecContext, p trading.Endpoint) {
+			ex, _ := e.V2Public().Do(ctx, client.Request{Method: p.Method, Path: fill(ctx, e, p.Path, false)})
 			Expect(ex).To(framework.BeAPIError(http.StatusUnauthorized, 1001, 1002), "%s without credentials", p)
 		},
-		bareEntries(),
+		trading.BareEntries(v2Endpoints),
 	)
 
 	framework.ConformanceIt("V2-AUTH-UNKNOWN-KEY", func(ctx SpecContext) {

@@ -7,73 +7,45 @@ import (
 	"strings"
 
 	"github.com/conform-harness/conform/suites/framework"
+	"github.com/conform-harness/conform/suites/trading"
 	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 )
-
-// The access rights as version 2's Authentication section names them.
-const (
-	rightOrderbook = "Orderbook, History, Trading balance"
-	rightTrading   = "Place/cancel orders"
-	rightPayment   = "Payment information"
-	rightWithdraw  = "Withdraw cryptocurrencies"
-	rightNone      = "none" // any authenticated key
-)
-
-// singleRight is the role holding each right alone.
-var singleRight = map[string]string{
-	rightOrderbook: target.RoleReadOnly,
-	rightTrading:   target.RoleTradeOnly,
-	rightPayment:   target.RolePaymentOnly,
-	rightWithdraw:  target.RoleWithdrawOnly,
-}
-
-// rightOrder lists the four rights in a fixed order: every Ginkgo process
-// must build the same spec tree.
-var rightOrder = []string{rightOrderbook, rightTrading, rightPayment, rightWithdraw}
-
-// endpoint is one row of the version 2 endpoint tables with its access
-// right; segments in braces are filled in at run time (fill).
-type endpoint struct {
-	method, path, right string
-}
-
-func (p endpoint) String() string { return p.method + " " + p.path }
 
 // v2Endpoints are every authenticated row of the document's version 2
 // tables (Trading history, Account management, Sub-accounts, Buy crypto:
 // "Payment information right for all"). The sub-account listing GET
 // /sub-acc is named without its response and is left out.
-var v2Endpoints = []endpoint{
-	{"GET", "/history/trades", rightOrderbook},
-	{"GET", "/history/order/{orderId}/trades", rightOrderbook},
-	{"GET", "/account/balance", rightPayment},
-	{"GET", "/account/crypto/address/{currency}", rightPayment},
-	{"POST", "/account/crypto/address/{currency}", rightPayment},
-	{"GET", "/account/crypto/addresses/{currency}", rightPayment},
-	{"GET", "/account/crypto/used-addresses/{currency}", rightPayment},
-	{"POST", "/account/crypto/withdraw", rightWithdraw},
-	{"PUT", "/account/crypto/withdraw/{id}", rightWithdraw},
-	{"DELETE", "/account/crypto/withdraw/{id}", rightWithdraw},
-	{"POST", "/account/crypto/transfer-convert", rightPayment},
-	{"GET", "/account/crypto/estimate-withdraw", rightPayment},
-	{"GET", "/account/crypto/estimate-withdraw-levels", rightPayment},
-	{"GET", "/account/crypto/is-mine/{address}", rightPayment},
-	{"POST", "/account/transfer", rightPayment},
-	{"POST", "/account/transfer/internal", rightWithdraw},
-	{"GET", "/account/transactions", rightPayment},
-	{"GET", "/account/transactions/{id}", rightPayment},
-	{"POST", "/sub-acc/freeze", rightNone},
-	{"POST", "/sub-acc/activate", rightNone},
-	{"POST", "/sub-acc/transfer", rightWithdraw},
-	{"GET", "/sub-acc/acl", rightPayment},
-	{"PUT", "/sub-acc/acl/{unknownSubAccountUserId}", rightPayment},
-	{"GET", "/sub-acc/balance/{subAccountUserId}", rightPayment},
-	{"GET", "/sub-acc/deposit-address/{subAccountUserId}/{currency}", rightNone},
-	{"GET", "/buy-crypto/provider", rightPayment},
-	{"GET", "/buy-crypto/provider/{providerID}/rate", rightPayment},
-	{"GET", "/buy-crypto/provider/{providerID}/order", rightPayment},
-	{"POST", "/buy-crypto/provider/{providerID}/order", rightPayment},
+var v2Endpoints = []trading.Endpoint{
+	trading.NewEndpoint("GET", "/history/trades", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/history/order/{orderId}/trades", trading.RightOrderbook),
+	trading.NewEndpoint("GET", "/account/balance", trading.RightPayment),
+	trading.NewEndpoint("GET", "/account/crypto/address/{currency}", trading.RightPayment),
+	trading.NewEndpoint("POST", "/account/crypto/address/{currency}", trading.RightPayment),
+	trading.NewEndpoint("GET", "/account/crypto/addresses/{currency}", trading.RightPayment),
+	trading.NewEndpoint("GET", "/account/crypto/used-addresses/{currency}", trading.RightPayment),
+	trading.NewEndpoint("POST", "/account/crypto/withdraw", trading.RightWithdraw),
+	trading.NewEndpoint("PUT", "/account/crypto/withdraw/{id}", trading.RightWithdraw),
+	trading.NewEndpoint("DELETE", "/account/crypto/withdraw/{id}", trading.RightWithdraw),
+	trading.NewEndpoint("POST", "/account/crypto/transfer-convert", trading.RightPayment),
+	trading.NewEndpoint("GET", "/account/crypto/estimate-withdraw", trading.RightPayment),
+	trading.NewEndpoint("GET", "/account/crypto/estimate-withdraw-levels", trading.RightPayment),
+	trading.NewEndpoint("GET", "/account/crypto/is-mine/{address}", trading.RightPayment),
+	trading.NewEndpoint("POST", "/account/transfer", trading.RightPayment),
+	trading.NewEndpoint("POST", "/account/transfer/internal", trading.RightWithdraw),
+	trading.NewEndpoint("GET", "/account/transactions", trading.RightPayment),
+	trading.NewEndpoint("GET", "/account/transactions/{id}", trading.RightPayment),
+	trading.NewEndpoint("POST", "/sub-acc/freeze", trading.RightNone),
+	trading.NewEndpoint("POST", "/sub-acc/activate", trading.RightNone),
+	trading.NewEndpoint("POST", "/sub-acc/transfer", trading.RightWithdraw),
+	trading.NewEndpoint("GET", "/sub-acc/acl", trading.RightPayment),
+	trading.NewEndpoint("PUT", "/sub-acc/acl/{unknownSubAccountUserId}", trading.RightPayment),
+	trading.NewEndpoint("GET", "/sub-acc/balance/{subAccountUserId}", trading.RightPayment),
+	trading.NewEndpoint("GET", "/sub-acc/deposit-address/{subAccountUserId}/{currency}", trading.RightNone),
+	trading.NewEndpoint("GET", "/buy-crypto/provider", trading.RightPayment),
+	trading.NewEndpoint("GET", "/buy-crypto/provider/{providerID}/rate", trading.RightPayment),
+	trading.NewEndpoint("GET", "/buy-crypto/provider/{providerID}/order", trading.RightPayment),
+	trading.NewEndpoint("POST", "/buy-crypto/provider/{providerID}/order", trading.RightPayment),
 }
 
 // fill replaces the path's placeholders. Identifiers of things the spec
@@ -98,16 +70,6 @@ func fill(ctx context.Context, e *framework.Env, path string, keyed bool) string
 	out := r.Replace(path)
 	if strings.Contains(out, "{") {
 		panic(fmt.Sprintf("v2auth: unfilled placeholder in %s", out))
-	}
-	return out
-}
-
-// bareEntries are the rows of the table of requests without credentials:
-// every endpoint of v2Endpoints.
-func bareEntries() []TableEntry {
-	out := make([]TableEntry, 0, len(v2Endpoints))
-	for _, p := range v2Endpoints {
-		out = append(out, Entry(p.String(), p))
 	}
 	return out
 }
