@@ -18,14 +18,20 @@ const (
 
 // WriteReports writes summary.json and report.html into dir.
 func (a *Analysis) WriteReports(dir string) error {
-	if err := a.Summary.WriteJSON(filepath.Join(dir, SummaryFile)); err != nil {
+	return writeReports(dir, a.Summary.WriteJSON, a.WriteHTML)
+}
+
+// writeReports writes a run's summary.json (with writeJSON) and
+// report.html (with writeHTML) into dir, REST and stream runs alike.
+func writeReports(dir string, writeJSON func(path string) error, writeHTML func(io.Writer) error) error {
+	if err := writeJSON(filepath.Join(dir, SummaryFile)); err != nil {
 		return err
 	}
 	f, err := os.Create(filepath.Join(dir, ReportFile))
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	if err := a.WriteHTML(f); err != nil {
+	if err := writeHTML(f); err != nil {
 		f.Close()
 		return err
 	}

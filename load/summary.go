@@ -155,8 +155,11 @@ func lagFigures(h *Histogram) *LagFigures {
 }
 
 // WriteJSON writes the summary as indented JSON to path.
-func (s *Summary) WriteJSON(path string) error {
-	b, err := json.MarshalIndent(s, "", "  ")
+func (s *Summary) WriteJSON(path string) error { return writeJSON(path, s) }
+
+// writeJSON writes v indented to path (summary.json of either kind of run).
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("summary: %w", err)
 	}
@@ -277,24 +280,30 @@ func (s *Summary) WriteText(w io.Writer) error {
 			fmt.Fprintf(tw, "  run\t%s: %d requests, %.1f/s of %s, success %.4f, p99 %s\n", r.Attack, r.Requests, r.AchievedRate, runRequested(r), r.Success, fmtMS(r.P99MS))
 		}
 	}
-	for _, t := range s.Verdict.Thresholds {
+	writeVerdict(tw, s.Verdict, s.Interrupted)
+	return tw.Flush()
+}
+
+// writeVerdict writes the verdict's lines of a console summary (REST and
+// stream runs alike): thresholds, problems, warnings, interruptions, status.
+func writeVerdict(tw io.Writer, v Verdict, interrupted []string) {
+	for _, t := range v.Thresholds {
 		mark := "ok"
 		if !t.Pass {
 			mark = "BREACHED"
 		}
 		fmt.Fprintf(tw, "  threshold\t%s: %s (actual %s)\n", t.Threshold, mark, t.Actual)
 	}
-	for _, p := range s.Verdict.Problems {
+	for _, p := range v.Problems {
 		fmt.Fprintf(tw, "  invalid\t%s\n", p)
 	}
-	for _, w := range s.Verdict.Warnings {
+	for _, w := range v.Warnings {
 		fmt.Fprintf(tw, "  warning\t%s\n", w)
 	}
-	for _, i := range s.Interrupted {
+	for _, i := range interrupted {
 		fmt.Fprintf(tw, "  interrupted\t%s (what was measured until then is kept)\n", i)
 	}
-	fmt.Fprintf(tw, "  verdict\t%s\n", s.Verdict.Status)
-	return tw.Flush()
+	fmt.Fprintf(tw, "  verdict\t%s\n", v.Status)
 }
 
 func runRequested(r RunSummary) string {

@@ -192,11 +192,11 @@ func (d *driver) cleanup(ctx context.Context) CleanupReport {
 			continue
 		}
 		req.Header.Set("Authorization", r.auth.Authorization(http.MethodDelete, d.path+"/"+r.id, "", nil))
-		status, _, err := d.do(req)
+		status, body, err := d.do(req)
 		switch {
 		case err == nil && status/100 == 2:
 			rep.Removed++
-		case err == nil && (status == http.StatusNotFound || status == http.StatusBadRequest):
+		case err == nil && isOrderNotFound(body): // 20002, as the REST orders scenario reads it
 			rep.Gone++
 		default:
 			rep.Failures++

@@ -5,8 +5,6 @@ import (
 	"html/template"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -95,21 +93,7 @@ func (s *StreamSummary) charts() (latency, messages, conns string) {
 
 // WriteReports writes summary.json and report.html into dir.
 func (a *StreamAnalysis) WriteReports(dir string) error {
-	if err := a.Summary.WriteJSON(filepath.Join(dir, SummaryFile)); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(dir, ReportFile))
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := a.WriteHTML(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	return nil
+	return writeReports(dir, a.Summary.WriteJSON, a.WriteHTML)
 }
 
 // WriteHTML writes the self-contained stream report.

@@ -1,10 +1,8 @@
 package load
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -313,34 +311,9 @@ func (s *StreamSummary) WriteText(w io.Writer) error {
 	for _, r := range s.Rows() {
 		fmt.Fprintf(tw, "  %s\t%s\n", r[0], r[1])
 	}
-	for _, t := range s.Verdict.Thresholds {
-		mark := "ok"
-		if !t.Pass {
-			mark = "BREACHED"
-		}
-		fmt.Fprintf(tw, "  threshold\t%s: %s (actual %s)\n", t.Threshold, mark, t.Actual)
-	}
-	for _, p := range s.Verdict.Problems {
-		fmt.Fprintf(tw, "  invalid\t%s\n", p)
-	}
-	for _, w := range s.Verdict.Warnings {
-		fmt.Fprintf(tw, "  warning\t%s\n", w)
-	}
-	for _, i := range s.Interrupted {
-		fmt.Fprintf(tw, "  interrupted\t%s (what was measured until then is kept)\n", i)
-	}
-	fmt.Fprintf(tw, "  verdict\t%s\n", s.Verdict.Status)
+	writeVerdict(tw, s.Verdict, s.Interrupted)
 	return tw.Flush()
 }
 
 // WriteJSON writes summary.json.
-func (s *StreamSummary) WriteJSON(path string) error {
-	b, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return fmt.Errorf("summary: %w", err)
-	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("summary: %w", err)
-	}
-	return nil
-}
+func (s *StreamSummary) WriteJSON(path string) error { return writeJSON(path, s) }
