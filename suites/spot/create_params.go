@@ -9,7 +9,6 @@ import (
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/suites/trading"
-	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -21,11 +20,7 @@ var _ = Describe("Create order parameters", func() {
 		t *trading.Trader
 		s trading.Symbol
 	)
-	BeforeEach(func(ctx SpecContext) {
-		framework.Current().RequireTrading()
-		t = newTrader(target.RoleFull)
-		s = restingSymbol(ctx, t)
-	})
+	restingSetup(&t, &s)
 	refuse10001 := []int{10001}
 
 	framework.ConformanceContext("V3-SPOT-CLOID-LEN", func() {
@@ -112,11 +107,7 @@ var _ = Describe("Create order parameters", func() {
 		t *trading.Trader
 		s trading.Symbol
 	)
-	BeforeEach(func(ctx SpecContext) {
-		framework.Current().RequireTrading()
-		t = newTrader(target.RoleFull)
-		s = restingSymbol(ctx, t)
-	})
+	restingSetup(&t, &s)
 	refuse10001 := []int{10001}
 
 	framework.ConformanceContext("V3-SPOT-REQUIRED", func() {
@@ -198,11 +189,7 @@ var _ = Describe("Create order parameters", func() {
 		t *trading.Trader
 		s trading.Symbol
 	)
-	BeforeEach(func(ctx SpecContext) {
-		framework.Current().RequireTrading()
-		t = newTrader(target.RoleFull)
-		s = restingSymbol(ctx, t)
-	})
+	restingSetup(&t, &s)
 	refuse10001 := []int{10001}
 
 	framework.ConformanceContext("V3-SPOT-PRICE-REQUIRED", func() {

@@ -27,11 +27,7 @@ var _ = Describe("The Order resource", func() {
 		t *trading.Trader
 		s trading.Symbol
 	)
-	BeforeEach(func(ctx SpecContext) {
-		framework.Current().RequireTrading()
-		t = newTrader(target.RoleFull)
-		s = restingSymbol(ctx, t)
-	})
+	restingSetup(&t, &s)
 
 	// variety is orders that rest without trading and between them carry
 	// every optional field a single spot order can: price, stop_price,

@@ -17,11 +17,7 @@ var _ = Describe("Rules for orders: funds", func() {
 		t *trading.Trader
 		s trading.Symbol
 	)
-	BeforeEach(func(ctx SpecContext) {
-		framework.Current().RequireTrading()
-		t = newTrader(target.RoleFull)
-		s = restingSymbol(ctx, t)
-	})
+	restingSetup(&t, &s)
 
 	framework.ConformanceContext("V3-SPOT-FUNDS", func() {
 		It("refuses a buy whose cost exceeds the available quote balance with 20001", func(ctx SpecContext) {

@@ -18,11 +18,7 @@ var _ = Describe("Spot order history", func() {
 		t *trading.Trader
 		s trading.Symbol
 	)
-	BeforeEach(func(ctx SpecContext) {
-		framework.Current().RequireTrading()
-		t = newTrader(target.RoleFull)
-		s = restingSymbol(ctx, t)
-	})
+	restingSetup(&t, &s)
 
 	framework.ConformanceIt("V3-SPOT-HISTORY", func(ctx SpecContext) {
 		var mine []string
@@ -117,11 +113,7 @@ var _ = Describe("Spot order history", func() {
 		t *trading.Trader
 		s trading.Symbol
 	)
-	BeforeEach(func(ctx SpecContext) {
-		framework.Current().RequireTrading()
-		t = newTrader(target.RoleFull)
-		s = restingSymbol(ctx, t)
-	})
+	restingSetup(&t, &s)
 
 	framework.ConformanceContext("V3-SPOT-HISTORY-CLOID", func() {
 		DescribeTable("client_order_id overrides every other parameter",

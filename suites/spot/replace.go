@@ -8,7 +8,6 @@ import (
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/suites/trading"
-	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/shopspring/decimal"
@@ -32,11 +31,7 @@ var _ = Describe("Replacing orders", func() {
 		t *trading.Trader
 		s trading.Symbol
 	)
-	BeforeEach(func(ctx SpecContext) {
-		framework.Current().RequireTrading()
-		t = newTrader(target.RoleFull)
-		s = restingSymbol(ctx, t)
-	})
+	restingSetup(&t, &s)
 
 	framework.ConformanceIt("V3-SPOT-REPLACE", func(ctx SpecContext) {
 		old := restingBuy(s, 3)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/suites/trading"
-	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/shopspring/decimal"
@@ -56,11 +55,7 @@ var _ = Describe("Rules for orders: steps", func() {
 		t *trading.Trader
 		s trading.Symbol
 	)
-	BeforeEach(func(ctx SpecContext) {
-		framework.Current().RequireTrading()
-		t = newTrader(target.RoleFull)
-		s = restingSymbol(ctx, t)
-	})
+	restingSetup(&t, &s)
 
 	// A price is tried on a buy resting at a few ticks, a quantity on a sell
 	// resting far above the market, so neither trades whatever the rounding.

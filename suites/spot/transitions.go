@@ -9,31 +9,21 @@ import (
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/suites/framework"
 	"github.com/conform-harness/conform/suites/trading"
-	"github.com/conform-harness/conform/target"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/shopspring/decimal"
 )
 
 // States and transitions of one order, and the time-in-force definitions
-// that need no clock. Orders that must not trade run in parallel; the ones
-// that meet the counterparty are Serial.
+// that need no clock. Orders that must not trade rest at a few ticks; the
+// ones that meet the counterparty trade on a symbol of their own
+// (trading.FillMarkets).
 var _ = Describe("Order states", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol
 	)
-	BeforeEach(func(ctx SpecContext) {
-		framework.Current().RequireTrading()
-		t = newTrader(target.RoleFull)
-		s = restingSymbol(ctx, t)
-	})
-	// fills returns the counterparty and a market to trade on with t.
-	fills := func(ctx SpecContext) (*trading.Trader, market) {
-		GinkgoHelper()
-		cp := newTrader(target.RoleCounterparty)
-		return cp, fillMarket(ctx, cp, t, 3, nil)
-	}
+	restingSetup(&t, &s)
 
 	framework.ConformanceContext("V3-SPOT-IOC-FOK-FINAL", func() {
 		DescribeTable("answers an order with nothing to meet with its final status",
@@ -46,7 +36,7 @@ var _ = Describe("Order states", func() {
 		)
 		DescribeTable("answers an order that meets a resting order with its final status",
 			func(ctx SpecContext, tif string, n int64, want string) {
-				cp, m := fills(ctx)
+				cp, m := fillsWith(ctx, t)
 				m.Rest(ctx, cp, m.Limit("sell", 1, 0))
 				o := m.Take(ctx, t, m.Limit("buy", n, 0).With("time_in_force", tif))
 				Expect(o["status"]).To(Equal(want), "%s buy of %d against 1 resting: the create answer is final (filled or expired)\norder: %v", tif, n, o)
@@ -60,12 +50,12 @@ var _ = Describe("Order states", func() {
 
 	framework.ConformanceContext("V3-SPOT-INSTANT-FILL", func() {
 		It("answers an order filled at once with filled", func(ctx SpecContext) {
-			cp, m := fills(ctx)
+			cp, m := fillsWith(ctx, t)
 			_, o := m.Trade(ctx, cp, t, "sell", 1, 0)
 			Expect(o["status"]).To(Equal("filled"), "the create answer of an order that met a resting order of its size\norder: %v", o)
 		})
 		It("answers an order filled in part at once with partiallyFilled", func(ctx SpecContext) {
-			cp, m := fills(ctx)
+			cp, m := fillsWith(ctx, t)
 			m.Rest(ctx, cp, m.Limit("sell", 1, 0))
 			o := m.Take(ctx, t, m.Limit("buy", 2, 0))
 			Expect(o["status"]).To(Equal("partiallyFilled"), "the create answer of a GTC buy of 2 against 1 resting\norder: %v", o)
@@ -74,7 +64,7 @@ var _ = Describe("Order states", func() {
 	})
 
 	framework.ConformanceIt("V3-ORDER-PRICE-AVERAGE", func(ctx SpecContext) {
-		cp, m := fills(ctx)
+		cp, m := fillsWith(ctx, t)
 		// One trade quantity rests at mid and one a tick above; a buy of two
 		// up to a tick above takes both.
 		m.Rest(ctx, cp, m.Limit("sell", 1, 0))
@@ -109,7 +99,7 @@ var _ = Describe("Order states", func() {
 		// its usual direction: a stop buy and a take-profit sell on the rise,
 		// a stop sell and a take-profit buy on the fall.
 		It("places them in the book when the last trade price crosses the trigger", func(ctx SpecContext) {
-			cp, m := fills(ctx)
+			cp, m := fillsWith(ctx, t)
 			m.Trade(ctx, cp, t, "sell", 1, 0) // last price: mid
 			far := m.Room * 10
 			rise := map[string]params{
@@ -149,17 +139,7 @@ var _ = Describe("Order states", func() {
 		t *trading.Trader
 		s trading.Symbol
 	)
-	BeforeEach(func(ctx SpecContext) {
-		framework.Current().RequireTrading()
-		t = newTrader(target.RoleFull)
-		s = restingSymbol(ctx, t)
-	})
-	// fills returns the counterparty and a market to trade on with t.
-	fills := func(ctx SpecContext) (*trading.Trader, market) {
-		GinkgoHelper()
-		cp := newTrader(target.RoleCounterparty)
-		return cp, fillMarket(ctx, cp, t, 3, nil)
-	}
+	restingSetup(&t, &s)
 
 	framework.ConformanceContext("V3-SPOT-CANCEL", func() {
 		DescribeTable("cancels an active order and answers it canceled",
@@ -176,7 +156,7 @@ var _ = Describe("Order states", func() {
 			Entry("suspended", func(s trading.Symbol) params { return parkedStops(s)["stopLimit"] }, "suspended"),
 		)
 		It("cancels a partiallyFilled order", func(ctx SpecContext) {
-			cp, m := fills(ctx)
+			cp, m := fillsWith(ctx, t)
 			p := m.Limit("buy", 2, 0)
 			m.Rest(ctx, t, p)
 			m.Take(ctx, cp, m.Limit("sell", 1, 0))
@@ -230,7 +210,7 @@ var _ = Describe("Order states", func() {
 			Expect(o["post_only"]).To(Equal(true), "post_only of an order sent post-only")
 		})
 		It("expires a post-only order that would match as taker", func(ctx SpecContext) {
-			cp, m := fills(ctx)
+			cp, m := fillsWith(ctx, t)
 			maker := m.Limit("sell", 1, 0)
 			m.Rest(ctx, cp, maker)
 			p := m.Limit("buy", 1, 0).With("post_only", "true")
@@ -242,7 +222,7 @@ var _ = Describe("Order states", func() {
 	})
 
 	framework.ConformanceIt("V3-SPOT-IOC", func(ctx SpecContext) {
-		cp, m := fills(ctx)
+		cp, m := fillsWith(ctx, t)
 		m.Rest(ctx, cp, m.Limit("sell", 1, 0))
 		p := m.Limit("buy", 2, 0).With("time_in_force", "IOC")
 		o := m.Take(ctx, t, p)
@@ -256,7 +236,7 @@ var _ = Describe("Order states", func() {
 
 	framework.ConformanceContext("V3-SPOT-FOK", func() {
 		It("executes nothing when it cannot execute completely", func(ctx SpecContext) {
-			cp, m := fills(ctx)
+			cp, m := fillsWith(ctx, t)
 			maker := m.Limit("sell", 1, 0)
 			m.Rest(ctx, cp, maker)
 			before := t.Snapshot(ctx, m.currencies()...)
@@ -270,7 +250,7 @@ var _ = Describe("Order states", func() {
 			}
 		})
 		It("executes completely when it can", func(ctx SpecContext) {
-			cp, m := fills(ctx)
+			cp, m := fillsWith(ctx, t)
 			m.Rest(ctx, cp, m.Limit("sell", 2, 0))
 			o := m.Take(ctx, t, m.Limit("buy", 2, 0).With("time_in_force", "FOK"))
 			Expect(o["status"]).To(Equal("filled"), "a FOK buy of 2 against 2 resting\norder: %v", o)
