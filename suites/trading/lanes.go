@@ -105,7 +105,7 @@ func (l *laneSet) release(symbol string) {
 	_ = h.f.Close() // closing the descriptor releases its flock
 }
 
-// ownsLane reports whether this process already holds symbol.
+// owns reports whether this process already holds symbol.
 func (l *laneSet) owns(symbol string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -163,8 +163,7 @@ func (t *Trader) checkCanceled(ctx context.Context, cloid string, r cancelResult
 }
 
 // endCancels are the cleanup cancels a spec registered and has not sent.
-// The first cleanup of them to run sends them all at once (Workers at a
-// time): over a path tens of milliseconds away, a spec's three or four
+// The first cleanup of them to run sends them all at once: over a path tens of milliseconds away, a spec's three or four
 // cancels one after the other were a round trip each. Sending a cancel
 // earlier than its own cleanup's turn is harmless: no cleanup needs an
 // order of the spec to stay active, and none is canceled later than before.
@@ -190,24 +189,14 @@ func (b *cancelBatch) add(t *Trader, cloid string) *pendingCancel {
 	return c
 }
 
-// run sends every pending cancel and waits for their answers.
+// run sends every pending cancel (Workers at a time, see Each) and waits
+// for their answers.
 func (b *cancelBatch) run(ctx context.Context) {
 	b.mu.Lock()
 	todo := b.pending
 	b.pending = nil
 	b.mu.Unlock()
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, Workers)
-	for _, c := range todo {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			c.res = c.t.cancelNow(ctx, c.cloid)
-		}()
-	}
-	wg.Wait()
+	Each(len(todo), func(i int) { todo[i].res = todo[i].t.cancelNow(ctx, todo[i].cloid) })
 }
 
 // Cancel sends DELETE {venue}/order/{client_order_id}.
