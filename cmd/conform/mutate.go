@@ -27,7 +27,9 @@ A baseline run of the same specs without faults must pass. Writes
 <out>/mutation.json (the kill table, a summary of every run) and keeps the
 report and log of a run under <out>/mutation/ only where someone has to
 look: survivors, errors, a failing baseline (--keep-all keeps every one).
-The previous run's mutation/ is kept as mutation.prev/.
+The previous run's mutation/ is kept as mutation.prev/. A fault that
+survives its run is run a second time, two at a time, after the others; a
+kill on that second run says so in the table.
 Exits 1 when a fault SURVIVED or its rule has NO-SPEC, 3 when the baseline
 fails or a run breaks.`
 
@@ -167,7 +169,8 @@ func cmdMutate(args []string, e *env) error {
 	fmt.Fprintf(e.stderr, "mutate: %d faults, %d with specs; %d suite runs, %d at a time\n", len(selected), len(covered), len(plan.Jobs), o.parallel)
 	runner := mutation.Runner{Suite: suite, Dir: runDir, Parallel: o.parallel, Timeout: o.timeout, Grace: killGrace, Exec: execChild, Progress: e.stderr}
 	runs := runner.Run(ctx, plan.Jobs)
-	m := mutation.Judge(selected, func(rule string) int { return len(cov.SpecsFor(rule)) }, plan, runs)
+	specs := func(rule string) int { return len(cov.SpecsFor(rule)) }
+	m := runner.Again(ctx, selected, specs, plan, runs, mutation.Judge(selected, specs, plan, runs))
 	if !o.keepAll {
 		if _, err := m.Prune(); err != nil {
 			return harnessErrorf("mutate: prune the runs' reports: %w", err)

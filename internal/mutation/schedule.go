@@ -146,3 +146,52 @@ func Judge(selected []faults.Fault, specs func(rule string) int, p Plan, runs ma
 	}
 	return killtable.Tally(results, p.Baseline, bad)
 }
+
+// againParallel is how many survivors' second runs go at a time: few, so
+// that each has the harness on time that its first run, beside a dozen
+// others on two cores, may not have had (a limit row then reads
+// inconclusive, a stream spec's deadline passes).
+const againParallel = 2
+
+// Again runs a second time, againParallel at a time, the fault runs of the
+// faults m found SURVIVED, into the same report and log, and judges again:
+// a fault is killed when a spec of its rule fails in either run. A fault
+// killed only on its second run says so in its note, with what its first
+// run said, so that a kill that depends on a quiet machine stays visible.
+func (r Runner) Again(ctx context.Context, selected []faults.Fault, specs func(rule string) int, p Plan, runs map[string]killtable.Run, m *killtable.Mutation) *killtable.Mutation {
+	first := map[string]killtable.FaultResult{}
+	var jobs []Job
+	for _, res := range m.Faults {
+		if res.Verdict != killtable.Survived {
+			continue
+		}
+		for _, j := range p.Jobs {
+			if j.Name == res.Rule {
+				first[res.Rule] = res
+				jobs = append(jobs, j)
+			}
+		}
+	}
+	if len(jobs) == 0 {
+		return m
+	}
+	fmt.Fprintf(r.Progress, "mutate: %d faults survived their first run; running them again, %d at a time\n", len(jobs), againParallel)
+	r.Parallel = againParallel
+	for name, run := range r.Run(ctx, jobs) {
+		runs[name] = run
+	}
+	again := Judge(selected, specs, p, runs)
+	for i := range again.Faults {
+		res := &again.Faults[i]
+		was, retried := first[res.Rule]
+		if !retried || res.Verdict != killtable.Killed {
+			continue
+		}
+		why := "every spec passed"
+		if was.Note != "" {
+			why = was.Note
+		}
+		res.Note = "killed on its second run; its first, beside other runs, survived (" + why + ")"
+	}
+	return again
+}

@@ -25,9 +25,13 @@ import (
 // saw at once.
 type fakeSuite struct {
 	fail, broken []string
-	mu           sync.Mutex
-	now, most    int
-	envs         [][]string
+	// secondOnly: faults whose specs fail from their second run on (a kill
+	// that needs a harness on time).
+	secondOnly []string
+	mu         sync.Mutex
+	now, most  int
+	envs       [][]string
+	runs       map[string]int
 }
 
 func (f *fakeSuite) exec(ctx context.Context, c Cmd) (int, error) {
@@ -52,8 +56,15 @@ func (f *fakeSuite) exec(ctx context.Context, c Cmd) (int, error) {
 	if slices.Contains(f.broken, fault) {
 		return 2, nil
 	}
+	f.mu.Lock()
+	if f.runs == nil {
+		f.runs = map[string]int{}
+	}
+	f.runs[fault]++
+	again := f.runs[fault] > 1
+	f.mu.Unlock()
 	state := types.SpecStatePassed
-	if slices.Contains(f.fail, fault) {
+	if slices.Contains(f.fail, fault) || again && slices.Contains(f.secondOnly, fault) {
 		state = types.SpecStateFailed
 	}
 	var specs []types.SpecReport
@@ -128,5 +139,39 @@ func TestRunnerExecError(t *testing.T) {
 		if run.Err == nil || !strings.Contains(run.Err.Error(), "no such file") {
 			t.Errorf("%s: %v", name, run.Err)
 		}
+	}
+}
+
+// A fault that survives its first run gets a second, fewer at a time: killed
+// there, its note says it was killed only on its second run and what the
+// first said; a fault that survives both stays SURVIVED; killed ones are not
+// run again.
+func TestRunnerAgain(t *testing.T) {
+	dir := t.TempDir()
+	all := []faults.Fault{{Rule: "V3-KILLED"}, {Rule: "V3-LATE"}, {Rule: "V3-SURVIVED"}}
+	covered := []string{"V3-KILLED", "V3-LATE", "V3-SURVIVED"}
+	p := NewPlan(covered, map[string]Wait{}, 4, dir, time.Minute)
+	f := &fakeSuite{fail: []string{"V3-KILLED"}, secondOnly: []string{"V3-LATE"}}
+	var progress bytes.Buffer
+	r := Runner{Suite: "suites.test", Dir: dir, Parallel: 4, Timeout: time.Minute, Exec: f.exec, Progress: &progress}
+	runs := r.Run(context.Background(), p.Jobs)
+	specs := func(string) int { return 1 }
+	first := Judge(all, specs, p, runs)
+	f.most = 0
+	m := r.Again(context.Background(), all, specs, p, runs, first)
+	want := map[string]killtable.Verdict{"V3-KILLED": killtable.Killed, "V3-LATE": killtable.Killed, "V3-SURVIVED": killtable.Survived}
+	for _, res := range m.Faults {
+		if res.Verdict != want[res.Rule] {
+			t.Errorf("%s: %s, want %s", res.Rule, res.Verdict, want[res.Rule])
+		}
+		if late := res.Rule == "V3-LATE"; late != strings.Contains(res.Note, "killed on its second run") {
+			t.Errorf("%s: note %q", res.Rule, res.Note)
+		}
+	}
+	if f.runs["V3-KILLED"] != 1 || f.runs["V3-LATE"] != 2 || f.runs["V3-SURVIVED"] != 2 || f.most > againParallel {
+		t.Errorf("runs %v, %d at once", f.runs, f.most)
+	}
+	if m.Killed != 2 || !strings.Contains(progress.String(), "2 faults survived their first run; running them again") {
+		t.Errorf("killed %d; progress:\n%s", m.Killed, progress.String())
 	}
 }
