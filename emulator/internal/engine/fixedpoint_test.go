@@ -17,9 +17,9 @@ import (
 // trades moved, the fee account included.
 func TestFixedPointAgreesWithDecimals(t *testing.T) {
 	t.Parallel() // long under -race; each builds its own engines
-	steps := 3000
+	steps := depth(3000)
 	if testing.Short() {
-		steps = 600
+		steps = min(steps, 600)
 	}
 	syms := map[string]Symbol{}
 	for _, s := range testSymbols() {

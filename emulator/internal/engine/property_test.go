@@ -302,9 +302,9 @@ func (s *stream) list(acct, ct string, margin bool) ListRequest {
 // exactly what the active orders hold.
 func TestConservation(t *testing.T) {
 	t.Parallel() // long under -race; each builds its own engines
-	steps := 3000
+	steps := depth(3000)
 	if testing.Short() {
-		steps = 500
+		steps = min(steps, 500)
 	}
 	variants := []struct {
 		name   string

@@ -1,0 +1,5 @@
+//go:build !race
+
+package fixed
+
+const raceEnabled = false

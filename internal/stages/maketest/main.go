@@ -1,0 +1,59 @@
+// Command maketest is make test's driver (see package stages): it runs the
+// stages it is given, each step a make invocation of this Makefile.
+//
+//	go run ./internal/stages/maketest [-logs DIR] [-every 15s] [-tail 60] STAGE...
+//
+// A STAGE is one argument: its steps separated by spaces, a step's targets
+// and variables joined with "+" ("conform-check+coverage").
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/conform-harness/conform/internal/stages"
+)
+
+func main() {
+	logs := flag.String("logs", "bin/test", "directory of the steps' logs")
+	every := flag.Duration("every", 15*time.Second, "longest silence while a stage runs")
+	tail := flag.Int("tail", 60, "lines of a failed step's log printed")
+	flag.Parse()
+	st, err := stages.Parse(flag.Args())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "maketest:", err)
+		os.Exit(2)
+	}
+	makeCmd := os.Getenv("MAKE")
+	if makeCmd == "" {
+		makeCmd = "make"
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r := stages.Runner{Out: os.Stdout, LogDir: *logs, Every: *every, Tail: *tail,
+		Start: func(ctx context.Context, s stages.Step, log io.Writer) (func() error, error) {
+			args := []string{"--no-print-directory"}
+			if !slices.Contains(s.Args, "build") {
+				args = append(args, "-o", "build") // built by the first stage
+			}
+			c := exec.CommandContext(ctx, makeCmd, append(args, s.Args...)...)
+			c.Stdout, c.Stderr = log, log
+			c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
+			c.WaitDelay = 30 * time.Second
+			if err := c.Start(); err != nil {
+				return nil, err
+			}
+			return c.Wait, nil
+		}}
+	if err := r.Run(ctx, st); err != nil {
+		os.Exit(1)
+	}
+}

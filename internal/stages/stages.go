@@ -1,0 +1,266 @@
+// Package stages runs make test: stages one after another, the steps of a
+// stage side by side, each step one make invocation whose output goes to a
+// log file of its own. The console gets one line per stage with each step's
+// time, a progress line at least every so often while a stage runs, and a
+// step's output only when it failed: a green make test reads in a screen.
+package stages
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Step is one make invocation: its targets run in order (a target whose
+// prerequisite is another target of the stage goes in the same step, so
+// that make does not build that prerequisite twice), with make variables
+// (NAME=value) among them.
+type Step struct {
+	// Name names the step on the console and its log file.
+	Name string
+	// Args are make's targets and variables.
+	Args []string
+}
+
+// Stage is a set of steps that run side by side.
+type Stage struct {
+	Steps []Step
+}
+
+// Parse reads stages from their written form: one argument per stage, its
+// steps separated by spaces, a step's targets and variables joined with "+"
+// ("conform-check+coverage", "remote+REMOTE_DELAY=5ms").
+func Parse(args []string) ([]Stage, error) {
+	var out []Stage
+	for _, a := range args {
+		var st Stage
+		for _, word := range strings.Fields(a) {
+			parts := strings.Split(word, "+")
+			for _, p := range parts {
+				if p == "" {
+					return nil, fmt.Errorf("stage %q: step %q has an empty part", a, word)
+				}
+			}
+			st.Steps = append(st.Steps, Step{Name: parts[0], Args: parts})
+		}
+		if len(st.Steps) == 0 {
+			return nil, fmt.Errorf("stage %d has no step", len(out)+1)
+		}
+		out = append(out, st)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no stage given")
+	}
+	return out, nil
+}
+
+// Start starts a step, its output written to log, and returns a function
+// that waits for its end (nil when it succeeded).
+type Start func(ctx context.Context, s Step, log io.Writer) (wait func() error, err error)
+
+// Runner runs stages.
+type Runner struct {
+	// Out is the console.
+	Out io.Writer
+	// LogDir receives one log per step, <name>.log.
+	LogDir string
+	// Every is the longest silence while a stage runs: a progress line is
+	// printed at least this often.
+	Every time.Duration
+	// Tail is how many of a failed step's last log lines are printed.
+	Tail int
+	// Start starts a step.
+	Start Start
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// result is a step's outcome.
+type result struct {
+	step Step
+	took time.Duration
+	err  error
+	log  string
+}
+
+// Run runs the stages in order and stops after the first stage with a
+// failed step (that stage's other steps run to their end). It returns an
+// error naming the failed steps.
+func (r Runner) Run(ctx context.Context, stages []Stage) error {
+	now := r.Now
+	if now == nil {
+		now = time.Now
+	}
+	if err := os.MkdirAll(r.LogDir, 0o755); err != nil {
+		return fmt.Errorf("stages: logs: %w", err)
+	}
+	begin := now()
+	fmt.Fprintf(r.Out, "make test: %d stages; each step's output in %s/<step>.log, printed here only when it fails\n", len(stages), r.LogDir)
+	for i, st := range stages {
+		results := r.stage(ctx, i+1, len(stages), st, now)
+		var failed []string
+		var took time.Duration
+		parts := make([]string, len(results))
+		for j, res := range results {
+			took = max(took, res.took)
+			parts[j] = res.step.Name + " " + short(res.took)
+			if res.err != nil {
+				parts[j] += " FAILED"
+				failed = append(failed, res.step.Name)
+			}
+		}
+		verdict := "ok  "
+		if len(failed) > 0 {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(r.Out, "%s [%d/%d] %s  (%s)\n", verdict, i+1, len(stages), strings.Join(parts, " · "), short(took))
+		if len(failed) > 0 {
+			for _, res := range results {
+				if res.err != nil {
+					r.printFailure(res)
+				}
+			}
+			fmt.Fprintf(r.Out, "make test: FAILED in stage %d (%s) after %s\n", i+1, strings.Join(failed, ", "), short(now().Sub(begin)))
+			return fmt.Errorf("stage %d failed: %s", i+1, strings.Join(failed, ", "))
+		}
+	}
+	fmt.Fprintf(r.Out, "make test: ok in %s\n", short(now().Sub(begin)))
+	return nil
+}
+
+// stage runs one stage's steps side by side, printing progress while any
+// runs.
+func (r Runner) stage(ctx context.Context, n, of int, st Stage, now func() time.Time) []result {
+	start := now()
+	results := make([]result, len(st.Steps))
+	var mu sync.Mutex
+	running := map[int]bool{}
+	var wg sync.WaitGroup
+	for i, s := range st.Steps {
+		log := filepath.Join(r.LogDir, s.Name+".log")
+		results[i] = result{step: s, log: log}
+		running[i] = true
+		wg.Go(func() {
+			err := r.runStep(ctx, s, log)
+			mu.Lock()
+			results[i].took, results[i].err = now().Sub(start), err
+			delete(running, i)
+			mu.Unlock()
+		})
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	tick := time.NewTicker(r.Every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return results
+		case <-tick.C:
+			mu.Lock()
+			var active []string
+			for i, s := range st.Steps {
+				if running[i] {
+					active = append(active, s.Name+lastLine(results[i].log))
+				}
+			}
+			mu.Unlock()
+			fmt.Fprintf(r.Out, "     [%d/%d] %s: running %s\n", n, of, short(now().Sub(start)), strings.Join(active, "; "))
+		}
+	}
+}
+
+// runStep runs one step into its log.
+func (r Runner) runStep(ctx context.Context, s Step, log string) error {
+	f, err := os.Create(log)
+	if err != nil {
+		return fmt.Errorf("log: %w", err)
+	}
+	defer f.Close()
+	wait, err := r.Start(ctx, s, f)
+	if err != nil {
+		fmt.Fprintf(f, "could not start: %v\n", err)
+		return err
+	}
+	return wait()
+}
+
+// printFailure prints a failed step's error and the end of its log.
+func (r Runner) printFailure(res result) {
+	lines := tailLines(res.log, r.Tail)
+	fmt.Fprintf(r.Out, "--- %s: %v; the last %d lines of %s:\n", res.step.Name, res.err, len(lines), res.log)
+	for _, l := range lines {
+		fmt.Fprintf(r.Out, "    %s\n", l)
+	}
+}
+
+// tailLines returns the last n lines of a file.
+func tailLines(path string, n int) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if len(lines) > 4*n {
+			lines = append(lines[:0], lines[len(lines)-n:]...)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
+}
+
+// lastLine is ` (…the log's last line)`, shortened, or "" for an empty log:
+// a step's own progress (mutate's [130/543], a run's spec count) shows
+// through.
+func lastLine(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	const window = 4096
+	off := max(0, fi.Size()-window)
+	b := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
+		return ""
+	}
+	s := strings.TrimRight(string(b), "\n\r ")
+	if i := strings.LastIndexAny(s, "\n\r"); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	if r := []rune(s); len(r) > 70 {
+		s = string(r[:69]) + "…"
+	}
+	return " (" + s + ")"
+}
+
+// short writes a duration as 45s or 3m05s.
+func short(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}

@@ -1,0 +1,107 @@
+package stages
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	st, err := Parse([]string{"vet unit-race build", "conform-check+coverage remote+REMOTE_DELAY=5ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st) != 2 || len(st[0].Steps) != 3 || st[1].Steps[0].Name != "conform-check" ||
+		strings.Join(st[1].Steps[0].Args, " ") != "conform-check coverage" || strings.Join(st[1].Steps[1].Args, " ") != "remote REMOTE_DELAY=5ms" {
+		t.Errorf("parsed %+v", st)
+	}
+	for _, bad := range [][]string{nil, {"  "}, {"a+"}, {"+b"}} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q): no error", bad)
+		}
+	}
+}
+
+// fakeMake plays make: each step prints its name and its lines, sleeps, and
+// fails when named in fail.
+type fakeMake struct {
+	mu    sync.Mutex
+	ran   []string
+	sleep map[string]time.Duration
+	fail  map[string]bool
+}
+
+func (f *fakeMake) start(ctx context.Context, s Step, log io.Writer) (func() error, error) {
+	f.mu.Lock()
+	f.ran = append(f.ran, s.Name)
+	f.mu.Unlock()
+	return func() error {
+		for i := range 100 {
+			fmt.Fprintf(log, "%s line %d\n", s.Name, i)
+		}
+		time.Sleep(f.sleep[s.Name])
+		if f.fail[s.Name] {
+			fmt.Fprintf(log, "--- FAIL: %s broke\n", s.Name)
+			return errors.New("exit status 2")
+		}
+		return nil
+	}, nil
+}
+
+// A green run: one line per stage with each step's time, progress lines
+// while a step runs longer than Every, naming it and its log's last line,
+// and a closing line; no step's output.
+func TestRunGreen(t *testing.T) {
+	f := &fakeMake{sleep: map[string]time.Duration{"slow": 120 * time.Millisecond}}
+	var out bytes.Buffer
+	r := Runner{Out: &out, LogDir: t.TempDir(), Every: 40 * time.Millisecond, Tail: 5, Start: f.start}
+	st, _ := Parse([]string{"a b", "slow"})
+	if err := r.Run(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"ok   [1/2] a 0s · b 0s", "ok   [2/2] slow 0s", "[2/2] 0s: running slow (slow line 99)", "make test: ok in"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("console lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "line 5\n") || strings.Count(s, "\n") > 8 {
+		t.Errorf("a green run printed a step's output or too much:\n%s", s)
+	}
+}
+
+// A failed step: its stage runs to its end, the stage line says FAIL, the
+// step's error and its log's last lines follow, and no later stage starts.
+func TestRunFailure(t *testing.T) {
+	f := &fakeMake{fail: map[string]bool{"b": true}, sleep: map[string]time.Duration{"a": 20 * time.Millisecond}}
+	var out bytes.Buffer
+	r := Runner{Out: &out, LogDir: t.TempDir(), Every: time.Minute, Tail: 3, Start: f.start}
+	st, _ := Parse([]string{"a b", "c"})
+	err := r.Run(context.Background(), st)
+	if err == nil || !strings.Contains(err.Error(), "stage 1 failed: b") {
+		t.Fatalf("err %v", err)
+	}
+	s := out.String()
+	for _, want := range []string{"FAIL [1/2] a 0s · b 0s FAILED", "--- b: exit status 2; the last 3 lines of", "    b line 98\n    b line 99\n    --- FAIL: b broke", "make test: FAILED in stage 1 (b)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("console lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(strings.Join(f.ran, " "), "c") || len(f.ran) != 2 {
+		t.Errorf("ran %v: the stage after a failure started, or a step of the failed stage did not", f.ran)
+	}
+}
+
+func TestShort(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "0s", 45 * time.Second: "45s", 185 * time.Second: "3m05s", 59600 * time.Millisecond: "1m00s"} {
+		if got := short(d); got != want {
+			t.Errorf("short(%s) = %s, want %s", d, got, want)
+		}
+	}
+}
