@@ -11,7 +11,7 @@ WIREOUT ?= $(REPORTS)-wire
 PROCS   ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) * 2 )); [ $$n -lt 4 ] && n=4; [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build cli conform test unit unit-race unit-pkgs unit-cli unit-timed suite coverage trust trust-parallel trust-timed remote clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
+.PHONY: rules.yaml all build cli conform test unit unit-race unit-deep unit-pkgs unit-cli unit-timed suite coverage trust trust-parallel trust-timed remote clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
 
 all: build
 
@@ -29,23 +29,27 @@ cli:
 conform: build
 	$(BIN)/conform run --procs $(PROCS) --out $(REPORTS) $(if $(TARGET),--target $(TARGET)) $(ARGS)
 
-## test: everything that proves the harness works; CI runs this. Five stages, each after the one before:
-## 1. the steps that only compute (gofmt and vet, the package tests under -race, the build) side by side;
+## test: everything that proves the harness works; CI runs this. Five stages, each after the one before, run by
+## internal/stages/maketest: one line per stage with each step's time, a progress line at least every 15 s, and a
+## step's output (its log in bin/test/) only when it failed.
+## 1. the steps that only compute (gofmt and vet, the package tests under -race, the build, the property tests at
+##    full depth without -race) side by side;
 ## 2. the package tests that offer load at a measured rate, alone (see unit);
-## 3. the conformance run and its coverage check beside the trust checks and the benign wire check, which mostly
-##    wait, and fuzzing, which computes (the conformance run's limit specs tell a harness too slow for a window
-##    apart: inconclusive);
+## 3. the conformance run, then its coverage check beside the trust checks (which read its reports as their full
+##    run), and the benign wire check: they mostly wait (the conformance run's limit specs tell a harness too slow
+##    for a window apart: inconclusive);
 ## 4. conform load's verdict checks (make trust-timed) and the remote-sandbox profile (make remote), alone: they offer
-##    load at a measured rate or judge limit rows from one address over 20 ms each way, which needs a harness on time,
-##    and the third stage's load (load average near 20 on two cores) does not leave one;
+##    load at a measured rate or judge limit rows from one address, which needs a harness on time;
 ## 5. the mutation run, alone: its limit faults are killed only by a harness on time for 1-second windows.
 ## A failing step fails make test (a stage with a failure runs to its end; later stages do not start).
+## Fuzzing explores for minutes and is not a step: make fuzz (the fuzz targets' seed corpora run in unit-race).
 test:
-	@$(MAKE) --no-print-directory -j 4 --output-sync=target vet unit-race build
-	@$(MAKE) --no-print-directory unit-timed
-	@$(MAKE) --no-print-directory -j 5 --output-sync=target -o build conform-check coverage trust-parallel wirebenign-fast fuzz
-	@$(MAKE) --no-print-directory -o build trust-timed remote REMOTE_DELAY=5ms
-	@$(MAKE) --no-print-directory -o build mutation-fast
+	@$(GO) run ./internal/stages/maketest -logs $(BIN)/test \
+	  'vet unit-race build unit-deep' \
+	  'unit-timed' \
+	  '-j3+conform-check+coverage+trust-parallel wirebenign-fast' \
+	  'trust-timed+remote+REMOTE_DELAY=5ms' \
+	  'mutation-fast'
 
 vet:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -58,7 +62,7 @@ vet:
 ## (unit-pkgs) and cmd/conform's but those (unit-cli: -skip, the complement of unit-timed's -run).
 TIMED_CLI := ^(TestLoad|TestClients)
 unit:
-	@$(MAKE) --no-print-directory unit-race
+	@$(MAKE) --no-print-directory unit-race unit-deep
 	@$(MAKE) --no-print-directory unit-timed
 
 unit-race: unit-pkgs unit-cli
@@ -69,6 +73,12 @@ unit-pkgs:
 
 unit-cli:
 	$(GO) test -race -count=1 -skip '$(TIMED_CLI)' ./cmd/conform/
+
+## unit-deep: the randomized property tests of the engine and the fixed-point amounts at their full depth, without
+## -race (under it they run a quarter of their steps: single goroutine, the detector has little to find there)
+DEEP := ^(TestConservation|TestFixedPointAgreesWithDecimals|TestHistoryRing|TestAgainstDecimal)$$
+unit-deep:
+	$(GO) test -count=1 -run '$(DEEP)' ./emulator/internal/engine/ ./emulator/internal/fixed/
 
 unit-timed:
 	$(GO) test -race -count=1 ./load/

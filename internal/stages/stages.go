@@ -36,7 +36,9 @@ type Stage struct {
 
 // Parse reads stages from their written form: one argument per stage, its
 // steps separated by spaces, a step's targets and variables joined with "+"
-// ("conform-check+coverage", "remote+REMOTE_DELAY=5ms").
+// ("conform-check+coverage", "remote+REMOTE_DELAY=5ms"), make's flags among
+// them ("-j3+conform-check+coverage+trust-parallel": the first target names
+// the step).
 func Parse(args []string) ([]Stage, error) {
 	var out []Stage
 	for _, a := range args {
@@ -48,7 +50,14 @@ func Parse(args []string) ([]Stage, error) {
 					return nil, fmt.Errorf("stage %q: step %q has an empty part", a, word)
 				}
 			}
-			st.Steps = append(st.Steps, Step{Name: parts[0], Args: parts})
+			name := parts[0]
+			for _, p := range parts {
+				if !strings.HasPrefix(p, "-") {
+					name = p // make's flags (-j3) do not name a step
+					break
+				}
+			}
+			st.Steps = append(st.Steps, Step{Name: name, Args: parts})
 		}
 		if len(st.Steps) == 0 {
 			return nil, fmt.Errorf("stage %d has no step", len(out)+1)

@@ -13,12 +13,12 @@ import (
 )
 
 func TestParse(t *testing.T) {
-	st, err := Parse([]string{"vet unit-race build", "conform-check+coverage remote+REMOTE_DELAY=5ms"})
+	st, err := Parse([]string{"vet unit-race build", "conform-check+coverage remote+REMOTE_DELAY=5ms -j3+check+trust"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(st) != 2 || len(st[0].Steps) != 3 || st[1].Steps[0].Name != "conform-check" ||
-		strings.Join(st[1].Steps[0].Args, " ") != "conform-check coverage" || strings.Join(st[1].Steps[1].Args, " ") != "remote REMOTE_DELAY=5ms" {
+		strings.Join(st[1].Steps[0].Args, " ") != "conform-check coverage" || strings.Join(st[1].Steps[1].Args, " ") != "remote REMOTE_DELAY=5ms" || st[1].Steps[2].Name != "check" {
 		t.Errorf("parsed %+v", st)
 	}
 	for _, bad := range [][]string{nil, {"  "}, {"a+"}, {"+b"}} {
