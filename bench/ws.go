@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,27 +48,30 @@ func compareWS(subs, rate int, d time.Duration) error {
 	if err != nil {
 		return err
 	}
-	ours, err := wsSide(emu.URL(), subs, rate, d, maker, taker)
+	oursLoad := loadAverage()
+	ours, oursCPU, err := wsSide(emu.URL(), subs, rate, d, maker, taker)
 	emu.Close()
 	if err != nil {
 		return err
 	}
 	triv := newBroadcast()
 	srv := httptest.NewServer(triv)
-	theirs, err := wsSide(srv.URL, subs, rate, d, maker, taker)
+	theirsLoad := loadAverage()
+	theirs, theirsCPU, err := wsSide(srv.URL, subs, rate, d, maker, taker)
 	triv.close()
 	srv.Close()
 	if err != nil {
 		return err
 	}
-	line := func(name string, s *load.StreamSummary) {
-		fmt.Printf("%-18s held %d/%d subscribers, %d trades (%.1f/s), %.0f messages/s, fan-out p50 %.1f ms p99 %.1f ms max %.1f ms, gaps %d, disconnects %d\n",
-			name, s.PeakOpen, subs, s.Ops.OK, s.OpRate, s.MessagesPerSecond, s.Latency.P50MS, s.Latency.P99MS, s.Latency.MaxMS, s.Gaps, s.Disconnects)
+	line := func(name string, s *load.StreamSummary, c wsCPU, loadAvg string) {
+		fmt.Printf("%-18s held %d/%d subscribers, %d trades (%.1f/s), %.0f messages/s, fan-out p50 %.1f ms p99 %.1f ms max %.1f ms, gaps %d, disconnects %d; CPU %.2f cores, %.1f µs per message delivered (whole process); load average %s\n",
+			name, s.PeakOpen, subs, s.Ops.OK, s.OpRate, s.MessagesPerSecond, s.Latency.P50MS, s.Latency.P99MS, s.Latency.MaxMS, s.Gaps, s.Disconnects,
+			c.cores, c.perMessage(s.Messages), loadAvg)
 	}
-	line("emulator:", ours)
-	line("trivial broadcast:", theirs)
-	fmt.Printf("ws: subscribers held %d vs %d; fan-out p99 %.1f ms vs %.1f ms (target: >= 5000 held, p99 <= 50 ms at 100 trades/s)\n",
-		ours.PeakOpen, theirs.PeakOpen, ours.Latency.P99MS, theirs.Latency.P99MS)
+	line("emulator:", ours, oursCPU, oursLoad)
+	line("trivial broadcast:", theirs, theirsCPU, theirsLoad)
+	fmt.Printf("ws: subscribers held %d vs %d; fan-out p99 %.1f ms vs %.1f ms; CPU per message %.1f vs %.1f µs (target: >= 5000 held, p99 <= 50 ms at 100 trades/s)\n",
+		ours.PeakOpen, theirs.PeakOpen, ours.Latency.P99MS, theirs.Latency.P99MS, oursCPU.perMessage(ours.Messages), theirsCPU.perMessage(theirs.Messages))
 	return nil
 }
 
@@ -100,18 +105,106 @@ func wsEmulator() (*emulator.Emulator, client.Credential, client.Credential, err
 	return emu, maker, taker, nil
 }
 
-func wsSide(url string, subs, rate int, d time.Duration, maker, taker client.Credential) (*load.StreamSummary, error) {
+func wsSide(url string, subs, rate int, d time.Duration, maker, taker client.Credential) (*load.StreamSummary, wsCPU, error) {
 	base, err := load.ParseBase(url)
 	if err != nil {
-		return nil, err
+		return nil, wsCPU{}, err
 	}
 	cfg := load.StreamConfig{Scenario: load.ScenarioWSMarket, Base: base, Subscribers: subs, Channels: []string{"trades"}, Trades: wsTrades,
 		Rate: float64(rate), Duration: d, Maker: maker, Taker: taker, SourceAddrs: load.LoopbackSources((subs + 99) / 100), ConnectRate: 200}
+	smp := sampleCPU(100 * time.Millisecond)
 	rec, err := load.RunStream(context.Background(), cfg)
+	smp.stop()
 	if err != nil {
-		return nil, err
+		return nil, wsCPU{}, err
 	}
-	return load.AnalyzeStream([]load.StreamRecord{rec}, "ws", nil).Summary, nil
+	return load.AnalyzeStream([]load.StreamRecord{rec}, "ws", nil).Summary, smp.between(rec.Run.Driving, rec.Run.Ended), nil
+}
+
+// wsCPU is the process's CPU time from the driver's start to the run's end
+// (the connection ramp apart): generator, driver and server together.
+type wsCPU struct {
+	cpu   time.Duration
+	cores float64
+}
+
+// perMessage is the CPU time per message delivered, in microseconds.
+func (c wsCPU) perMessage(n uint64) float64 {
+	if n == 0 {
+		return 0
+	}
+	return float64(c.cpu) / float64(n) / float64(time.Microsecond)
+}
+
+// cpuSamples notes the process's CPU time every interval, so that the CPU
+// of a part of a run can be read afterwards.
+type cpuSamples struct {
+	mu   sync.Mutex
+	at   []time.Time
+	cpu  []time.Duration
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+func sampleCPU(every time.Duration) *cpuSamples {
+	s := &cpuSamples{done: make(chan struct{})}
+	note := func(t time.Time) {
+		c := cpuTime()
+		s.mu.Lock()
+		s.at, s.cpu = append(s.at, t), append(s.cpu, c)
+		s.mu.Unlock()
+	}
+	note(time.Now())
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		tk := time.NewTicker(every)
+		defer tk.Stop()
+		for {
+			select {
+			case <-s.done:
+				note(time.Now())
+				return
+			case t := <-tk.C:
+				note(t)
+			}
+		}
+	}()
+	return s
+}
+
+func (s *cpuSamples) stop() { close(s.done); s.wg.Wait() }
+
+// between is the CPU time from the last sample at or before from to the
+// first at or after to.
+func (s *cpuSamples) between(from, to time.Time) wsCPU {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, j := 0, len(s.at)-1
+	for k, t := range s.at {
+		if !t.After(from) {
+			i = k
+		}
+	}
+	for k := len(s.at) - 1; k >= 0; k-- {
+		if !s.at[k].Before(to) {
+			j = k
+		}
+	}
+	if j <= i {
+		return wsCPU{}
+	}
+	c := s.cpu[j] - s.cpu[i]
+	return wsCPU{cpu: c, cores: float64(c) / float64(s.at[j].Sub(s.at[i]))}
+}
+
+// loadAverage is the machine's 1-minute load average (Linux), or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // broadcast is the trivial broadcast server: it answers a subscription,
