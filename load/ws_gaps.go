@@ -3,6 +3,7 @@ package load
 import (
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // tradeTrack is what one subscriber received of one symbol's trades: the
@@ -32,34 +33,79 @@ func (t *tradeTrack) see(id int64) {
 // tradeUnion is every trade id any subscriber received, per symbol. Trade
 // ids need not be consecutive (a target may number trades across symbols),
 // so a subscriber's gaps are judged against what the others received.
+// Every subscriber of a symbol adds the same ids: all but the first find
+// theirs in a small lock-free table of recent ids and take no lock.
 type tradeUnion struct {
-	mu  sync.Mutex
-	ids map[string]map[int64]struct{}
+	mu   sync.Mutex                            // adding a symbol
+	syms atomic.Pointer[map[string]*symbolIDs] // copied on write
 }
 
-func newTradeUnion() *tradeUnion { return &tradeUnion{ids: map[string]map[int64]struct{}{}} }
+// symbolIDs are one symbol's ids: the set, and recent, where id sits at
+// index id%len(recent) once it is in the set.
+type symbolIDs struct {
+	recent [256]atomic.Uint64
+	mu     sync.Mutex
+	ids    map[int64]struct{}
+}
+
+func newSymbolIDs() *symbolIDs {
+	s := &symbolIDs{ids: map[int64]struct{}{}}
+	for k := range s.recent {
+		s.recent[k].Store(uint64(k + 1)) // never an id whose index is k
+	}
+	return s
+}
+
+func newTradeUnion() *tradeUnion {
+	u := &tradeUnion{}
+	u.syms.Store(&map[string]*symbolIDs{})
+	return u
+}
 
 func (u *tradeUnion) add(symbol string, id int64) {
-	u.mu.Lock()
-	m := u.ids[symbol]
-	if m == nil {
-		m = map[int64]struct{}{}
-		u.ids[symbol] = m
+	s := (*u.syms.Load())[symbol]
+	if s == nil {
+		s = u.symbol(symbol)
 	}
-	m[id] = struct{}{}
-	u.mu.Unlock()
+	slot := &s.recent[uint64(id)%uint64(len(s.recent))]
+	if slot.Load() == uint64(id) {
+		return
+	}
+	s.mu.Lock()
+	s.ids[id] = struct{}{}
+	s.mu.Unlock()
+	slot.Store(uint64(id)) // after the set holds id
+}
+
+// symbol returns the ids of symbol, adding them.
+func (u *tradeUnion) symbol(symbol string) *symbolIDs {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	old := *u.syms.Load()
+	if s := old[symbol]; s != nil {
+		return s
+	}
+	m := make(map[string]*symbolIDs, len(old)+1)
+	for k, v := range old {
+		m[k] = v
+	}
+	s := newSymbolIDs()
+	m[symbol] = s
+	u.syms.Store(&m)
+	return s
 }
 
 // sorted returns each symbol's ids in order.
 func (u *tradeUnion) sorted() map[string][]int64 {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	out := make(map[string][]int64, len(u.ids))
-	for sym, m := range u.ids {
-		s := make([]int64, 0, len(m))
-		for id := range m {
+	syms := *u.syms.Load()
+	out := make(map[string][]int64, len(syms))
+	for sym, ids := range syms {
+		ids.mu.Lock()
+		s := make([]int64, 0, len(ids.ids))
+		for id := range ids.ids {
 			s = append(s, id)
 		}
+		ids.mu.Unlock()
 		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 		out[sym] = s
 	}

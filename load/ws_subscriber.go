@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -94,12 +95,17 @@ type tradeEntry struct {
 }
 
 // read reads notifications until the connection ends; stopping tells a
-// close of our own from a lost connection.
+// close of our own from a lost connection. Each message is read into a
+// buffer of the subscriber's own and scanned in place (scanTrades): the
+// receive path allocates nothing per message.
 func (s *subscriber) read(col *collector, union *tradeUnion, stopping *atomic.Bool, slowDelay time.Duration) {
 	trades := s.ch == "trades"
 	var msg tradesMsg
+	var buf []byte
+	var seen []tradeSeen
 	for {
-		_, b, err := s.conn.ReadMessage()
+		var err error
+		buf, err = s.next(buf[:0])
 		now := time.Now()
 		if err != nil {
 			if !stopping.Load() {
@@ -113,26 +119,58 @@ func (s *subscriber) read(col *collector, union *tradeUnion, stopping *atomic.Bo
 			col.message(now)
 		}
 		if trades {
-			clear(msg.Update)
-			if json.Unmarshal(b, &msg) == nil {
-				for sym, es := range msg.Update {
-					for _, e := range es {
-						lag := now.Sub(time.UnixMilli(e.T))
-						if s.slow {
-							s.maxLag = max(s.maxLag, lag)
-							continue
-						}
-						col.latency(s.idx, now, lag)
-						union.add(sym, e.I)
-						s.track.see(e.I)
-					}
+			seen, _ = decodeTrades(buf, seen[:0], &msg)
+			for _, e := range seen {
+				lag := now.Sub(time.UnixMilli(e.t))
+				if s.slow {
+					s.maxLag = max(s.maxLag, lag)
+					continue
 				}
+				col.latency(s.idx, now, lag)
+				union.add(s.symbol(e.sym), e.i)
+				s.track.see(e.i)
 			}
+		}
+		if cap(buf) > maxKeptBuffer {
+			buf = nil // a rare large message (a snapshot) does not stay in memory
 		}
 		if s.slow {
 			time.Sleep(slowDelay)
 		}
 	}
+}
+
+// maxKeptBuffer is the largest read buffer a subscriber keeps between
+// messages.
+const maxKeptBuffer = 64 << 10
+
+// next reads the next data message into buf.
+func (s *subscriber) next(buf []byte) ([]byte, error) {
+	_, r, err := s.conn.NextReader()
+	if err != nil {
+		return buf, err
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// symbol is sym as a string: the subscriber's own without allocating.
+func (s *subscriber) symbol(sym []byte) string {
+	if string(sym) == s.sym {
+		return s.sym
+	}
+	return string(sym)
 }
 
 // closeReason names how a connection ended: the close frame's code and
