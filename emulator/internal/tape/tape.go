@@ -110,12 +110,12 @@ type Tape struct {
 	syms      map[string]*symbolTape
 	order     []string
 	seq       uint64
-	listeners map[*Listener]struct{}
+	listeners listeners
 }
 
 // New returns an empty tape of the given symbols.
 func New(pairs []Pair) *Tape {
-	t := &Tape{periods: market.Periods(), syms: map[string]*symbolTape{}, listeners: map[*Listener]struct{}{}}
+	t := &Tape{periods: market.Periods(), syms: map[string]*symbolTape{}, listeners: newListeners()}
 	for _, p := range pairs {
 		t.syms[p.Code] = &symbolTape{pair: p, candles: make([][]Candle, len(t.periods))}
 		t.order = append(t.order, p.Code)

@@ -1,6 +1,7 @@
 package tape
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -120,5 +121,66 @@ func TestFigures(t *testing.T) {
 				t.Errorf("%s: figure %d = %s, want %s", c.name, i, got[i], want[i])
 			}
 		}
+	}
+}
+
+// TestListenerOnly checks the listeners' index: a listener gets its
+// symbols' trades and every reset, follows a change of its symbols, and
+// one dropped for falling behind is gone from the index.
+func TestListenerOnly(t *testing.T) {
+	tp := New([]Pair{{"ETHBTC", "ETH", "BTC"}, {"BTCUSDT", "BTC", "USDT"}})
+	at := time.Date(2026, 3, 4, 13, 47, 1, 0, time.UTC)
+	all, eth, none := tp.Listen(), tp.Listen(), tp.Listen()
+	eth.Only(map[string]bool{"ETHBTC": true, "BTCUSDT": false})
+	none.Only(map[string]bool{})
+	drain := func(l *Listener) (syms []string) {
+		for {
+			select {
+			case u := <-l.C():
+				if u.Reset {
+					syms = append(syms, "reset")
+				} else {
+					syms = append(syms, u.Symbol)
+				}
+			default:
+				return syms
+			}
+		}
+	}
+	tp.Observe(print("ETHBTC", 1, "0.05", "1", at))
+	tp.Observe(print("BTCUSDT", 2, "30000", "1", at))
+	tp.Observe(engine.Event{Kind: engine.ResetEvent})
+	for _, c := range []struct {
+		name string
+		l    *Listener
+		want string
+	}{{"every symbol", all, "ETHBTC BTCUSDT reset"}, {"ETHBTC only", eth, "ETHBTC reset"}, {"none", none, "reset"}} {
+		if got := strings.Join(drain(c.l), " "); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	eth.Only(map[string]bool{"BTCUSDT": true})
+	none.Only(nil)
+	tp.Observe(print("ETHBTC", 3, "0.05", "1", at))
+	tp.Observe(print("BTCUSDT", 4, "30000", "1", at))
+	if got := strings.Join(drain(eth), " "); got != "BTCUSDT" {
+		t.Errorf("moved to BTCUSDT: %s", got)
+	}
+	if got := strings.Join(drain(none), " "); got != "ETHBTC BTCUSDT" {
+		t.Errorf("every symbol again: %s", got)
+	}
+	for i := 0; i <= ListenQueue; i++ {
+		tp.Observe(print("BTCUSDT", int64(10+i), "30000", "1", at))
+	}
+	if !eth.Dropped() || !all.Dropped() || !none.Dropped() {
+		t.Fatalf("listeners behind by more than the queue are dropped")
+	}
+	if n := len(tp.listeners.all) + len(tp.listeners.every) + len(tp.listeners.bySymbol); n != 0 {
+		t.Errorf("dropped listeners left %d entries in the index", n)
+	}
+	eth.Close() // after a drop: nothing left to do
+	eth.Only(map[string]bool{"ETHBTC": true})
+	if len(tp.listeners.bySymbol) != 0 {
+		t.Errorf("Only on a dropped listener indexed it again")
 	}
 }
