@@ -7,14 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/api"
 	"github.com/conform-harness/conform/emulator/internal/auth"
 	"github.com/conform-harness/conform/emulator/internal/engine"
 	"github.com/conform-harness/conform/emulator/internal/ledger"
 	"github.com/conform-harness/conform/emulator/internal/limits"
-	"github.com/gorilla/websocket"
 )
 
 // Accounts is what the trading and wallet streams work on. Their request,
@@ -263,12 +261,6 @@ func (c *conn) drain(q chan func() []byte) {
 			return
 		}
 	}
-}
-
-// closeWith closes the connection with a close code.
-func (c *conn) closeWith(code int, text string) {
-	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
-	c.close()
 }
 
 // dropsMalformed applies V3-WST-MALFORMED and V3-WSW-MALFORMED: the

@@ -62,6 +62,8 @@ type public struct {
 	subs map[string]*subscription
 	book *feed.Sub // BookEvents while orderbook/full is subscribed
 	kick chan struct{}
+	// batch is the pump's list of frames to write, kept between batches.
+	batch [][]byte
 }
 
 func newPublic(c *conn, m *Market) *public {
@@ -266,10 +268,8 @@ func (p *public) subscribe(req request) []byte {
 	if p.on("V3-WS-PUB-SNAPSHOT-ORDER") {
 		out = append(frames, out[0])
 	}
-	for _, f := range out {
-		if err := p.c.write(f); err != nil {
-			return nil
-		}
+	if p.c.write(out...) != nil {
+		return nil
 	}
 	p.wake()
 	return nil
@@ -468,6 +468,5 @@ func (p *public) bookSnapshots(s *subscription, symbols []string) [][]byte {
 
 // closeSlow ends a connection whose reader fell too far behind.
 func (p *public) closeSlow() {
-	_ = p.c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.ClosePolicyViolation, "too slow: notifications queued beyond the limit"), time.Now().Add(time.Second))
-	p.c.close()
+	p.c.closeWith(websocket.ClosePolicyViolation, "too slow: notifications queued beyond the limit")
 }

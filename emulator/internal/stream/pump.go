@@ -60,7 +60,7 @@ func (p *public) pump() {
 				p.closeSlow()
 				return
 			}
-			if !p.onTrade(*u) {
+			if !p.onTrades(u) {
 				return
 			}
 		case ev, ok := <-bookC:
@@ -82,27 +82,51 @@ func (p *public) pump() {
 	}
 }
 
-// onTrade sends the updates a trade makes; false when the connection failed.
-func (p *public) onTrade(u tape.Update) bool {
-	if u.Reset {
-		return true
-	}
+// maxBatch is the most trades whose updates leave in one write.
+const maxBatch = 64
+
+// onTrades sends the updates of trade u and of those queued behind it (up
+// to maxBatch trades) in one write; false when the connection failed. A
+// pump that keeps up writes each trade alone; one that fell behind catches
+// up with a write per batch rather than per update.
+func (p *public) onTrades(u *tape.Update) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	frames := p.tradeFrames(p.batch[:0], *u)
+drain:
+	for n := 1; n < maxBatch; n++ {
+		select {
+		case next, ok := <-p.lis.C():
+			if !ok {
+				break drain // dropped: the pump's next receive sees it
+			}
+			frames = p.tradeFrames(frames, *next)
+		default:
+			break drain
+		}
+	}
+	err := p.c.write(frames...)
+	clear(frames)
+	p.batch = frames[:0]
+	return err == nil
+}
+
+// tradeFrames appends the updates a trade makes to frames.
+func (p *public) tradeFrames(frames [][]byte, u tape.Update) [][]byte {
+	if u.Reset {
+		return frames
+	}
 	for _, s := range p.subs {
 		since, on := s.since[u.Symbol]
 		if !on || !s.ch.history() || u.Seq <= since {
 			continue
 		}
 		frame := p.c.srv.frames.get(frameKey{u.Seq, s.ch.name, s.target}, func() []byte { return p.tradeUpdate(s, u) })
-		if frame == nil {
-			continue
-		}
-		if p.c.write(frame) != nil {
-			return false
+		if frame != nil {
+			frames = append(frames, frame)
 		}
 	}
-	return true
+	return frames
 }
 
 // tradeUpdate encodes the update a trade makes on subscription s; nil when
@@ -161,12 +185,7 @@ func (p *public) onBook(ev engine.Event) bool {
 			return notification(s.ch.name, "update", "", map[string]any{l.Symbol: bookEntry(p.m.Clock.Now(), ev.Seq, bids, asks)})
 		}))
 	}
-	for _, f := range frames {
-		if p.c.write(f) != nil {
-			return false
-		}
-	}
-	return true
+	return p.c.write(frames...) == nil
 }
 
 // onTick sends the timed channels that are due.

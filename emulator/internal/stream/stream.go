@@ -17,9 +17,11 @@ package stream
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -129,12 +131,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &conn{srv: s, ws: ws, stream: stream, ip: ip, release: release, done: make(chan struct{})}
+	c.w.nc = ws.NetConn()
+	ws.SetPingHandler(func(data string) error { return c.control(websocket.PongMessage, []byte(data)) })
+	ws.SetCloseHandler(func(code int, _ string) error {
+		return c.control(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""))
+	})
 	if stream == limits.StreamPublic && s.opts.Market != nil {
 		c.pub = newPublic(c, s.opts.Market)
 	}
 	if !s.register(c) {
-		GoingAway(ws)
-		c.close()
+		c.closeWith(websocket.CloseGoingAway, "emulator shutting down")
 		return
 	}
 	go c.read()
@@ -157,8 +163,7 @@ func (s *Server) register(c *conn) bool {
 // away) and waits for their goroutines.
 func (s *Server) Close() error {
 	for _, c := range s.conns.Shut() {
-		GoingAway(c.ws)
-		c.close()
+		c.closeWith(websocket.CloseGoingAway, "emulator shutting down")
 	}
 	s.wg.Wait()
 	return nil
@@ -169,9 +174,9 @@ func (s *Server) Conns() int {
 	return s.conns.Len()
 }
 
-// conn is one WebSocket connection. Only its read goroutine writes data
-// messages; pings and the close frame go through WriteControl, which
-// gorilla/websocket allows concurrently.
+// conn is one WebSocket connection. Its frames leave through w: answers
+// from the read goroutine, notifications from the public pump and the
+// account notifiers, pings, pongs and the close frame.
 type conn struct {
 	srv     *Server
 	ws      *websocket.Conn
@@ -182,27 +187,38 @@ type conn struct {
 	release func()
 	done    chan struct{}
 	once    sync.Once
-	// wmu serialises data frames: answers from the read goroutine and
-	// notifications from the public pump.
-	wmu sync.Mutex
-	pub *public // the market data channels of /ws/public; nil elsewhere
+	w       wire
+	pub     *public // the market data channels of /ws/public; nil elsewhere
 }
 
-// write sends one data frame (nothing for nil): the read goroutine, the
-// public pump and the account notifiers share the connection through it.
-// A failed write ends the connection.
-func (c *conn) write(b []byte) error {
-	if b == nil {
-		return nil
-	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_ = c.ws.SetWriteDeadline(time.Now().Add(WriteTimeout))
-	if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+// write sends a text frame for each message (nil ones skipped), in one
+// write. A failed write ends the connection.
+func (c *conn) write(msgs ...[]byte) error {
+	if err := c.w.send(websocket.TextMessage, msgs...); err != nil {
 		go c.close()
 		return err
 	}
 	return nil
+}
+
+// control sends a control frame; a failure is the read loop's or the
+// pinger's to notice.
+func (c *conn) control(op int, payload []byte) error {
+	if payload == nil {
+		payload = []byte{}
+	}
+	err := c.w.send(op, payload)
+	var ne net.Error
+	if errors.Is(err, errCloseSent) || errors.As(err, &ne) {
+		return nil // as gorilla's own handlers: the connection is ending
+	}
+	return err
+}
+
+// closeWith sends a close frame with a code and ends the connection.
+func (c *conn) closeWith(code int, text string) {
+	_ = c.w.send(websocket.CloseMessage, websocket.FormatCloseMessage(code, text))
+	c.close()
 }
 
 func (c *conn) close() {
@@ -220,11 +236,11 @@ func (c *conn) close() {
 func (c *conn) read() {
 	defer c.srv.wg.Done()
 	defer c.close()
-	err := ReadLoop(c.ws, func(data []byte) bool {
+	err := readLoop(c.ws, func(data []byte) bool {
 		// A nil answer was given already (with its snapshots), or is
 		// queued to run in order.
 		return c.write(c.answer(data)) == nil
-	})
+	}, func(msg []byte) { _ = c.w.send(websocket.CloseMessage, msg) })
 	if err != nil && !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) {
 		c.srv.opts.Logger.Debug("stream read", "stream", c.stream, "ip", c.ip, "err", err)
 	}
@@ -232,7 +248,19 @@ func (c *conn) read() {
 
 func (c *conn) ping(every time.Duration) {
 	defer c.srv.wg.Done()
-	Ping(c.ws, every, c.done, c.close)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			if err := c.w.send(websocket.PingMessage, []byte{}); err != nil {
+				c.close()
+				return
+			}
+		case <-c.done:
+			return
+		}
+	}
 }
 
 // request is the documented request shape {method, ch, params, id}.

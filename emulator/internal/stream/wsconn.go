@@ -34,6 +34,13 @@ func Upgrader(refuse func(w http.ResponseWriter, r *http.Request, status int, re
 // connection with 1007 (RFC 6455 section 8.1), unhandled, and returns
 // ErrInvalidUTF8.
 func ReadLoop(ws *websocket.Conn, handle func([]byte) bool) error {
+	return readLoop(ws, handle, func(msg []byte) {
+		_ = ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
+	})
+}
+
+// readLoop is ReadLoop with the close frame sent by sendClose.
+func readLoop(ws *websocket.Conn, handle func([]byte) bool, sendClose func([]byte)) error {
 	ws.SetReadLimit(MaxMessage)
 	for {
 		kind, data, err := ws.ReadMessage()
@@ -41,7 +48,7 @@ func ReadLoop(ws *websocket.Conn, handle func([]byte) bool) error {
 			return err
 		}
 		if kind == websocket.TextMessage && !utf8.Valid(data) {
-			_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseInvalidFramePayloadData, "text frame is not valid UTF-8"), time.Now().Add(time.Second))
+			sendClose(websocket.FormatCloseMessage(websocket.CloseInvalidFramePayloadData, "text frame is not valid UTF-8"))
 			return ErrInvalidUTF8
 		}
 		if !handle(data) {
