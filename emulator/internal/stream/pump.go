@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/conform-harness/conform/emulator/internal/engine"
+	"github.com/conform-harness/conform/emulator/internal/feed"
 	"github.com/conform-harness/conform/emulator/internal/tape"
 	"github.com/shopspring/decimal"
 )
@@ -31,30 +32,38 @@ func (p *public) pump() {
 			tick.Stop()
 		}
 	}()
+	// What the pump waits on changes only with the subscriptions, which
+	// kick it: it is read again then, not for every update.
+	var book *feed.Sub
+	var bookC <-chan *engine.Event
+	refresh := true
 	for {
-		p.mu.Lock()
-		book := p.book
-		var bookC <-chan *engine.Event
-		if book != nil {
-			bookC = book.Events()
-		}
-		timed := false
-		for _, s := range p.subs {
-			timed = timed || s.ch.timed()
-		}
-		p.mu.Unlock()
-		switch {
-		case timed && tick == nil:
-			tick = time.NewTicker(50 * time.Millisecond)
-			tickC = tick.C
-		case !timed && tick != nil:
-			tick.Stop()
-			tick, tickC = nil, nil
+		if refresh {
+			refresh = false
+			p.mu.Lock()
+			book, bookC = p.book, nil
+			if book != nil {
+				bookC = book.Events()
+			}
+			timed := false
+			for _, s := range p.subs {
+				timed = timed || s.ch.timed()
+			}
+			p.mu.Unlock()
+			switch {
+			case timed && tick == nil:
+				tick = time.NewTicker(50 * time.Millisecond)
+				tickC = tick.C
+			case !timed && tick != nil:
+				tick.Stop()
+				tick, tickC = nil, nil
+			}
 		}
 		select {
 		case <-p.c.done:
 			return
 		case <-p.kick:
+			refresh = true
 		case u, ok := <-p.lis.C():
 			if !ok {
 				p.closeSlow()
@@ -69,7 +78,8 @@ func (p *public) pump() {
 					p.closeSlow()
 					return
 				}
-				continue // orderbook/full was unsubscribed
+				refresh = true // orderbook/full was unsubscribed
+				continue
 			}
 			if !p.onBook(*ev) {
 				return
