@@ -1,10 +1,12 @@
 package stream
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -64,6 +66,36 @@ type public struct {
 	kick chan struct{}
 	// batch is the pump's list of frames to write, kept between batches.
 	batch [][]byte
+	// hist lists the symbols of the history channels (trades, candles),
+	// one entry per channel and symbol: what the pump reads for every
+	// trade, in one slice rather than a map of maps per connection.
+	hist []histEntry
+}
+
+// histEntry is a symbol of a history subscription and the Seq its
+// updates start after.
+type histEntry struct {
+	sym   string
+	since uint64
+	s     *subscription
+}
+
+// changed rebuilds hist and wakes the pump; it runs under p.mu after every
+// change of the subscriptions.
+func (p *public) changed() {
+	p.hist = p.hist[:0]
+	for _, s := range p.subs {
+		if !s.ch.history() {
+			continue
+		}
+		for sym, since := range s.since {
+			p.hist = append(p.hist, histEntry{sym, since, s})
+		}
+	}
+	slices.SortFunc(p.hist, func(a, b histEntry) int {
+		return cmp.Or(strings.Compare(a.s.ch.name, b.s.ch.name), strings.Compare(a.sym, b.sym))
+	})
+	p.wake()
 }
 
 func newPublic(c *conn, m *Market) *public {
@@ -271,7 +303,7 @@ func (p *public) subscribe(req request) []byte {
 	if p.c.write(out...) != nil {
 		return nil
 	}
-	p.wake()
+	p.changed()
 	return nil
 }
 
@@ -428,7 +460,7 @@ func (p *public) unsubscribe(req request) []byte {
 			p.book = nil
 		}
 	}
-	p.wake()
+	p.changed()
 	return p.result(req.Ch, s.symbols(), req.ID)
 }
 

@@ -126,12 +126,12 @@ func (p *public) tradeFrames(frames [][]byte, u tape.Update) [][]byte {
 	if u.Reset {
 		return frames
 	}
-	for _, s := range p.subs {
-		since, on := s.since[u.Symbol]
-		if !on || !s.ch.history() || u.Seq <= since {
+	for i := range p.hist {
+		h := &p.hist[i]
+		if h.sym != u.Symbol || u.Seq <= h.since {
 			continue
 		}
-		frame := p.c.srv.frames.get(frameKey{u.Seq, s.ch.name, s.target}, func() []byte { return p.tradeUpdate(s, u) })
+		frame := p.c.srv.frames.get(frameKey{u.Seq, h.s.ch.name, h.s.target}, func() []byte { return p.tradeUpdate(h.s, u) })
 		if frame != nil {
 			frames = append(frames, frame)
 		}
