@@ -102,15 +102,17 @@ conform-check: build
 	$(BIN)/conform run --procs $(PROCS) --out $(REPORTS)
 
 ## trust: the built CLI aimed at targets other than the embedded emulator: no secret in any artifact,
-## no authenticated mutating request on an undeclared target, sandbox runs green in parallel
-## Every check runs side by side (-parallel: go test's default is one per CPU): they mostly wait, and the longest,
-## a sandbox run on one account set (one suite process), sets the pace.
+## no authenticated mutating request on an undeclared target, a sandbox on one account set runs green serially
+## (an account set per process: make remote's certification). Every check runs side by side (-parallel: go test's
+## default is one per CPU): they mostly wait.
 trust: trust-parallel trust-timed
 
-## trust-parallel: every trust check but those that offer load at a measured rate, side by side
+## trust-parallel: every trust check but those that offer load at a measured rate, side by side. The interrupted
+## run's check compares with conform-check's full run (CONFORM_FULL_RUN: read only, $(REPORTS) holds conform's
+## files alone) instead of running one of its own.
 TIMED_TRUST := ^TestTrustLoadVerdicts$$
-trust-parallel: build
-	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 16 -run '^TestTrust' -skip '$(TIMED_TRUST)' ./cmd/conform/
+trust-parallel: build conform-check
+	CONFORM_FULL_RUN=$(abspath $(REPORTS)) CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 16 -run '^TestTrust' -skip '$(TIMED_TRUST)' ./cmd/conform/
 
 ## trust-timed: the trust checks of conform load's verdicts, which offer load at a measured rate: not beside the
 ## third stage of make test (load average near 20), where the generator falls short of 50 requests a second
