@@ -278,8 +278,10 @@ func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
 	// the others trade little or nothing, and a full sandbox run with an
 	// account set per process is TestRemoteSandboxCertification's.
 	sandbox := t.TempDir()
+	start := time.Now()
 	code, console = conformCLI(t, bin, fixtureKeysEnv(t, 1), "run", "--target", proxy, "--sandbox", "--procs", "2",
 		"--label-filter", oneSetAreas, "--out", sandbox)
+	t.Logf("sandbox run on one account set: exit %d in %s", code, time.Since(start).Round(time.Second))
 	if code != exitOK {
 		t.Fatalf("sandbox run on one account set at --procs 2: exit %d:\n%s", code, tail(console, 60))
 	}
@@ -288,6 +290,8 @@ func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
 	}
 	if specs, _ := runSummary(t, sandbox); specs < oneSetMinSpecs {
 		t.Errorf("only %d specs ran (want at least %d)", specs, oneSetMinSpecs)
+	} else {
+		t.Logf("%d specs ran on one account set", specs)
 	}
 	if len(log.lines()) == 0 {
 		t.Error("declared a sandbox, the trading specs sent no authenticated mutating request: the log does not see them")
