@@ -121,8 +121,9 @@ trust-timed: build
 
 ## remote: the remote-sandbox profile (issue 24): conform run --certify --procs 2 with keys of two account sets in a
 ## config file, against the emulator with its control plane off behind internal/netsim (TLS with a private CA given as
-## ca_file, 20 ms each way, every connection from one address); and an untrusted or wrong-host certificate is one line,
-## exit 3, before any spec. -v: the run's wall time and the rules it could not judge, by reason, are its figures.
+## ca_file, 20 ms each way, every connection from one address), which runs a process per account set, leaks no
+## secret and bundles only conform's files; and an untrusted or wrong-host certificate is one line, exit 3, before any
+## spec. -v: the run's wall time and the rules it could not judge, by reason, are its figures.
 ## REMOTE_DELAY: the stand-in's one-way latency (default 20ms, issue 24's path, where the certification's 240 s bound
 ## is judged); make test's profile runs a 5 ms path to keep within its own time.
 REMOTE_DELAY ?=
