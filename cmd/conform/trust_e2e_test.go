@@ -626,7 +626,8 @@ func fullRunOf(t *testing.T, dir string) (console string, took time.Duration) {
 	if err != nil {
 		t.Fatalf("CONFORM_FULL_RUN: %v", err)
 	}
-	console = string(b)
+	// Ginkgo colours its lines when conform run's output is a terminal.
+	console = regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(string(b), "")
 	if m := regexp.MustCompile(`Will run (\d+) of (\d+) specs`).FindStringSubmatch(console); m == nil || m[1] != m[2] {
 		t.Fatalf("CONFORM_FULL_RUN=%s is not a run of every spec (%q)", dir, m)
 	}
