@@ -83,19 +83,22 @@ func (r Runner) Run(ctx context.Context, jobs []Job) map[string]killtable.Run {
 
 // Env is the environment a mutation run adds: most runs live a fraction of
 // a second, most of it building the suite's tree of specs, and the
-// collector's default pace (GOGC=100) spent a quarter of that CPU on it. One
-// P per run (GOMAXPROCS=1): a dozen runs go at a time, so the parallelism is
-// between processes, and a run with a P per CPU spent a fifth more CPU (20
-// runs of a REST fault: 0.36 CPU-seconds each against 0.30). A GOGC or
-// GOMAXPROCS of the caller's own environment is kept. A target handed down
-// to the caller itself (target.SuiteEnv) is not passed on: a fault is judged
-// on the embedded emulator only.
-func Env() []string {
+// collector's default pace (GOGC=100) spent a quarter of that CPU on it. A
+// short run (Job.OneP: a REST fault's specs) gets one P (GOMAXPROCS=1): a
+// dozen runs go at a time, so the parallelism is between processes, and
+// with a P per CPU such a run spent a fifth more CPU (20 runs: 0.36
+// CPU-seconds each against 0.30). The others keep a P per CPU: a baseline
+// part or the limit batch with one P, on a loaded machine, left the trading
+// stream silent for 3 s. A GOGC or GOMAXPROCS of the caller's own
+// environment is kept. A target handed down to the caller itself
+// (target.SuiteEnv) is not passed on: a fault is judged on the embedded
+// emulator only.
+func Env(oneP bool) []string {
 	env := []string{target.SuiteEnv + "="}
 	if _, set := os.LookupEnv("GOGC"); !set {
 		env = append(env, "GOGC=400")
 	}
-	if _, set := os.LookupEnv("GOMAXPROCS"); !set {
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set && oneP {
 		env = append(env, "GOMAXPROCS=1")
 	}
 	return env
@@ -111,7 +114,7 @@ func (r Runner) run(ctx context.Context, j Job) killtable.Run {
 	defer logf.Close()
 	ctx, cancel := context.WithTimeout(ctx, r.Timeout+r.Grace) // the suite's own --ginkgo.timeout should end it first
 	defer cancel()
-	status, err := r.Exec(ctx, Cmd{Path: r.Suite, Args: j.Args, Dir: r.Dir, Output: logf, Env: Env()})
+	status, err := r.Exec(ctx, Cmd{Path: r.Suite, Args: j.Args, Dir: r.Dir, Output: logf, Env: Env(j.OneP)})
 	if err != nil {
 		return killtable.Run{Err: err}
 	}

@@ -103,10 +103,17 @@ func TestRunnerAndJudge(t *testing.T) {
 	if n := strings.Count(progress.String(), "\n"); n != len(p.Jobs) || !strings.Contains(progress.String(), "V3-BROKEN error: suite exited with status 2 and wrote no report") {
 		t.Errorf("progress:\n%s", progress.String())
 	}
+	oneP := 0
 	for _, env := range f.envs {
 		if !slices.Contains(env, target.SuiteEnv+"=") {
 			t.Errorf("a run's environment %q passes a handed-down target on", env)
 		}
+		if slices.Contains(env, "GOMAXPROCS=1") {
+			oneP++
+		}
+	}
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set && oneP != 3 {
+		t.Errorf("%d runs with one P, want the 3 fault runs (not the baseline)", oneP)
 	}
 	specs := func(rule string) int {
 		if slices.Contains(covered, rule) {
