@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -142,7 +143,13 @@ func Judge(selected []faults.Fault, specs func(rule string) int, p Plan, runs ma
 		results = append(results, res)
 	}
 	var bad map[string]bool
-	if p.Baseline != nil {
+	baseline := p.Baseline
+	if baseline != nil {
+		// A copy: judging again (Again) starts from the plan's, not from
+		// the problems an earlier judgement found.
+		b := *p.Baseline
+		b.Problems, b.Passed = nil, false
+		baseline = &b
 		var all killtable.Run
 		for _, name := range p.BaselineJobs {
 			r := runs[name]
@@ -151,9 +158,9 @@ func Judge(selected []faults.Fault, specs func(rule string) int, p Plan, runs ma
 				all.Err = errors.Join(all.Err, fmt.Errorf("%s: %w", name, r.Err))
 			}
 		}
-		bad = killtable.JudgeBaseline(p.Baseline, all)
+		bad = killtable.JudgeBaseline(baseline, all)
 	}
-	return killtable.Tally(results, p.Baseline, bad)
+	return killtable.Tally(results, baseline, bad)
 }
 
 // againParallel is how many survivors' second runs go at a time: few, so
@@ -163,13 +170,21 @@ func Judge(selected []faults.Fault, specs func(rule string) int, p Plan, runs ma
 const againParallel = 2
 
 // Again runs a second time, againParallel at a time, the fault runs of the
-// faults m found SURVIVED, into the same report and log, and judges again:
+// faults m found SURVIVED and the baseline parts that failed, into the same
+// report and log, and judges again:
 // a fault is killed when a spec of its rule fails in either run. A fault
 // killed only on its second run says so in its note, with what its first
 // run said, so that a kill that depends on a quiet machine stays visible.
 func (r Runner) Again(ctx context.Context, selected []faults.Fault, specs func(rule string) int, p Plan, runs map[string]killtable.Run, m *killtable.Mutation) *killtable.Mutation {
 	first := map[string]killtable.FaultResult{}
 	var jobs []Job
+	// A baseline part that failed runs again too: its specs failing without
+	// any fault, under the same load, would leave every kill unjudged.
+	for _, j := range p.Jobs {
+		if slices.Contains(p.BaselineJobs, j.Name) && failedRun(runs[j.Name]) {
+			jobs = append(jobs, j)
+		}
+	}
 	for _, res := range m.Faults {
 		if res.Verdict != killtable.Survived {
 			continue
@@ -184,7 +199,8 @@ func (r Runner) Again(ctx context.Context, selected []faults.Fault, specs func(r
 	if len(jobs) == 0 {
 		return m
 	}
-	fmt.Fprintf(r.Progress, "mutate: %d faults survived their first run; running them again, %d at a time\n", len(jobs), againParallel)
+	fmt.Fprintf(r.Progress, "mutate: %d faults survived their first run and %d baseline parts failed; running them again, %d at a time\n",
+		len(first), len(jobs)-len(first), againParallel)
 	r.Parallel = againParallel
 	for name, run := range r.Run(ctx, jobs) {
 		runs[name] = run
@@ -203,4 +219,19 @@ func (r Runner) Again(ctx context.Context, selected []faults.Fault, specs func(r
 		res.Note = "killed on its second run; its first, beside other runs, survived (" + why + ")"
 	}
 	return again
+}
+
+// failedRun tells a run that produced no report, or a failed spec or suite node.
+func failedRun(run killtable.Run) bool {
+	if run.Err != nil {
+		return true
+	}
+	for _, r := range run.Reports {
+		for _, s := range r.SpecReports {
+			if s.Failed() {
+				return true
+			}
+		}
+	}
+	return false
 }

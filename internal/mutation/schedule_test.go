@@ -28,6 +28,8 @@ type fakeSuite struct {
 	// secondOnly: faults whose specs fail from their second run on (a kill
 	// that needs a harness on time).
 	secondOnly []string
+	// baselineOnce: the baseline fails its first run (a harness off time).
+	baselineOnce bool
 	mu         sync.Mutex
 	now, most  int
 	envs       [][]string
@@ -64,7 +66,7 @@ func (f *fakeSuite) exec(ctx context.Context, c Cmd) (int, error) {
 	again := f.runs[fault] > 1
 	f.mu.Unlock()
 	state := types.SpecStatePassed
-	if slices.Contains(f.fail, fault) || again && slices.Contains(f.secondOnly, fault) {
+	if slices.Contains(f.fail, fault) || again && slices.Contains(f.secondOnly, fault) || fault == "" && f.baselineOnce && !again {
 		state = types.SpecStateFailed
 	}
 	var specs []types.SpecReport
@@ -158,7 +160,7 @@ func TestRunnerAgain(t *testing.T) {
 	all := []faults.Fault{{Rule: "V3-KILLED"}, {Rule: "V3-LATE"}, {Rule: "V3-SURVIVED"}}
 	covered := []string{"V3-KILLED", "V3-LATE", "V3-SURVIVED"}
 	p := NewPlan(covered, map[string]Wait{}, 4, dir, time.Minute)
-	f := &fakeSuite{fail: []string{"V3-KILLED"}, secondOnly: []string{"V3-LATE"}}
+	f := &fakeSuite{fail: []string{"V3-KILLED"}, secondOnly: []string{"V3-LATE"}, baselineOnce: true}
 	var progress bytes.Buffer
 	r := Runner{Suite: "suites.test", Dir: dir, Parallel: 4, Timeout: time.Minute, Exec: f.exec, Progress: &progress}
 	runs := r.Run(context.Background(), p.Jobs)
@@ -178,7 +180,10 @@ func TestRunnerAgain(t *testing.T) {
 	if f.runs["V3-KILLED"] != 1 || f.runs["V3-LATE"] != 2 || f.runs["V3-SURVIVED"] != 2 || f.most > againParallel {
 		t.Errorf("runs %v, %d at once", f.runs, f.most)
 	}
-	if m.Killed != 2 || !strings.Contains(progress.String(), "2 faults survived their first run; running them again") {
+	if first.Baseline.Passed || !m.Baseline.Passed {
+		t.Errorf("baseline: first run passed %v, second %v (want false, true)", first.Baseline.Passed, m.Baseline.Passed)
+	}
+	if m.Killed != 2 || !strings.Contains(progress.String(), "2 faults survived their first run and 1 baseline parts failed; running them again") {
 		t.Errorf("killed %d; progress:\n%s", m.Killed, progress.String())
 	}
 }
