@@ -37,8 +37,8 @@ type Stage struct {
 // Parse reads stages from their written form: one argument per stage, its
 // steps separated by spaces, a step's targets and variables joined with "+"
 // ("conform-check+coverage", "remote+REMOTE_DELAY=5ms"), make's flags among
-// them ("-j3+conform-check+coverage+trust-parallel": the first target names
-// the step).
+// them ("-j3+conform-check+coverage+trust-parallel"); a step is named by its
+// targets.
 func Parse(args []string) ([]Stage, error) {
 	var out []Stage
 	for _, a := range args {
@@ -50,14 +50,17 @@ func Parse(args []string) ([]Stage, error) {
 					return nil, fmt.Errorf("stage %q: step %q has an empty part", a, word)
 				}
 			}
-			name := parts[0]
+			// The step's targets name it; make's flags (-j3) and variables do not.
+			var targets []string
 			for _, p := range parts {
-				if !strings.HasPrefix(p, "-") {
-					name = p // make's flags (-j3) do not name a step
-					break
+				if !strings.HasPrefix(p, "-") && !strings.Contains(p, "=") {
+					targets = append(targets, p)
 				}
 			}
-			st.Steps = append(st.Steps, Step{Name: name, Args: parts})
+			if len(targets) == 0 {
+				return nil, fmt.Errorf("stage %q: step %q names no target", a, word)
+			}
+			st.Steps = append(st.Steps, Step{Name: strings.Join(targets, "+"), Args: parts})
 		}
 		if len(st.Steps) == 0 {
 			return nil, fmt.Errorf("stage %d has no step", len(out)+1)
@@ -181,7 +184,9 @@ func (r Runner) stage(ctx context.Context, n, of int, st Stage, now func() time.
 				}
 			}
 			mu.Unlock()
-			fmt.Fprintf(r.Out, "     [%d/%d] %s: running %s\n", n, of, short(now().Sub(start)), strings.Join(active, "; "))
+			if len(active) > 0 { // none: the last step ended this instant
+				fmt.Fprintf(r.Out, "     [%d/%d] %s: running %s\n", n, of, short(now().Sub(start)), strings.Join(active, "; "))
+			}
 		}
 	}
 }
@@ -251,11 +256,15 @@ func lastLine(path string) string {
 	if _, err := f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
 		return ""
 	}
-	s := strings.TrimRight(string(b), "\n\r ")
-	if i := strings.LastIndexAny(s, "\n\r"); i >= 0 {
-		s = s[i+1:]
+	// The last line that says something: Ginkgo's rows of progress glyphs
+	// (•, S) say only that specs end.
+	lines := strings.FieldsFunc(string(b), func(r rune) bool { return r == '\n' || r == '\r' })
+	s := ""
+	for i := len(lines) - 1; i >= 0 && s == ""; i-- {
+		if l := strings.TrimSpace(lines[i]); strings.Trim(l, "•S") != "" {
+			s = l
+		}
 	}
-	s = strings.TrimSpace(s)
 	if s == "" {
 		return ""
 	}

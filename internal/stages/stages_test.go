@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -17,11 +18,11 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st) != 2 || len(st[0].Steps) != 3 || st[1].Steps[0].Name != "conform-check" ||
-		strings.Join(st[1].Steps[0].Args, " ") != "conform-check coverage" || strings.Join(st[1].Steps[1].Args, " ") != "remote REMOTE_DELAY=5ms" || st[1].Steps[2].Name != "check" {
+	if len(st) != 2 || len(st[0].Steps) != 3 || st[1].Steps[0].Name != "conform-check+coverage" ||
+		strings.Join(st[1].Steps[0].Args, " ") != "conform-check coverage" || strings.Join(st[1].Steps[1].Args, " ") != "remote REMOTE_DELAY=5ms" || st[1].Steps[1].Name != "remote" || st[1].Steps[2].Name != "check+trust" {
 		t.Errorf("parsed %+v", st)
 	}
-	for _, bad := range [][]string{nil, {"  "}, {"a+"}, {"+b"}} {
+	for _, bad := range [][]string{nil, {"  "}, {"a+"}, {"+b"}, {"-j3+X=1"}} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q): no error", bad)
 		}
@@ -41,10 +42,10 @@ func (f *fakeMake) start(ctx context.Context, s Step, log io.Writer) (func() err
 	f.mu.Lock()
 	f.ran = append(f.ran, s.Name)
 	f.mu.Unlock()
+	for i := range 100 {
+		fmt.Fprintf(log, "%s line %d\n", s.Name, i)
+	}
 	return func() error {
-		for i := range 100 {
-			fmt.Fprintf(log, "%s line %d\n", s.Name, i)
-		}
 		time.Sleep(f.sleep[s.Name])
 		if f.fail[s.Name] {
 			fmt.Fprintf(log, "--- FAIL: %s broke\n", s.Name)
@@ -103,5 +104,17 @@ func TestShort(t *testing.T) {
 		if got := short(d); got != want {
 			t.Errorf("short(%s) = %s, want %s", d, got, want)
 		}
+	}
+}
+
+// A log whose last lines are Ginkgo's progress glyphs shows the line before
+// them.
+func TestLastLineSkipsGlyphs(t *testing.T) {
+	path := t.TempDir() + "/step.log"
+	if err := os.WriteFile(path, []byte("conform: 241/1789 specs done\n••••S••\n•••"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastLine(path); got != " (conform: 241/1789 specs done)" {
+		t.Errorf("lastLine = %q", got)
 	}
 }
