@@ -274,9 +274,11 @@ func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
 	// One account set, serial: what may go wrong there is one spec's orders,
 	// fills or balances meeting the next's on the one account, so the areas
 	// whose specs trade between the process's own two accounts (spot,
-	// order lists, margin, the trading stream) run, not the whole suite:
-	// the others trade little or nothing, and a full sandbox run with an
-	// account set per process is TestRemoteSandboxCertification's.
+	// order lists, margin, the trading stream: 696 specs, 22 s alone) run,
+	// not the whole suite (220 s under make test's load, most of it the v2
+	// areas waiting on one user's budget): the other areas trade less, and
+	// the whole suite on a sandbox is TestRemoteSandboxCertification's (an
+	// account set per process, make remote-fast).
 	sandbox := t.TempDir()
 	start := time.Now()
 	code, console = conformCLI(t, bin, fixtureKeysEnv(t, 1), "run", "--target", proxy, "--sandbox", "--procs", "2",
