@@ -30,10 +30,10 @@ type fakeSuite struct {
 	secondOnly []string
 	// baselineOnce: the baseline fails its first run (a harness off time).
 	baselineOnce bool
-	mu         sync.Mutex
-	now, most  int
-	envs       [][]string
-	runs       map[string]int
+	mu           sync.Mutex
+	now, most    int
+	envs         [][]string
+	runs         map[string]int
 }
 
 func (f *fakeSuite) exec(ctx context.Context, c Cmd) (int, error) {
