@@ -7,14 +7,19 @@ package main
 // Like the trust checks they need CONFORM_BIN (make remote sets it).
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,6 +29,9 @@ import (
 	"github.com/conform-harness/conform/emulator"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/conform-harness/conform/internal/netsim"
+	"github.com/conform-harness/conform/internal/outdir"
+	"github.com/conform-harness/conform/reporters/browser"
+	"github.com/conform-harness/conform/reporters/bundle"
 )
 
 // remoteDelay is the one-way latency of the stand-in: a sandbox in another
@@ -262,7 +270,12 @@ func (r certResults) areaTimes() string {
 // The certification of a remote sandbox, through the stand-in with 20 ms
 // each way: no false failure, TLS with the sandbox's own CA from the config
 // file, no run cut short by a time limit. It records the wall time and the
-// rules not judged, by reason (issue 24's figures).
+// rules not judged, by reason (issue 24's figures). The same run is make
+// test's check of a sandbox with an account set per process (every process
+// runs, and no secret of the config is in the console or the reports) and
+// of the certification bundle (only conform's files of this run, listed in
+// bundle.json, the .tar.gz beside it the same, no secret, nothing left in
+// $TMPDIR by Chromium): a separate full run for each cost 44 CPU-seconds.
 func TestRemoteSandboxCertification(t *testing.T) {
 	t.Parallel()
 	bin := binDir(t)
@@ -283,14 +296,17 @@ func TestRemoteSandboxCertification(t *testing.T) {
 		}
 	}
 	cfg := writeSandboxConfig(t, dir, p.URL(), "sandbox-ca.pem", sets)
-	out := filepath.Join(dir, "reports")
+	// The bundle in a directory of its own, the config (keys) elsewhere:
+	// beside it there must be only it and its .tar.gz.
+	out, alone := filepath.Join(t.TempDir(), "reports"), true
 	if keep := os.Getenv("CONFORM_REMOTE_OUT"); keep != "" {
-		out = keep // the reports outlive the test, for reading where the time went
+		out, alone = keep, false // the reports outlive the test, for reading where the time went
 	}
+	tmp := shortTempDir(t)
 	loadBefore := loadAverage()
 	selfBefore := selfCPU()
 	start := time.Now()
-	code, console, cpu := conformCLITimed(t, bin, []string{"SSL_CERT_FILE="}, "run", "--certify", "--config", cfg, "--procs", strconv.Itoa(sets), "--timeout", "25m", "--out", out)
+	code, console, cpu := conformCLITimed(t, bin, []string{"SSL_CERT_FILE=", "TMPDIR=" + tmp}, "run", "--certify", "--config", cfg, "--procs", strconv.Itoa(sets), "--timeout", "25m", "--out", out)
 	took := time.Since(start)
 	targetCPU := selfCPU() - selfBefore
 	if code != exitOK && code != exitFailed {
@@ -325,6 +341,130 @@ func TestRemoteSandboxCertification(t *testing.T) {
 	}
 	if took > remoteMaxDuration && delayOf(t) == remoteDelay {
 		t.Errorf("target missed: %s (want at most %s on a path %s each way)", took.Round(time.Second), remoteMaxDuration, remoteDelay)
+	}
+	// An account set per process: every process runs, none shares an
+	// account (the CLI would say it runs fewer "instead of" the asked).
+	if strings.Contains(console, "instead of") {
+		t.Errorf("%d account sets at --procs %d did not run as many processes:\n%s", sets, sets, tail(console, 40))
+	}
+	assertNoSecret(t, console, out)
+	checkCertificationBundle(t, console, out, tmp, alone)
+}
+
+// shortTempDir is a new directory with a short path, removed when the test
+// ends: Chromium's singleton socket must fit a Unix socket path under
+// $TMPDIR (t.TempDir's names are too long for Chromium to start).
+func shortTempDir(t *testing.T) string {
+	t.Helper()
+	tmp, err := os.MkdirTemp("", "ct")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
+	return tmp
+}
+
+// checkCertificationBundle checks the bundle of the certification whose
+// console is console, in out, run with $TMPDIR tmp and its config (keys)
+// elsewhere: the directory and its .tar.gz hold only files conform wrote in
+// this run, listed in bundle.json, and no secret; Chromium, when installed,
+// read the report and left nothing in $TMPDIR. alone: out's parent is the
+// test's, where only out and its .tar.gz may be.
+func checkCertificationBundle(t *testing.T, console, out, tmp string, alone bool) {
+	t.Helper()
+	if !strings.Contains(console, "certification ") {
+		t.Fatalf("no certification:\n%s", tail(console, 40))
+	}
+	if _, err := browser.Find(os.Getenv); err == nil && !strings.Contains(console, "certify: report.html checked in headless Chromium") {
+		t.Errorf("Chromium is installed but did not look at the report:\n%s", tail(console, 40))
+	}
+	if err := outdir.Check(out); err != nil {
+		t.Errorf("the bundle directory holds what conform did not write: %v", err)
+	}
+	var m bundle.Manifest
+	b, err := os.ReadFile(filepath.Join(out, bundle.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	parent, base := filepath.Split(filepath.Clean(out))
+	want := []string{base + "/" + bundle.ManifestFile}
+	for _, f := range m.Files {
+		want = append(want, base+"/"+f.Name)
+	}
+	entries := tarEntries(t, filepath.Clean(out)+".tar.gz")
+	var got []string
+	forms := secretForms(t)
+	for name, body := range entries {
+		got = append(got, name)
+		for _, s := range forms {
+			if bytes.Contains(body, []byte(s)) {
+				t.Errorf("%s in the archive holds a secret (%.12s…)", name, s)
+				break
+			}
+		}
+		if disk, err := os.ReadFile(filepath.Join(parent, name)); err != nil || (!bytes.Equal(disk, body) && name != base+"/run.log") {
+			t.Errorf("%s in the archive is not the bundle directory's (%v)", name, err)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("the archive holds %v, bundle.json lists %v", got, want)
+	}
+	for _, name := range []string{"results.json", "report.html", "target.json", "README.md"} {
+		if _, ok := entries[base+"/"+name]; !ok {
+			t.Errorf("the archive lacks %s/%s", base, name)
+		}
+	}
+	if left, _ := os.ReadDir(parent); alone && len(left) != 2 {
+		t.Errorf("beside the bundle: %v, want %s and %s.tar.gz", left, base, base)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		check := console
+		if i := strings.Index(console, "certify: "); i >= 0 {
+			check = strings.SplitN(console[i:], "\n", 2)[0]
+		}
+		t.Errorf("the certification left %v in $TMPDIR (%s)", names, check)
+	}
+}
+
+// tarEntries reads a .tar.gz's regular files.
+func tarEntries(t *testing.T, path string) map[string][]byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(gz)
+	out := map[string][]byte{}
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Typeflag == tar.TypeDir {
+			continue
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[h.Name] = b
 	}
 }
 

@@ -2,22 +2,19 @@ package main
 
 // End-to-end checks that --out belongs to conform (package outdir), with
 // the built CLI: a user's directory is refused and left untouched, conform's
-// own is used again, a certification bundles only conform's files, and two
-// runs on one --out do not mix. Like the other trust checks they need
-// CONFORM_BIN (make trust).
+// own is used again, and two runs on one --out do not mix (that a
+// certification bundles only conform's files is checked on the remote
+// certification's run: TestRemoteSandboxCertification). Like the other
+// trust checks they need CONFORM_BIN (make trust).
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,8 +22,6 @@ import (
 	"github.com/conform-harness/conform/emulator"
 	"github.com/conform-harness/conform/fixtures"
 	"github.com/conform-harness/conform/internal/outdir"
-	"github.com/conform-harness/conform/reporters/browser"
-	"github.com/conform-harness/conform/reporters/bundle"
 )
 
 // quickFilter selects a handful of specs that run in a second.
@@ -185,128 +180,6 @@ func TestTrustOutOfConformIsUsedAgain(t *testing.T) {
 		if err := outdir.Check(out); err != nil {
 			t.Errorf("run %d: --out is not conform's afterwards: %v", i+1, err)
 		}
-	}
-}
-
-// tarEntries reads a .tar.gz's regular files.
-func tarEntries(t *testing.T, path string) map[string][]byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(gz)
-	out := map[string][]byte{}
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h.Typeflag == tar.TypeDir {
-			continue
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[h.Name] = b
-	}
-}
-
-// A certification with its config (keys) elsewhere: the bundle, the
-// directory and its .tar.gz, holds only files conform wrote in this run,
-// listed in bundle.json, and no secret; Chromium leaves nothing in $TMPDIR.
-func TestTrustCertificationBundlesOnlyConformsFiles(t *testing.T) {
-	t.Parallel() // every trust check has targets, ports and directories of its own (make trust: go test -parallel)
-	bin := binDir(t)
-	// Not the emulator to the CLI (no control plane) and no sandbox: the
-	// certification reads, with the keys of the config, and trades nowhere.
-	base := startEmulator(t, emulator.Options{})
-	cfg := filepath.Join(t.TempDir(), "target.json")
-	if err := os.WriteFile(cfg, configWithKeys(t, base, 7), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	parent := t.TempDir()
-	out := filepath.Join(parent, "cert")
-	// A short $TMPDIR: Chromium's singleton socket must fit a Unix socket
-	// path under it (t.TempDir's names are too long for Chromium to start).
-	tmp, err := os.MkdirTemp("", "ct")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
-	code, console := conformCLI(t, bin, []string{"TMPDIR=" + tmp}, "run", "--certify", "--config", cfg, "--procs", "2", "--out", out)
-	if code != exitOK && code != exitFailed {
-		t.Fatalf("exit %d:\n%s", code, console)
-	}
-	if !strings.Contains(console, "certification ") {
-		t.Fatalf("no certification:\n%s", console)
-	}
-	if _, err := browser.Find(os.Getenv); err == nil && !strings.Contains(console, "certify: report.html checked in headless Chromium") {
-		t.Errorf("Chromium is installed but did not look at the report:\n%s", console[max(0, len(console)-2000):])
-	}
-	assertNoSecret(t, console, out)
-	if err := outdir.Check(out); err != nil {
-		t.Errorf("the bundle directory holds what conform did not write: %v", err)
-	}
-	var m bundle.Manifest
-	b, err := os.ReadFile(filepath.Join(out, bundle.ManifestFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"cert/" + bundle.ManifestFile}
-	for _, f := range m.Files {
-		want = append(want, "cert/"+f.Name)
-	}
-	entries := tarEntries(t, out+".tar.gz")
-	var got []string
-	forms := secretForms(t)
-	for name, body := range entries {
-		got = append(got, name)
-		for _, s := range forms {
-			if bytes.Contains(body, []byte(s)) {
-				t.Errorf("%s in the archive holds a secret (%.12s…)", name, s)
-				break
-			}
-		}
-		if disk, err := os.ReadFile(filepath.Join(parent, name)); err != nil || (!bytes.Equal(disk, body) && name != "cert/run.log") {
-			t.Errorf("%s in the archive is not the bundle directory's (%v)", name, err)
-		}
-	}
-	slices.Sort(got)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("the archive holds %v, bundle.json lists %v", got, want)
-	}
-	for _, name := range []string{"cert/results.json", "cert/report.html", "cert/target.json", "cert/README.md"} {
-		if _, ok := entries[name]; !ok {
-			t.Errorf("the archive lacks %s", name)
-		}
-	}
-	if left, _ := os.ReadDir(parent); len(left) != 2 {
-		t.Errorf("beside the bundle: %v, want cert and cert.tar.gz", left)
-	}
-	if left, _ := os.ReadDir(tmp); len(left) > 0 {
-		var names []string
-		for _, e := range left {
-			names = append(names, e.Name())
-		}
-		check := console
-		if i := strings.Index(console, "certify: "); i >= 0 {
-			check = strings.SplitN(console[i:], "\n", 2)[0]
-		}
-		t.Errorf("the certification left %v in $TMPDIR (%s)", names, check)
 	}
 }
 

@@ -87,6 +87,8 @@ type Job struct {
 	// Report and Log are the files the run writes.
 	Report string
 	Log    string
+	// OneP: a short run (WaitShort), run with one P (see Env).
+	OneP bool
 }
 
 // Plan is a mutation run's suite runs, in the order they start.
@@ -201,7 +203,9 @@ func planJobs(covered []string, waits map[string]Wait, parallel int, job func(na
 		plan = append(plan, ranked{b, 2*int(c) + 1})
 	}
 	for _, id := range covered {
-		plan = append(plan, ranked{job(id, killtable.RuleFilter(id), id), 2 * int(waits[id])})
+		j := job(id, killtable.RuleFilter(id), id)
+		j.OneP = waits[id] == WaitShort
+		plan = append(plan, ranked{j, 2 * int(waits[id])})
 	}
 	slices.SortStableFunc(plan, func(a, b ranked) int { return cmp.Compare(b.rank, a.rank) })
 	jobs := make([]Job, len(plan))

@@ -57,6 +57,13 @@ func TestPlanJobs(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("plan:\n got %q\nwant %q", got, want)
 	}
+	// One P for the short fault runs only: not a baseline part, nor a slow,
+	// limit or stream run.
+	for _, j := range jobs {
+		if short := slices.Contains([]string{"A", "B", "C", "D"}, j.Name); j.OneP != short {
+			t.Errorf("%s: OneP %v", j.Name, j.OneP)
+		}
+	}
 	if !slices.Equal(baseline, []string{"baseline-1", "baseline-2", "baseline-3", "baseline-4"}) {
 		t.Errorf("baseline parts %q", baseline)
 	}

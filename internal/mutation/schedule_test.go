@@ -28,10 +28,12 @@ type fakeSuite struct {
 	// secondOnly: faults whose specs fail from their second run on (a kill
 	// that needs a harness on time).
 	secondOnly []string
-	mu         sync.Mutex
-	now, most  int
-	envs       [][]string
-	runs       map[string]int
+	// baselineOnce: the baseline fails its first run (a harness off time).
+	baselineOnce bool
+	mu           sync.Mutex
+	now, most    int
+	envs         [][]string
+	runs         map[string]int
 }
 
 func (f *fakeSuite) exec(ctx context.Context, c Cmd) (int, error) {
@@ -64,7 +66,7 @@ func (f *fakeSuite) exec(ctx context.Context, c Cmd) (int, error) {
 	again := f.runs[fault] > 1
 	f.mu.Unlock()
 	state := types.SpecStatePassed
-	if slices.Contains(f.fail, fault) || again && slices.Contains(f.secondOnly, fault) {
+	if slices.Contains(f.fail, fault) || again && slices.Contains(f.secondOnly, fault) || fault == "" && f.baselineOnce && !again {
 		state = types.SpecStateFailed
 	}
 	var specs []types.SpecReport
@@ -103,10 +105,17 @@ func TestRunnerAndJudge(t *testing.T) {
 	if n := strings.Count(progress.String(), "\n"); n != len(p.Jobs) || !strings.Contains(progress.String(), "V3-BROKEN error: suite exited with status 2 and wrote no report") {
 		t.Errorf("progress:\n%s", progress.String())
 	}
+	oneP := 0
 	for _, env := range f.envs {
 		if !slices.Contains(env, target.SuiteEnv+"=") {
 			t.Errorf("a run's environment %q passes a handed-down target on", env)
 		}
+		if slices.Contains(env, "GOMAXPROCS=1") {
+			oneP++
+		}
+	}
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set && oneP != 3 {
+		t.Errorf("%d runs with one P, want the 3 fault runs (not the baseline)", oneP)
 	}
 	specs := func(rule string) int {
 		if slices.Contains(covered, rule) {
@@ -151,7 +160,7 @@ func TestRunnerAgain(t *testing.T) {
 	all := []faults.Fault{{Rule: "V3-KILLED"}, {Rule: "V3-LATE"}, {Rule: "V3-SURVIVED"}}
 	covered := []string{"V3-KILLED", "V3-LATE", "V3-SURVIVED"}
 	p := NewPlan(covered, map[string]Wait{}, 4, dir, time.Minute)
-	f := &fakeSuite{fail: []string{"V3-KILLED"}, secondOnly: []string{"V3-LATE"}}
+	f := &fakeSuite{fail: []string{"V3-KILLED"}, secondOnly: []string{"V3-LATE"}, baselineOnce: true}
 	var progress bytes.Buffer
 	r := Runner{Suite: "suites.test", Dir: dir, Parallel: 4, Timeout: time.Minute, Exec: f.exec, Progress: &progress}
 	runs := r.Run(context.Background(), p.Jobs)
@@ -171,7 +180,10 @@ func TestRunnerAgain(t *testing.T) {
 	if f.runs["V3-KILLED"] != 1 || f.runs["V3-LATE"] != 2 || f.runs["V3-SURVIVED"] != 2 || f.most > againParallel {
 		t.Errorf("runs %v, %d at once", f.runs, f.most)
 	}
-	if m.Killed != 2 || !strings.Contains(progress.String(), "2 faults survived their first run; running them again") {
+	if first.Baseline.Passed || !m.Baseline.Passed {
+		t.Errorf("baseline: first run passed %v, second %v (want false, true)", first.Baseline.Passed, m.Baseline.Passed)
+	}
+	if m.Killed != 2 || !strings.Contains(progress.String(), "2 faults survived their first run and 1 baseline parts failed; running them again") {
 		t.Errorf("killed %d; progress:\n%s", m.Killed, progress.String())
 	}
 }
