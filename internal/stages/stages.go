@@ -155,10 +155,14 @@ func (r Runner) stage(ctx context.Context, n, of int, st Stage, now func() time.
 	var mu sync.Mutex
 	running := map[int]bool{}
 	var wg sync.WaitGroup
+	// Every result and running mark is in place before the first step
+	// starts: a step that ends at once must not race the loop's writes.
 	for i, s := range st.Steps {
-		log := filepath.Join(r.LogDir, s.Name+".log")
-		results[i] = result{step: s, log: log}
+		results[i] = result{step: s, log: filepath.Join(r.LogDir, s.Name+".log")}
 		running[i] = true
+	}
+	for i, s := range st.Steps {
+		log := results[i].log
 		wg.Go(func() {
 			err := r.runStep(ctx, s, log)
 			mu.Lock()
