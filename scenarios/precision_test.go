@@ -9,6 +9,7 @@ import (
 	"github.com/conform-harness/conform/client"
 	"github.com/conform-harness/conform/emulator"
 	"github.com/conform-harness/conform/fixtures"
+	"github.com/conform-harness/conform/internal/race"
 )
 
 // startEmulator runs an in-process emulator with the given faults.
@@ -53,7 +54,7 @@ func emulatorConfig(tb testing.TB, base string, addrs *Addresses) Config {
 func skipWhenSlowed(t *testing.T) {
 	t.Helper()
 	switch {
-	case raceEnabled:
+	case race.Enabled:
 		t.Skip("the race detector slows the harness below what a 1-second window needs; the suite runs these without it")
 	case testing.Short():
 		t.Skip("takes a few seconds")

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/conform-harness/conform/internal/race"
 )
 
 // TestFixedPointAgreesWithDecimals runs random spot order streams (limit,
@@ -17,7 +19,7 @@ import (
 // trades moved, the fee account included.
 func TestFixedPointAgreesWithDecimals(t *testing.T) {
 	t.Parallel() // long under -race; each builds its own engines
-	steps := depth(3000)
+	steps := race.Depth(3000)
 	if testing.Short() {
 		steps = min(steps, 600)
 	}

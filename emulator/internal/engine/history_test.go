@@ -3,6 +3,8 @@ package engine
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/conform-harness/conform/internal/race"
 )
 
 // TestHistoryRing runs random pushes, deletions, front pops and compactions
@@ -16,7 +18,7 @@ func TestHistoryRing(t *testing.T) {
 		h := history{popped: start}
 		var model []histEntry
 		var id int64
-		for step := 0; step < depth(20000); step++ {
+		for step := 0; step < race.Depth(20000); step++ {
 			switch k := r.IntN(10); {
 			case k < 4:
 				id++
@@ -73,7 +75,7 @@ func TestHistoryRing(t *testing.T) {
 				t.Fatalf("search stopped at %d (id %d) below %d", got, model[got].id, id/2)
 			}
 		}
-		if h.popped-start < uint32(depth(1000)) {
+		if h.popped-start < uint32(race.Depth(1000)) {
 			t.Fatalf("start %d: only %d entries left at the front: the test reaches little", start, h.popped-start)
 		}
 	}

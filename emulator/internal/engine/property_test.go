@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/conform-harness/conform/internal/race"
 )
 
 // stream drives an engine with a random but reproducible order stream.
@@ -302,7 +304,7 @@ func (s *stream) list(acct, ct string, margin bool) ListRequest {
 // exactly what the active orders hold.
 func TestConservation(t *testing.T) {
 	t.Parallel() // long under -race; each builds its own engines
-	steps := depth(3000)
+	steps := race.Depth(3000)
 	if testing.Short() {
 		steps = min(steps, 500)
 	}

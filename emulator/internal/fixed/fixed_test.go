@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/conform-harness/conform/internal/race"
 )
 
 // randDec makes decimals of every size: small and fast, and some too long
@@ -24,7 +26,7 @@ func randDec(r *rand.Rand) decimal.Decimal {
 // random operands, including ones that overflow the fast representation.
 func TestAgainstDecimal(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < depth(200000); i++ {
+	for i := 0; i < race.Depth(200000); i++ {
 		x, y := randDec(r), randDec(r)
 		a, b := FromDecimal(x), FromDecimal(y)
 		check := func(op string, got Amount, want decimal.Decimal) {

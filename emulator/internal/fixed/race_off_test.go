@@ -1,5 +1,0 @@
-//go:build !race
-
-package fixed
-
-const raceEnabled = false
