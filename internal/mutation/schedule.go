@@ -181,7 +181,13 @@ func (r Runner) Again(ctx context.Context, selected []faults.Fault, specs func(r
 	// A baseline part that failed runs again too: its specs failing without
 	// any fault, under the same load, would leave every kill unjudged.
 	for _, j := range p.Jobs {
-		if slices.Contains(p.BaselineJobs, j.Name) && failedRun(runs[j.Name]) {
+		if !slices.Contains(p.BaselineJobs, j.Name) {
+			continue
+		}
+		// Judged as the whole baseline is: no report, a failed node or spec,
+		// an interruption.
+		var b killtable.Baseline
+		if killtable.JudgeBaseline(&b, runs[j.Name]); !b.Passed {
 			jobs = append(jobs, j)
 		}
 	}
@@ -219,19 +225,4 @@ func (r Runner) Again(ctx context.Context, selected []faults.Fault, specs func(r
 		res.Note = "killed on its second run; its first, beside other runs, survived (" + why + ")"
 	}
 	return again
-}
-
-// failedRun tells a run that produced no report, or a failed spec or suite node.
-func failedRun(run killtable.Run) bool {
-	if run.Err != nil {
-		return true
-	}
-	for _, r := range run.Reports {
-		for _, s := range r.SpecReports {
-			if s.Failed() {
-				return true
-			}
-		}
-	}
-	return false
 }
