@@ -11,7 +11,7 @@ WIREOUT ?= $(REPORTS)-wire
 PROCS   ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) * 2 )); [ $$n -lt 4 ] && n=4; [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS    ?=
 
-.PHONY: rules.yaml all build cli conform test unit unit-race unit-deep unit-pkgs unit-cli unit-timed suite coverage trust trust-parallel trust-timed remote remote-fast clients mutation mutation-fast fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
+.PHONY: rules.yaml all build cli conform test unit unit-race unit-deep unit-pkgs unit-cli unit-timed suite coverage trust trust-parallel trust-timed remote remote-fast clients mutation fuzz vet bench load clean bench-compare soak wiremut wirebenign wirebenign-fast
 
 all: build
 
@@ -49,7 +49,7 @@ test:
 	  'unit-timed' \
 	  '-j3+conform-check+coverage+trust-parallel wirebenign-fast' \
 	  'trust-timed+remote-fast+REMOTE_DELAY=5ms' \
-	  'mutation-fast'
+	  'mutation'
 
 vet:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -150,7 +150,6 @@ clients: build
 mutation: build
 	$(BIN)/conform mutate --out $(REPORTS)
 
-mutation-fast: mutation
 
 ## fuzz: short runs (FUZZTIME executions each) of the emulator's request-decoding fuzz tests; FUZZTIME=5m for a long one
 FUZZTIME ?= 20000x

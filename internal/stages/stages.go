@@ -100,6 +100,7 @@ type result struct {
 	took time.Duration
 	err  error
 	log  string
+	done bool
 }
 
 // Run runs the stages in order and stops after the first stage with a
@@ -114,7 +115,7 @@ func (r Runner) Run(ctx context.Context, stages []Stage) error {
 		return fmt.Errorf("stages: logs: %w", err)
 	}
 	begin := now()
-	fmt.Fprintf(r.Out, "make test: %d stages; each step's output in %s/<step>.log, printed here only when it fails\n", len(stages), r.LogDir)
+	fmt.Fprintf(r.Out, "make test: %d stage(s); each step's output in %s/<step>.log, printed here only when it fails\n", len(stages), r.LogDir)
 	for i, st := range stages {
 		results := r.stage(ctx, i+1, len(stages), st, now)
 		var failed []string
@@ -153,21 +154,18 @@ func (r Runner) stage(ctx context.Context, n, of int, st Stage, now func() time.
 	start := now()
 	results := make([]result, len(st.Steps))
 	var mu sync.Mutex
-	running := map[int]bool{}
 	var wg sync.WaitGroup
-	// Every result and running mark is in place before the first step
-	// starts: a step that ends at once must not race the loop's writes.
+	// Every result is in place before the first step starts: a step that
+	// ends at once must not race the loop's writes.
 	for i, s := range st.Steps {
 		results[i] = result{step: s, log: filepath.Join(r.LogDir, s.Name+".log")}
-		running[i] = true
 	}
 	for i, s := range st.Steps {
 		log := results[i].log
 		wg.Go(func() {
 			err := r.runStep(ctx, s, log)
 			mu.Lock()
-			results[i].took, results[i].err = now().Sub(start), err
-			delete(running, i)
+			results[i].took, results[i].err, results[i].done = now().Sub(start), err, true
 			mu.Unlock()
 		})
 	}
@@ -182,9 +180,9 @@ func (r Runner) stage(ctx context.Context, n, of int, st Stage, now func() time.
 		case <-tick.C:
 			mu.Lock()
 			var active []string
-			for i, s := range st.Steps {
-				if running[i] {
-					active = append(active, s.Name+lastLine(results[i].log))
+			for _, res := range results {
+				if !res.done {
+					active = append(active, res.step.Name+lastLine(res.log))
 				}
 			}
 			mu.Unlock()
