@@ -105,10 +105,13 @@ func (l thresholdList) withDefault() thresholdList {
 // thresholdList is a repeatable --threshold flag.
 type thresholdList []load.Threshold
 
-func (l *thresholdList) String() string {
-	parts := make([]string, len(*l))
-	for i, t := range *l {
-		parts[i] = t.String()
+func (l *thresholdList) String() string { return joinFlag(*l) }
+
+// joinFlag is a repeatable flag's String: its values, space-separated.
+func joinFlag[T fmt.Stringer](vs []T) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.String()
 	}
 	return strings.Join(parts, " ")
 }

@@ -32,13 +32,7 @@ type streamOptions struct {
 // tradeList is a repeatable --trade flag.
 type tradeList []load.TradeSpec
 
-func (l *tradeList) String() string {
-	parts := make([]string, len(*l))
-	for i, t := range *l {
-		parts[i] = t.String()
-	}
-	return strings.Join(parts, " ")
-}
+func (l *tradeList) String() string { return joinFlag(*l) }
 
 func (l *tradeList) Set(s string) error {
 	t, err := load.ParseTradeSpec(s)
