@@ -71,8 +71,18 @@ func reportTemplate() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
 		"requested": runRequested,
 		"ms":        fmtMS,
-	}).Parse(reportHTML))
+	}).Parse(reportHTML + summaryHTML))
 }
+
+// summaryHTML is the summary table and the thresholds' outcomes, the same in
+// a REST run's report and a stream run's: data with Rows and S.Verdict.
+const summaryHTML = `{{define "summary"}}<h2>Summary</h2>
+<table>{{range .Rows}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}</table>
+{{with .S.Verdict.Thresholds}}<h2>Thresholds</h2>
+<table><tr><th>threshold</th><th>actual</th><th>outcome</th></tr>
+{{range .}}<tr><td>{{.Threshold}}</td><td>{{.Actual}}</td><td{{if not .Pass}} class="bad"{{end}}>{{if .Pass}}holds{{else}}breached{{end}}</td></tr>{{end}}
+</table>{{end}}
+{{end}}`
 
 const reportHTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.S.Title}}</title>
@@ -98,12 +108,7 @@ iframe{width:100%;height:700px;border:1px solid #ddd}
 {{with .S.Verdict.Problems}}<p>The run is invalid: the generator did not offer the load asked for, so its figures are no capacity verdict.</p>
 <ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .S.Verdict.Warnings}}<ul>{{range .}}<li class="bad">Warning: {{.}}</li>{{end}}</ul>{{end}}
-<h2>Summary</h2>
-<table>{{range .Rows}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}</table>
-{{with .S.Verdict.Thresholds}}<h2>Thresholds</h2>
-<table><tr><th>threshold</th><th>actual</th><th>outcome</th></tr>
-{{range .}}<tr><td>{{.Threshold}}</td><td>{{.Actual}}</td><td{{if not .Pass}} class="bad"{{end}}>{{if .Pass}}holds{{else}}breached{{end}}</td></tr>{{end}}
-</table>{{end}}
+{{template "summary" .}}
 <h2>Runs</h2>
 <table><tr><th>attack</th><th>worker</th><th>source address</th><th>requested</th><th>achieved</th><th>requests</th><th>success</th><th>p99</th><th>schedule lag p99 / max</th><th>cleanup</th><th>problems</th></tr>
 {{range .S.Runs}}<tr><td>{{.Attack}}</td><td>{{with .Run}}{{.WorkerID}}{{end}}</td><td>{{with .Run}}{{.LocalAddr}}{{end}}</td><td>{{requested .}}</td>

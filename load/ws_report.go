@@ -129,12 +129,7 @@ svg{max-width:100%;height:auto}
 {{with .S.Verdict.Problems}}<p>The run is invalid: the driver did not offer the load asked for.</p><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .S.Verdict.Warnings}}<ul>{{range .}}<li class="bad">Warning: {{.}}</li>{{end}}</ul>{{end}}
 {{with .S.Interrupted}}<ul>{{range .}}<li class="bad">Interrupted: {{.}}</li>{{end}}</ul>{{end}}
-<h2>Summary</h2>
-<table>{{range .Rows}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}</table>
-{{with .S.Verdict.Thresholds}}<h2>Thresholds</h2>
-<table><tr><th>threshold</th><th>actual</th><th>outcome</th></tr>
-{{range .}}<tr><td>{{.Threshold}}</td><td>{{.Actual}}</td><td{{if not .Pass}} class="bad"{{end}}>{{if .Pass}}holds{{else}}breached{{end}}</td></tr>{{end}}
-</table>{{end}}
+{{template "summary" .}}
 <h2>Latency over time ({{.S.LatencyOf}})</h2>
 {{.Latency}}
 <h2>Messages per second</h2>
@@ -145,4 +140,4 @@ svg{max-width:100%;height:auto}
 {{.Histogram}}
 <p>Raw figures: <code>stream.json</code> (one record per worker; <code>conform load merge</code> combines several); summary: <code>summary.json</code>.</p>
 </body></html>
-`))
+`+summaryHTML))
