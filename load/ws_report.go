@@ -140,4 +140,4 @@ svg{max-width:100%;height:auto}
 {{.Histogram}}
 <p>Raw figures: <code>stream.json</code> (one record per worker; <code>conform load merge</code> combines several); summary: <code>summary.json</code>.</p>
 </body></html>
-`+summaryHTML))
+` + summaryHTML))
