@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"html/template"
 	"strings"
 	"testing"
 	"time"
@@ -72,8 +73,13 @@ func TestAnalyzeStreamVerdicts(t *testing.T) {
 				t.Errorf("breached %v, want %v", breached, tc.breached)
 			}
 			var html, text bytes.Buffer
-			if err := a.WriteHTML(&html); err != nil || !strings.Contains(html.String(), "Connections over time") {
+			if err := a.WriteHTML(&html); err != nil || !strings.Contains(html.String(), "Connections over time") || !strings.Contains(html.String(), "<h2>Summary</h2>") {
 				t.Errorf("report: %v", err)
+			}
+			for _, b := range tc.breached { // the shared summary template's thresholds table
+				if !strings.Contains(html.String(), "<td>"+template.HTMLEscapeString(b)+"</td>") {
+					t.Errorf("report.html does not list the breached threshold %s", b)
+				}
 			}
 			if err := s.WriteText(&text); err != nil || !strings.Contains(text.String(), "verdict") {
 				t.Errorf("text: %v\n%s", err, text.String())
