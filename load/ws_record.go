@@ -36,8 +36,8 @@ type StreamRecord struct {
 	// (GapsByChannel splits the gaps: trades, orderbook).
 	Gaps          uint64            `json:"gaps"`
 	GapsByChannel map[string]uint64 `json:"gaps_by_channel,omitempty"`
-	Undelivered uint64 `json:"undelivered"`
-	OutOfOrder  uint64 `json:"out_of_order"`
+	Undelivered   uint64            `json:"undelivered"`
+	OutOfOrder    uint64            `json:"out_of_order"`
 	// Disconnects are connections ended by the target or the network
 	// before the run ended (slow consumers apart).
 	Disconnects uint64 `json:"disconnects"`
