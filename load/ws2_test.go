@@ -171,8 +171,8 @@ func TestRunStreamAgainstEmulator(t *testing.T) {
 			case rec.Latency.Histogram().Count() == 0:
 				t.Error("no latency measured")
 			}
-			if IsMarket(tc.scenario) && (rec.Opened != 16 || rec.Undelivered != 0) {
-				t.Errorf("opened %d, undelivered %d: want 16, 0", rec.Opened, rec.Undelivered)
+			if IsMarket(tc.scenario) && (rec.Opened != 16 || rec.Undelivered != 0 || rec.Unseen != 0) {
+				t.Errorf("opened %d, undelivered %d, unseen %d: want 16, 0, 0", rec.Opened, rec.Undelivered, rec.Unseen)
 			}
 			if IsTrading(tc.scenario) && rec.Latency.Histogram().Count() != rec.Ops.OK {
 				t.Errorf("%d latencies for %d answered orders and cancels", rec.Latency.Histogram().Count(), rec.Ops.OK)

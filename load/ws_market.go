@@ -109,6 +109,7 @@ func runMarket(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (Str
 	rec := StreamRecord{Run: *info, Opened: opened.Load(), Failed: failed.Load(), Ops: OpCounts{Sent: d.sent, OK: d.ok},
 		Slow: SlowConsumers{Count: cfg.SlowConsumers, Delay: cfg.SlowDelay}}
 	ids, seqs := union.sorted(), books.sorted()
+	watched := map[string]bool{} // symbols with a trades subscriber open at the end
 	for _, s := range subs {
 		if s.conn == nil {
 			continue
@@ -142,8 +143,16 @@ func runMarket(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (Str
 			rec.GapsByChannel[s.ch] += g
 		}
 		rec.Gaps += g
+		if s.ch == "trades" && !s.lost {
+			watched[s.sym] = true
+		}
 		rec.Undelivered += u
 		rec.OutOfOrder += s.track.outOfOrder
+	}
+	for sym, n := range d.okBySym {
+		if watched[sym] {
+			rec.Unseen += n - min(n, uint64(len(ids[sym])))
+		}
 	}
 	return col.record(rec), nil
 }

@@ -37,7 +37,11 @@ type StreamRecord struct {
 	Gaps          uint64            `json:"gaps"`
 	GapsByChannel map[string]uint64 `json:"gaps_by_channel,omitempty"`
 	Undelivered   uint64            `json:"undelivered"`
-	OutOfOrder    uint64            `json:"out_of_order"`
+	// Unseen are trades the driver made (filled) that no trades
+	// subscriber of their symbol received by the end, on symbols with one
+	// open at the end: what the union of ids cannot show as undelivered.
+	Unseen     uint64 `json:"unseen"`
+	OutOfOrder uint64 `json:"out_of_order"`
 	// Disconnects are connections ended by the target or the network
 	// before the run ended (slow consumers apart).
 	Disconnects uint64 `json:"disconnects"`

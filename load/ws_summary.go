@@ -33,6 +33,7 @@ type StreamSummary struct {
 	Gaps              uint64            `json:"gaps"`
 	GapsByChannel     map[string]uint64 `json:"gaps_by_channel,omitempty"`
 	Undelivered       uint64            `json:"undelivered"`
+	Unseen            uint64            `json:"unseen"`
 	OutOfOrder        uint64            `json:"out_of_order"`
 	Disconnects       uint64            `json:"disconnects"`
 	Subscribers       int               `json:"subscribers_requested"`
@@ -92,6 +93,7 @@ func AnalyzeStream(recs []StreamRecord, title string, ts []Threshold) *StreamAna
 			s.GapsByChannel[ch] += n
 		}
 		s.Undelivered += r.Undelivered
+		s.Unseen += r.Unseen
 		s.OutOfOrder += r.OutOfOrder
 		s.Disconnects += r.Disconnects
 		s.Subscribers += r.Run.Subscribers
@@ -231,6 +233,9 @@ func (s *StreamSummary) judge(ts []Threshold, dur time.Duration) Verdict {
 		v.Problems = append(v.Problems, fmt.Sprintf("the driver made %.1f operations/s of the %.1f/s requested (%.1f%% short)",
 			s.OpRate, s.RequestedOps, 100*s.Shortfall))
 	}
+	if s.Unseen > 0 {
+		v.Warnings = append(v.Warnings, fmt.Sprintf("%d of the driver's %d trades reached no subscriber by the end: the target fell behind (see the latency)", s.Unseen, s.Ops.OK))
+	}
 	if s.Slow.Count > 0 && s.Slow.Closed == 0 {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("no slow consumer was disconnected (the %d of them lagged up to %s)", s.Slow.Count, fmtMS(s.Slow.MaxLagMS)))
 	}
@@ -297,7 +302,7 @@ func (s *StreamSummary) Rows() [][2]string {
 		rows = append(rows, [2]string{"by channel", strings.Join(chans, ", ")})
 	}
 	rows = append(rows,
-		[2]string{"gaps", fmt.Sprintf("%d missing in the middle%s, %d undelivered at the end, %d out of order", s.Gaps, byChannel(s.GapsByChannel), s.Undelivered, s.OutOfOrder)},
+		[2]string{"gaps", fmt.Sprintf("%d missing in the middle%s, %d undelivered at the end, %d out of order; %d trades reached no subscriber", s.Gaps, byChannel(s.GapsByChannel), s.Undelivered, s.OutOfOrder, s.Unseen)},
 		[2]string{"disconnects", fmt.Sprint(s.Disconnects)})
 	if s.Slow.Count > 0 {
 		rows = append(rows, [2]string{"slow consumers", fmt.Sprintf("%d pausing %s per message: %d disconnected by the target %v, %d messages, lag up to %s",
