@@ -20,18 +20,13 @@ type PathClass struct {
 }
 
 // Pacer keeps requests per path class under its share of each class's
-// budget, and waits out the window after a 429. The budget is the Limits
-// section's: "within a 1-second sliding window the server processes as
-// many requests as the rate limit plus the burst limit" (the catalogue's
-// one reading, V3-LIMIT-WINDOW), with a 10% margin for the path's jitter.
-// It is a token bucket per class, which lets at most its capacity plus
-// its refill through in any second: refilled at two thirds of the budget
-// per second (at least the row's rate), holding the rest, so that a spec
-// that sends a few requests pays no wait (over a path 40 ms away, spacing
-// every request made a sequence of reads wait longer than it took) and a
-// run that sends many gets most of the budget (a bucket of burst refilled
-// at rate, the other reading of "rate and burst", paced a remote
-// certification's default class at 18 requests a second of its 50).
+// rate and burst, and waits out the window after a 429. It is a token
+// bucket per class holding share of the burst, refilled at share of the
+// rate, both with a 10% margin: a spec that sends a few requests pays no
+// wait (over a path 40 ms away, spacing every request at the rate made a
+// sequence of reads wait longer than it took), and what it sends stays
+// within the row under either reading of "rate and burst" (at most
+// rate+burst in any 1-second window; a bucket of burst refilled at rate).
 // It is safe for concurrent use; share one per source address.
 type Pacer struct {
 	classes []PathClass
@@ -77,17 +72,9 @@ func (p *Pacer) classOf(path string) int {
 	return best
 }
 
-// refill is the tokens per second of class c: two thirds of the pacer's
-// share of the budget (rate plus burst in any second), at least its share
-// of the rate; capacity is how many requests may go at once, the rest of
-// the budget and at least one.
-func (p *Pacer) refill(c PathClass) float64 {
-	return max(float64(c.Rate)*p.share, float64(c.Rate+c.Burst)*p.share*2/3)
-}
-
-func (p *Pacer) capacity(c PathClass) float64 {
-	return max(1, float64(c.Rate+c.Burst)*p.share-p.refill(c))
-}
+// capacity is how many requests of class c may go at once: its share of
+// the burst, and at least one.
+func (p *Pacer) capacity(c PathClass) float64 { return max(1, float64(c.Burst)*p.share) }
 
 // Wait blocks until a request to path may be sent.
 func (p *Pacer) Wait(ctx context.Context, path string) error {
@@ -108,7 +95,7 @@ func (p *Pacer) Wait(ctx context.Context, path string) error {
 func (p *Pacer) reserve(path string) time.Duration {
 	i := p.classOf(path)
 	c := p.classes[i]
-	rate := p.refill(c)
+	rate := float64(c.Rate) * p.share // tokens per second
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	defer p.sync()()

@@ -56,8 +56,8 @@ func TestSharedPacersKeepOneBudget(t *testing.T) {
 		expectWithinRow(t, c, start, sent)
 	}
 
-	// Alone, a process has the whole bucket (50 * 0.9 / 3); the next
-	// process on the file finds it spent.
+	// Alone, a process has the whole burst (30 * 0.9); the next process on
+	// the file finds it spent.
 	path := filepath.Join(t.TempDir(), "pace")
 	a, err := NewSharedPacer(classes, path, 0.5)
 	if err != nil {
@@ -69,9 +69,9 @@ func TestSharedPacersKeepOneBudget(t *testing.T) {
 	}
 	clock := time.Unix(2000, 0)
 	a.now, b.now = func() time.Time { return clock }, func() time.Time { return clock }
-	for i := range 15 {
+	for i := range 27 {
 		if d := a.reserve("/spot/balance"); d > 0 {
-			t.Fatalf("request %d of a burst of 15 waits %s", i+1, d)
+			t.Fatalf("request %d of a burst of 27 waits %s", i+1, d)
 		}
 	}
 	if d := b.reserve("/spot/balance"); d <= 0 {
