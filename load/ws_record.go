@@ -39,7 +39,9 @@ type StreamRecord struct {
 	Undelivered   uint64            `json:"undelivered"`
 	// Unseen are trades the driver made (filled) that no trades
 	// subscriber of their symbol received by the end, on symbols with one
-	// open at the end: what the union of ids cannot show as undelivered.
+	// open at the end: what the union of ids cannot show as undelivered
+	// (a lower bound where others trade the symbol too: their trades
+	// count as received ones).
 	Unseen     uint64 `json:"unseen"`
 	OutOfOrder uint64 `json:"out_of_order"`
 	// Disconnects are connections ended by the target or the network
