@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/conform-harness/conform/emulator"
 )
 
 func TestCheckV2Channel(t *testing.T) {
@@ -178,5 +180,39 @@ func TestRunStreamAgainstEmulator(t *testing.T) {
 				t.Errorf("%d latencies for %d answered orders and cancels", rec.Latency.Histogram().Count(), rec.Ops.OK)
 			}
 		})
+	}
+}
+
+// TestWS2MarketSeesBookFaults: against an emulator whose order book
+// sequence counts down (fault V2-WS-BOOK-SEQ), ws2-market finds the order
+// book updates out of order; the trades stay clean.
+func TestWS2MarketSeesBookFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the emulator with stream subscribers")
+	}
+	emu, err := emulator.New(emulator.Options{NoLimits: true, Faults: []string{"V2-WS-BOOK-SEQ"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = emu.Close() })
+	base, err := ParseBase(emu.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	maker, taker := wsKeys(t)
+	cfg := StreamConfig{Scenario: ScenarioWS2Market, Base: base, Subscribers: 8, Channels: []string{"trades", "orderbook"}, Rate: 10,
+		Duration: time.Second, Drain: 300 * time.Millisecond, ConnectRate: 100, Maker: maker, Taker: taker}
+	rec, err := RunStream(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 order book subscribers, 2 per symbol, each about 10 updates of its
+	// symbol, all but the first below the last.
+	if rec.OutOfOrder < 20 || rec.GapsByChannel["trades"] != 0 || rec.Latency.Histogram().Count() == 0 {
+		t.Errorf("out of order %d, gaps %v, %d latencies: want the book's updates out of order, the trades clean",
+			rec.OutOfOrder, rec.GapsByChannel, rec.Latency.Histogram().Count())
 	}
 }
