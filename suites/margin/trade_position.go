@@ -10,7 +10,7 @@ import (
 )
 
 // Trades need fills: Serial.
-var _ = Describe("Margin trade history: position_id", Serial, func() {
+var _ = framework.AreaDescribe("Margin trade history: position_id", Serial, func() {
 	framework.ConformanceIt("V3-MARGIN-TRADE-POSITION-ID", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t, cp := newTrader(target.RoleFull), newTrader(target.RoleCounterparty)

@@ -13,7 +13,7 @@ import (
 
 // The order of what a subscription brings: its result, then its snapshot,
 // then updates; and nothing of a symbol once it is unsubscribed.
-var _ = Describe("Market data stream: ordering", Ordered, Serial, func() {
+var _ = framework.AreaDescribe("Market data stream: ordering", Ordered, Serial, func() {
 	var (
 		m            trading.Market
 		maker, taker *trading.Trader

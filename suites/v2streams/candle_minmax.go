@@ -10,7 +10,7 @@ import (
 // Two trades at different prices in one half hour make a candle with a
 // range, where a min above the open or a max below the close shows.
 // Serial: it trades.
-var _ = Describe("v2 streams: a candle's min and max", Serial, func() {
+var _ = framework.AreaDescribe("v2 streams: a candle's min and max", Serial, func() {
 	framework.ConformanceIt("V2-WS-CANDLE-MINMAX", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		f := newFillScene(ctx)
