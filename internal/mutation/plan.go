@@ -15,6 +15,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conform-harness/conform/internal/registration"
 	"github.com/conform-harness/conform/reporters/killtable"
 	"github.com/conform-harness/conform/rules"
 )
@@ -76,6 +77,31 @@ func Waits(reports []types.Report) map[string]Wait {
 	return out
 }
 
+// Areas reads off the specs of a dry run the area packages that register
+// each rule's specs: those declaring the top-level containers that hold
+// them (registration.AreaOf), or the spec itself at the top level.
+func Areas(reports []types.Report) map[string][]string {
+	out := map[string][]string{}
+	for _, r := range reports {
+		for _, s := range r.SpecReports {
+			if s.LeafNodeType != types.NodeTypeIt {
+				continue
+			}
+			loc := s.LeafNodeLocation
+			if len(s.ContainerHierarchyLocations) > 0 {
+				loc = s.ContainerHierarchyLocations[0]
+			}
+			area := registration.AreaOf(loc.FileName)
+			for _, id := range rules.FromLabels(s.Labels()) {
+				if !slices.Contains(out[id], area) {
+					out[id] = append(out[id], area)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Job is one suite run of the plan.
 type Job struct {
 	// Name is the fault's rule ID, or "baseline-<part>".
@@ -89,6 +115,11 @@ type Job struct {
 	Log    string
 	// OneP: a short run (WaitShort), run with one P (see Env).
 	OneP bool
+	// Rules are the rules whose specs the run selects.
+	Rules []string
+	// Areas are the area packages the run registers (see Confine; none:
+	// every one).
+	Areas []string
 }
 
 // Plan is a mutation run's suite runs, in the order they start.
@@ -123,6 +154,28 @@ func NewPlan(covered []string, waits map[string]Wait, parallel int, dir string, 
 		}
 	}
 	return p
+}
+
+// Confine has each job register only the area packages of its rules'
+// specs (areas, from Areas), the rest of the suite's tree left unbuilt:
+// most of a short run's CPU was building the tree of every spec. A job
+// with a rule that areas lacks registers every package. Judge checks that
+// each run held every spec of its rules.
+func (p Plan) Confine(areas map[string][]string) {
+	for i := range p.Jobs {
+		j := &p.Jobs[i]
+		var as []string
+		for _, id := range j.Rules {
+			a, ok := areas[id]
+			if !ok {
+				as = nil
+				break
+			}
+			as = append(as, a...)
+		}
+		slices.Sort(as)
+		j.Areas = slices.Compact(as)
+	}
 }
 
 // SuiteArgs are the suite binary's flags for one mutation run (faults
@@ -199,12 +252,14 @@ func planJobs(covered []string, waits map[string]Wait, parallel int, job func(na
 			c = max(c, waits[id])
 		}
 		b := job(fmt.Sprintf("baseline-%d", i+1), killtable.RuleFilter(share...))
+		b.Rules = share
 		names = append(names, b.Name)
 		plan = append(plan, ranked{b, 2*int(c) + 1})
 	}
 	for _, id := range covered {
 		j := job(id, killtable.RuleFilter(id), id)
 		j.OneP = waits[id] == WaitShort
+		j.Rules = []string{id}
 		plan = append(plan, ranked{j, 2 * int(waits[id])})
 	}
 	slices.SortStableFunc(plan, func(a, b ranked) int { return cmp.Compare(b.rank, a.rank) })

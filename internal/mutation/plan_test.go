@@ -34,6 +34,47 @@ func TestWaits(t *testing.T) {
 	}
 }
 
+// A rule's areas are the packages of its specs' top-level containers (the
+// v2 limit specs sit in suites/limits' container), or of a spec at the top.
+func TestAreas(t *testing.T) {
+	in := func(leaf string, containers ...string) types.SpecReport {
+		s := spec(false)
+		s.LeafNodeLocation = types.CodeLocation{FileName: leaf}
+		for _, c := range containers {
+			s.ContainerHierarchyLocations = append(s.ContainerHierarchyLocations, types.CodeLocation{FileName: c})
+		}
+		return s
+	}
+	labelled := func(s types.SpecReport, labels ...string) types.SpecReport { s.LeafNodeLabels = labels; return s }
+	reports := []types.Report{{SpecReports: []types.SpecReport{
+		labelled(in("/c/suites/spot/a.go", "/c/suites/spot/a.go"), "rule:V3-SPOT", "rule:V3-ERR"),
+		labelled(in("/c/suites/trading/rights.go", "/c/suites/auth/auth.go", "/c/suites/trading/rights.go"), "rule:V3-ERR"),
+		labelled(in("/c/suites/v2limits/batch.go", "/c/suites/limits/limits.go", "/c/suites/limits/limits.go"), "rule:V2-LIMIT"),
+		labelled(in("/c/suites/top/top.go"), "rule:V3-TOP"),
+		{LeafNodeType: types.NodeTypeBeforeSuite, LeafNodeLabels: []string{"rule:V3-SUITE"}},
+	}}}
+	got := Areas(reports)
+	want := map[string][]string{"V3-SPOT": {"spot"}, "V3-ERR": {"spot", "auth"}, "V2-LIMIT": {"limits"}, "V3-TOP": {"top"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Areas = %v, want %v", got, want)
+	}
+}
+
+// Confine gives each job the areas of its rules; a job with a rule of no
+// known area registers every package.
+func TestConfine(t *testing.T) {
+	p := NewPlan([]string{"V3-A", "V3-B", "V3-C", "V3-D"}, map[string]Wait{}, 1, "/r", time.Minute)
+	p.Confine(map[string][]string{"V3-A": {"spot"}, "V3-B": {"spot", "auth"}, "V3-C": {"errors"}})
+	var got []string
+	for _, j := range p.Jobs {
+		got = append(got, fmt.Sprintf("%s%v%v", j.Name, j.Rules, j.Areas))
+	}
+	want := []string{"baseline-1[V3-A V3-B][auth spot]", "baseline-2[V3-C V3-D][]", "V3-A[V3-A][spot]", "V3-B[V3-B][auth spot]", "V3-C[V3-C][errors]", "V3-D[V3-D][]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("confined:\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestPlanJobs(t *testing.T) {
 	waits := map[string]Wait{"PING": WaitSlow, "L1": WaitLimits, "L2": WaitLimits, "WS": WaitStreams}
 	covered := []string{"A", "L1", "B", "PING", "WS", "L2", "C", "D"}
