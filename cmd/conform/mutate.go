@@ -161,8 +161,9 @@ func cmdMutate(args []string, e *env) error {
 		}
 	}
 	plan := mutation.NewPlan(covered, mutation.Waits(dry), o.parallel, runDir, o.timeout)
-	plan.Confine(mutation.Areas(dry)) // each run builds the tree of its rules' areas only
-	for _, j := range plan.Jobs {     // written by the suite runs
+	// Each run builds the tree of its rules' area packages only.
+	plan.Confine(mutation.Areas(dry))
+	for _, j := range plan.Jobs { // written by the suite runs
 		if err := runsDir.Record(filepath.Base(j.Report), filepath.Base(j.Log)); err != nil {
 			return outError("mutate", o.out, err)
 		}
