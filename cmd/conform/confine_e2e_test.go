@@ -16,11 +16,11 @@ import (
 	"github.com/conform-harness/conform/reporters/killtable"
 )
 
-// A mutation run registers only the area packages of its rules' specs
-// (mutation.Areas, registration.Env): for every rule, such a run selects
-// exactly the specs a run of the whole tree selects with the same filter
-// (text, location, labels, Serial), and fewer specs are built. One dry run
-// per set of area packages, its rules together. Needs CONFORM_BIN.
+// A mutation run registers only the top-level containers of its rules'
+// specs (mutation.Containers, registration.Env): for every rule, such a
+// run selects exactly the specs a run of the whole tree selects with the
+// same filter (text, location, labels, Serial), and fewer specs are built.
+// One dry run per set of containers, its rules together. Needs CONFORM_BIN.
 func TestTrustConfinedRunsSelectTheSameSpecs(t *testing.T) {
 	t.Parallel() // every trust check has targets, ports and directories of its own (make trust: go test -parallel)
 	suite := filepath.Join(binDir(t), "suites.test")
@@ -29,24 +29,24 @@ func TestTrustConfinedRunsSelectTheSameSpecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byAreas := map[string][]string{}
-	for id, areas := range mutation.Areas(full) {
-		v := registration.Value(areas)
-		byAreas[v] = append(byAreas[v], id)
+	byContainers := map[string][]string{}
+	for id, cs := range mutation.Containers(full) {
+		v := registration.Value(cs)
+		byContainers[v] = append(byContainers[v], id)
 	}
-	if len(byAreas) < 2 {
-		t.Fatalf("the dry run's rules come from %d sets of area packages", len(byAreas))
+	if len(byContainers) < 2 {
+		t.Fatalf("the dry run's rules come from %d sets of containers", len(byContainers))
 	}
 	dir := t.TempDir()
-	for areas, ids := range byAreas {
+	for containers, ids := range byContainers {
 		slices.Sort(ids)
 		filter := killtable.RuleFilter(ids...)
 		report := filepath.Join(dir, "dry.json")
 		var out bytes.Buffer
 		c := child{path: suite, args: append(dryRunArgs(report), "--ginkgo.label-filter="+filter), dir: dir,
-			stdout: &out, stderr: &out, env: []string{registration.Env + "=" + areas}}
+			stdout: &out, stderr: &out, env: []string{registration.Env + "=" + containers}}
 		if status, err := c.run(ctx); err != nil || status != 0 {
-			t.Fatalf("%s=%s: status %d, %v\n%s", registration.Env, areas, status, err, tail(out.String(), 20))
+			t.Fatalf("%s=%s: status %d, %v\n%s", registration.Env, containers, status, err, tail(out.String(), 20))
 		}
 		confined, err := ginkgojson.Read(report)
 		if err != nil {
@@ -54,10 +54,10 @@ func TestTrustConfinedRunsSelectTheSameSpecs(t *testing.T) {
 		}
 		want, built := selected(t, full, filter), len(ginkgojson.Specs(confined))
 		if got := selected(t, confined, filter); !slices.Equal(got, want) {
-			t.Errorf("%s=%s, filter %s: selects %d specs, the whole tree %d:\n%q\nwant\n%q", registration.Env, areas, filter, len(got), len(want), got, want)
+			t.Errorf("%s=%s, filter %s: selects %d specs, the whole tree %d:\n%q\nwant\n%q", registration.Env, containers, filter, len(got), len(want), got, want)
 		}
 		if built >= len(ginkgojson.Specs(full)) {
-			t.Errorf("%s=%s: built %d specs, as many as the whole tree", registration.Env, areas, built)
+			t.Errorf("%s=%s: built %d specs, as many as the whole tree", registration.Env, containers, built)
 		}
 	}
 }

@@ -66,8 +66,8 @@ func (c child) stoppable(ctx context.Context) (childExit, error) {
 	cmd := exec.Command(c.path, c.args...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = c.dir, c.stdout, c.stderr
 	// Every suite process builds the whole tree unless the child's own
-	// env (conform mutate's) names area packages: never from conform's
-	// environment.
+	// env (conform mutate's) names containers (registration.Env): never
+	// from conform's environment.
 	cmd.Env = append(append(os.Environ(), registration.Env+"="), c.env...)
 	setOwnGroup(cmd)
 	if err := cmd.Start(); err != nil {

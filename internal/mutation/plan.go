@@ -77,10 +77,10 @@ func Waits(reports []types.Report) map[string]Wait {
 	return out
 }
 
-// Areas reads off the specs of a dry run the area packages that register
-// each rule's specs: those declaring the top-level containers that hold
-// them (registration.AreaOf), or the spec itself at the top level.
-func Areas(reports []types.Report) map[string][]string {
+// Containers reads off the specs of a dry run the top-level containers
+// holding each rule's specs (registration.Key; a spec at the top level is
+// its own), which a run of the rule must register.
+func Containers(reports []types.Report) map[string][]string {
 	out := map[string][]string{}
 	for _, r := range reports {
 		for _, s := range r.SpecReports {
@@ -91,10 +91,10 @@ func Areas(reports []types.Report) map[string][]string {
 			if len(s.ContainerHierarchyLocations) > 0 {
 				loc = s.ContainerHierarchyLocations[0]
 			}
-			area := registration.AreaOf(loc.FileName)
+			key := registration.Key(loc.FileName, loc.LineNumber)
 			for _, id := range rules.FromLabels(s.Labels()) {
-				if !slices.Contains(out[id], area) {
-					out[id] = append(out[id], area)
+				if !slices.Contains(out[id], key) {
+					out[id] = append(out[id], key)
 				}
 			}
 		}
@@ -117,9 +117,9 @@ type Job struct {
 	OneP bool
 	// Rules are the rules whose specs the run selects.
 	Rules []string
-	// Areas are the area packages the run registers (see Confine; none:
-	// every one).
-	Areas []string
+	// Containers are the top-level containers the run registers (see
+	// Confine; none: every one).
+	Containers []string
 }
 
 // Plan is a mutation run's suite runs, in the order they start.
@@ -156,25 +156,25 @@ func NewPlan(covered []string, waits map[string]Wait, parallel int, dir string, 
 	return p
 }
 
-// Confine has each job register only the area packages of its rules'
-// specs (areas, from Areas), the rest of the suite's tree left unbuilt:
-// most of a short run's CPU was building the tree of every spec. A job
-// with a rule that areas lacks registers every package. Judge checks that
-// each run held every spec of its rules.
-func (p Plan) Confine(areas map[string][]string) {
+// Confine has each job register only the top-level containers of its
+// rules' specs (containers, from Containers), the rest of the suite's tree
+// left unbuilt: most of a short run's CPU was building the tree of every
+// spec. A job with a rule that containers lacks registers every one. Judge
+// checks that each run held every spec of its rules.
+func (p Plan) Confine(containers map[string][]string) {
 	for i := range p.Jobs {
 		j := &p.Jobs[i]
-		var as []string
+		var cs []string
 		for _, id := range j.Rules {
-			a, ok := areas[id]
+			c, ok := containers[id]
 			if !ok {
-				as = nil
+				cs = nil
 				break
 			}
-			as = append(as, a...)
+			cs = append(cs, c...)
 		}
-		slices.Sort(as)
-		j.Areas = slices.Compact(as)
+		slices.Sort(cs)
+		j.Containers = slices.Compact(cs)
 	}
 }
 

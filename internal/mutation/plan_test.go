@@ -34,14 +34,14 @@ func TestWaits(t *testing.T) {
 	}
 }
 
-// A rule's areas are the packages of its specs' top-level containers (the
-// v2 limit specs sit in suites/limits' container), or of a spec at the top.
-func TestAreas(t *testing.T) {
+// A rule's containers are its specs' top-level containers (the v2 limit
+// specs sit in suites/limits' container), or a spec at the top.
+func TestContainers(t *testing.T) {
 	in := func(leaf string, containers ...string) types.SpecReport {
 		s := spec(false)
-		s.LeafNodeLocation = types.CodeLocation{FileName: leaf}
-		for _, c := range containers {
-			s.ContainerHierarchyLocations = append(s.ContainerHierarchyLocations, types.CodeLocation{FileName: c})
+		s.LeafNodeLocation = types.CodeLocation{FileName: leaf, LineNumber: 9}
+		for i, c := range containers {
+			s.ContainerHierarchyLocations = append(s.ContainerHierarchyLocations, types.CodeLocation{FileName: c, LineNumber: i + 1})
 		}
 		return s
 	}
@@ -53,23 +53,23 @@ func TestAreas(t *testing.T) {
 		labelled(in("/c/suites/top/top.go"), "rule:V3-TOP"),
 		{LeafNodeType: types.NodeTypeBeforeSuite, LeafNodeLabels: []string{"rule:V3-SUITE"}},
 	}}}
-	got := Areas(reports)
-	want := map[string][]string{"V3-SPOT": {"spot"}, "V3-ERR": {"spot", "auth"}, "V2-LIMIT": {"limits"}, "V3-TOP": {"top"}}
+	got := Containers(reports)
+	want := map[string][]string{"V3-SPOT": {"spot/a.go:1"}, "V3-ERR": {"spot/a.go:1", "auth/auth.go:1"}, "V2-LIMIT": {"limits/limits.go:1"}, "V3-TOP": {"top/top.go:9"}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("Areas = %v, want %v", got, want)
+		t.Errorf("Containers = %v, want %v", got, want)
 	}
 }
 
-// Confine gives each job the areas of its rules; a job with a rule of no
-// known area registers every package.
+// Confine gives each job the containers of its rules; a job with a rule of
+// no known container registers every one.
 func TestConfine(t *testing.T) {
 	p := NewPlan([]string{"V3-A", "V3-B", "V3-C", "V3-D"}, map[string]Wait{}, 1, "/r", time.Minute)
-	p.Confine(map[string][]string{"V3-A": {"spot"}, "V3-B": {"spot", "auth"}, "V3-C": {"errors"}})
+	p.Confine(map[string][]string{"V3-A": {"s/a.go:1"}, "V3-B": {"s/a.go:1", "a/b.go:2"}, "V3-C": {"e/c.go:3"}})
 	var got []string
 	for _, j := range p.Jobs {
-		got = append(got, fmt.Sprintf("%s%v%v", j.Name, j.Rules, j.Areas))
+		got = append(got, fmt.Sprintf("%s%v%v", j.Name, j.Rules, j.Containers))
 	}
-	want := []string{"baseline-1[V3-A V3-B][auth spot]", "baseline-2[V3-C V3-D][]", "V3-A[V3-A][spot]", "V3-B[V3-B][auth spot]", "V3-C[V3-C][errors]", "V3-D[V3-D][]"}
+	want := []string{"baseline-1[V3-A V3-B][a/b.go:2 s/a.go:1]", "baseline-2[V3-C V3-D][]", "V3-A[V3-A][s/a.go:1]", "V3-B[V3-B][a/b.go:2 s/a.go:1]", "V3-C[V3-C][e/c.go:3]", "V3-D[V3-D][]"}
 	if !slices.Equal(got, want) {
 		t.Errorf("confined:\n got %q\nwant %q", got, want)
 	}

@@ -94,10 +94,10 @@ func (r Runner) Run(ctx context.Context, jobs []Job) map[string]killtable.Run {
 // stream silent for 3 s. A GOGC or GOMAXPROCS of the caller's own
 // environment is kept. A target handed down to the caller itself
 // (target.SuiteEnv) is not passed on: a fault is judged on the embedded
-// emulator only. The run registers the job's area packages
+// emulator only. The run registers the job's top-level containers
 // (registration.Env; none named: every one).
 func Env(j Job) []string {
-	env := []string{target.SuiteEnv + "=", registration.Env + "=" + registration.Value(j.Areas)}
+	env := []string{target.SuiteEnv + "=", registration.Env + "=" + registration.Value(j.Containers)}
 	if _, set := os.LookupEnv("GOGC"); !set {
 		env = append(env, "GOGC=400")
 	}
@@ -160,8 +160,8 @@ func Judge(selected []faults.Fault, specs func(rule string) int, p Plan, runs ma
 				all.Err = errors.Join(all.Err, fmt.Errorf("%s: %w", name, r.Err))
 				continue
 			}
-			// A part that left out specs of its rules (an area package it
-			// did not register) passed without them.
+			// A part that left out specs of its rules (a container it did
+			// not register) passed without them.
 			for _, j := range p.Jobs {
 				for _, id := range j.Rules {
 					if held := killtable.Held(r.Reports, id); j.Name == name && held < specs(id) {

@@ -96,7 +96,7 @@ func TestRunnerAndJudge(t *testing.T) {
 	all := []faults.Fault{{Rule: "V3-KILLED"}, {Rule: "V3-SURVIVED"}, {Rule: "V3-BROKEN"}, {Rule: "V3-NOSPEC"}}
 	covered := []string{"V3-KILLED", "V3-SURVIVED", "V3-BROKEN"}
 	p := NewPlan(covered, map[string]Wait{}, 2, dir, time.Minute)
-	p.Confine(map[string][]string{"V3-KILLED": {"spot"}, "V3-SURVIVED": {"auth"}, "V3-BROKEN": {"errors"}})
+	p.Confine(map[string][]string{"V3-KILLED": {"spot/a.go:1"}, "V3-SURVIVED": {"auth/b.go:2"}, "V3-BROKEN": {"errors/c.go:3"}})
 	f := &fakeSuite{fail: []string{"V3-KILLED"}, broken: []string{"V3-BROKEN"}}
 	var progress bytes.Buffer
 	r := Runner{Suite: "suites.test", Dir: dir, Parallel: 2, Timeout: time.Minute, Exec: f.exec, Progress: &progress}
@@ -116,7 +116,7 @@ func TestRunnerAndJudge(t *testing.T) {
 			oneP++
 		}
 		if !slices.ContainsFunc(env, func(v string) bool { return strings.HasPrefix(v, registration.Env+"=") && v != registration.Env+"=" }) {
-			t.Errorf("a run's environment %q names no area package", env)
+			t.Errorf("a run's environment %q names no container", env)
 		}
 	}
 
@@ -145,7 +145,7 @@ func TestRunnerAndJudge(t *testing.T) {
 }
 
 // A run that cannot start is an error of that run, not of the others.
-// A run that left out specs of its rules (an area package it did not
+// A run that left out specs of its rules (a container it did not
 // register) judges nothing: the fault's run is ERROR, the baseline fails.
 func TestJudgeWantsEverySpec(t *testing.T) {
 	dir := t.TempDir()

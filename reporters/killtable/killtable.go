@@ -133,7 +133,7 @@ func JudgeFault(f faults.Fault, specs int, run Run) FaultResult {
 		return r
 	}
 	if held := Held(run.Reports, f.Rule); held < specs {
-		// The run left out specs of the rule (an area package it did not
+		// The run left out specs of the rule (a container it did not
 		// register): it cannot tell.
 		r.Verdict, r.Note = Broken, fmt.Sprintf("the run held %d of the rule's %d specs", held, specs)
 		return r

@@ -11,8 +11,8 @@ import (
 )
 
 // TestTopLevelContainersAreAreas: every top-level container or spec of
-// an area package goes through AreaDescribe, so that a run naming its
-// packages (registration.Env) leaves out all of the others. One declared
+// an area package goes through AreaDescribe, so that a run naming the
+// containers of its specs (registration.Env) leaves out all of the others. One declared
 // with Ginkgo's own would still be registered in every run: right, only
 // slower.
 func TestTopLevelContainersAreAreas(t *testing.T) {
