@@ -162,11 +162,10 @@ func Judge(selected []faults.Fault, specs func(rule string) int, p Plan, runs ma
 			}
 			// A part that left out specs of its rules (a container it did
 			// not register) passed without them.
-			for _, j := range p.Jobs {
-				for _, id := range j.Rules {
-					if held := killtable.Held(r.Reports, id); j.Name == name && held < specs(id) {
-						all.Err = errors.Join(all.Err, fmt.Errorf("%s: held %d of the %d specs of %s", name, held, specs(id), id))
-					}
+			i := slices.IndexFunc(p.Jobs, func(j Job) bool { return j.Name == name })
+			for _, id := range p.Jobs[i].Rules {
+				if held := killtable.Held(r.Reports, id); held < specs(id) {
+					all.Err = errors.Join(all.Err, fmt.Errorf("%s: held %d of the %d specs of %s", name, held, specs(id), id))
 				}
 			}
 		}
