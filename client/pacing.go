@@ -34,6 +34,11 @@ type Pacer struct {
 	mu      sync.Mutex
 	buckets map[int]*bucket
 	now     func() time.Time
+	// shared holds the buckets in a file every process of the run paces
+	// against (NewSharedPacer); after a failure to read or write it, the
+	// pacer goes on alone at fallback of each row.
+	shared   *sharedBuckets
+	fallback float64
 }
 
 // bucket is one class's tokens as of at; a request takes one, and a
@@ -93,6 +98,7 @@ func (p *Pacer) reserve(path string) time.Duration {
 	rate := float64(c.Rate) * p.share // tokens per second
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	defer p.sync()()
 	now := p.now()
 	b := p.buckets[i]
 	if b == nil {
@@ -117,6 +123,7 @@ func (p *Pacer) Backoff(path string) {
 	i := p.classOf(path)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	defer p.sync()()
 	now := p.now()
 	b := p.buckets[i]
 	if b == nil {
@@ -127,4 +134,30 @@ func (p *Pacer) Backoff(path string) {
 	if t := now.Add(time.Second); t.After(b.at) {
 		b.at = t
 	}
+}
+
+// sync reads a shared pacer's buckets (holding the file's lock) and
+// returns what writes them back (releasing it); for a pacer of its own
+// both do nothing. Called with p.mu held.
+func (p *Pacer) sync() func() {
+	if p.shared == nil {
+		return func() {}
+	}
+	if err := p.shared.load(p.buckets); err != nil {
+		p.alone()
+		return func() {}
+	}
+	return func() {
+		if err := p.shared.store(p.buckets); err != nil {
+			p.alone()
+		}
+	}
+}
+
+// alone stops sharing after a failure of the file: the pacer keeps its
+// buckets and paces to its fallback share of each row from now on.
+func (p *Pacer) alone() {
+	_ = p.shared.f.Close()
+	p.shared = nil
+	p.share = p.fallback * 0.9
 }

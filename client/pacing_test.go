@@ -72,24 +72,7 @@ func TestPacerStaysWithinRateAndBurst(t *testing.T) {
 				clock = clock.Add(time.Duration((i*37+proc*11)%16) * 100 * time.Millisecond)
 			}
 		}
-		slices.SortFunc(sent, func(a, b time.Time) int { return a.Compare(b) })
-		// Sliding window: no second holds more than rate+burst.
-		for i := range sent {
-			j := sort.Search(len(sent), func(j int) bool { return !sent[j].Before(sent[i].Add(time.Second)) })
-			if n := j - i; n > c.Rate+c.Burst {
-				t.Fatalf("%s: %d requests in the second from %s, want at most %d", c.Prefixes[0], n, sent[i].Sub(start), c.Rate+c.Burst)
-			}
-		}
-		// Token bucket: burst tokens, refilled at rate.
-		tokens, at := float64(c.Burst), start
-		for _, s := range sent {
-			tokens = min(float64(c.Burst), tokens+s.Sub(at).Seconds()*float64(c.Rate))
-			at = s
-			if tokens < 1 {
-				t.Fatalf("%s: a request at %s finds the bucket of %d refilled at %d/s empty", c.Prefixes[0], s.Sub(start), c.Burst, c.Rate)
-			}
-			tokens--
-		}
+		expectWithinRow(t, c, start, sent)
 	}
 	// A burst within the share of the burst goes at once.
 	p := NewPacer(classes, 0.5)
@@ -127,5 +110,28 @@ func TestPacerOfVersion(t *testing.T) {
 		if p != tc.want || rel != tc.rel || own != tc.own {
 			t.Errorf("%s client, %s: pacer %p path %q own %v; want %p %q %v", tc.prefix, tc.path, p, rel, own, tc.want, tc.rel, tc.own)
 		}
+	}
+}
+
+// expectWithinRow fails t unless the requests sent keep within row c under
+// either reading of rate and burst: at most rate+burst in any 1-second
+// window, and a bucket of burst tokens refilled at rate never runs dry.
+func expectWithinRow(t *testing.T, c PathClass, start time.Time, sent []time.Time) {
+	t.Helper()
+	slices.SortFunc(sent, func(a, b time.Time) int { return a.Compare(b) })
+	for i := range sent {
+		j := sort.Search(len(sent), func(j int) bool { return !sent[j].Before(sent[i].Add(time.Second)) })
+		if n := j - i; n > c.Rate+c.Burst {
+			t.Fatalf("%s: %d requests in the second from %s, want at most %d", c.Prefixes[0], n, sent[i].Sub(start), c.Rate+c.Burst)
+		}
+	}
+	tokens, at := float64(c.Burst), start
+	for _, s := range sent {
+		tokens = min(float64(c.Burst), tokens+s.Sub(at).Seconds()*float64(c.Rate))
+		at = s
+		if tokens < 1 {
+			t.Fatalf("%s: a request at %s finds the bucket of %d refilled at %d/s empty", c.Prefixes[0], s.Sub(start), c.Burst, c.Rate)
+		}
+		tokens--
 	}
 }

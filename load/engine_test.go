@@ -339,7 +339,10 @@ func TestEngineLargeRequest(t *testing.T) {
 		t.Method, t.URL, t.Body = "POST", srv.URL+"/api/3/big", body
 		return nil
 	}
-	cfg := RunConfig{Base: base, Pacing: Pacing{Rate: ConstantRate(2)}, Duration: time.Second, Workers: 1, MaxWorkers: 1, Connections: 1}
+	// A worker each: under -race on a busy machine one 16 MiB request can
+	// take longer than the half second to the next, which a lone worker
+	// would then offer late or not at all.
+	cfg := RunConfig{Base: base, Pacing: Pacing{Rate: ConstantRate(2)}, Duration: time.Second, Workers: 2, MaxWorkers: 2, Connections: 2}
 	results, _ := runEngine(t, cfg, tr)
 	if len(results) != 2 {
 		t.Fatalf("%d results", len(results))

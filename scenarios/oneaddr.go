@@ -41,6 +41,7 @@ const (
 	laneDefault = "REST /* (default)"
 	lanePublic  = "REST /public/*"
 	laneHeavy   = "REST order paths"
+	laneMargin  = "REST margin paths"
 	laneConns   = "WebSocket connections"
 )
 
@@ -57,6 +58,8 @@ func laneOf(r Row) string {
 		return laneDefault
 	case r.Rule == "V3-LIMIT-IP-PUBLIC", r.Rule == "V2-LIMIT-MARKETDATA":
 		return lanePublic
+	case r.Rule == "V3-LIMIT-IP-MARGIN":
+		return laneMargin
 	case r.Budget() >= heavyBudget:
 		return laneHeavy
 	}
@@ -183,7 +186,7 @@ func RunOneAddress(ctx context.Context, cfg Config) (*Results, error) {
 		add(laneDefault, one.identity)
 	}
 	if cfg.wants(ruleRowShared) {
-		add(laneHeavy, one.shared)
+		add(laneMargin, one.shared) // it spends the margin row's budget
 	}
 	for _, rd := range Readings() {
 		if cfg.wants(rd.Rule) {

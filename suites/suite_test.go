@@ -60,6 +60,7 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 var _ = SynchronizedAfterSuite(func() {}, func() {
 	stopTarget()
 	trading.RemoveLanes() // every process is done with the fill specs' locks
+	framework.RemovePacing()
 })
 
 // -conform.progress: a line per spec started and ended, which conform tails

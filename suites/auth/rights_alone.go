@@ -22,15 +22,14 @@ var aloneRule = map[string]string{
 
 // aloneDecorators leaves out the served row of the sub-account transfers
 // "from the calling sub-account" (what the super account's key is answered
-// is not shown, so only the other rights' refusals are asserted) and runs
-// a served cancel-all or position close Serial (it acts on the whole
-// account, which other processes may share on a sandbox).
+// is not shown, so only the other rights' refusals are asserted). A served
+// cancel-all or position close acts on the whole account, yet runs beside
+// other specs: processes that may place orders never share an account
+// (target.Config.ForProcess).
 func aloneDecorators(p trading.Endpoint, served bool) ([]any, bool) {
 	switch {
 	case served && strings.Contains(p.Path, "/sub-to-"):
 		return nil, false
-	case served && p.Method == http.MethodDelete && !strings.Contains(p.Path, "{client_order_id}"):
-		return []any{Serial}, true
 	}
 	return nil, true
 }

@@ -254,8 +254,11 @@ func Setup(data []byte) error {
 	tr.TLSClientConfig = conf
 	env = &Env{Config: cfg, streamPacers: map[string]*client.Pacer{}, transport: tr, tls: conf, loopback: cfg.OwnSourceAddresses() || forward, forward: forward,
 		guard: tradingGuard(cfg), redactor: newRedactor(cfg), v2budget: client.NewBudget(v2PerUserClasses())}
-	env.pacer = client.NewPacer(perIPClasses(), 1/float64(n))
-	env.v2pacer = client.NewPacer(v2PerIPClasses(), 1/float64(n))
+	if !env.loopback {
+		env.pacer, env.v2pacer = runPacer("rest-v3", perIPClasses(), n), runPacer("rest-v2", v2PerIPClasses(), n)
+	} else {
+		env.pacer, env.v2pacer = client.NewPacer(perIPClasses(), 1/float64(n)), client.NewPacer(v2PerIPClasses(), 1/float64(n))
+	}
 	env.acctPacer = client.NewPacer(perAccountClasses(), 1)
 	return nil
 }

@@ -35,7 +35,7 @@ func (e *Env) StreamPacer(stream string) *client.Pacer {
 	e.streamMu.Lock()
 	defer e.streamMu.Unlock()
 	if e.streamPacers[stream] == nil {
-		e.streamPacers[stream] = client.NewPacer(streamPerIP(stream), 1/float64(GinkgoT().ParallelTotal()))
+		e.streamPacers[stream] = runPacer("ws"+stream, streamPerIP(stream), GinkgoT().ParallelTotal())
 	}
 	return e.streamPacers[stream]
 }

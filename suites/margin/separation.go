@@ -32,9 +32,10 @@ var _ = framework.AreaDescribe("Spot and margin orders apart", func() {
 		spot.PlaceOK(ctx, sp)
 	})
 
-	// Serial: DELETE .../order would reach another process's orders where
-	// processes share an account.
-	framework.ConformanceIt("V3-MARGIN-SPOT-SEPARATE", Serial, func(ctx SpecContext) {
+	// Beside other specs: DELETE .../order reaches no other process's
+	// orders, since processes that may place orders never share an account
+	// (target.Config.ForProcess).
+	framework.ConformanceIt("V3-MARGIN-SPOT-SEPARATE", func(ctx SpecContext) {
 		listed := t.Active(ctx, "")
 		Expect(trading.FindOrder(listed, marginID)).NotTo(BeNil(), "GET /margin/order lists the margin order %s; listed %v", marginID, trading.CloidsOf(listed))
 		Expect(trading.FindOrder(listed, spotID)).To(BeNil(), "GET /margin/order lists the spot order %s; listed %v", spotID, trading.CloidsOf(listed))
@@ -56,7 +57,7 @@ var _ = framework.AreaDescribe("Spot and margin orders apart", func() {
 		Expect(spot.History(ctx, params{"client_order_id": marginID}.Form())).To(BeEmpty(), "GET /spot/history/order?client_order_id=%s (a margin order's) answers no record", marginID)
 	})
 
-	framework.ConformanceIt("V3-SPOT-MARGIN-SEPARATE", Serial, func(ctx SpecContext) {
+	framework.ConformanceIt("V3-SPOT-MARGIN-SEPARATE", func(ctx SpecContext) {
 		listed := spot.Active(ctx, "")
 		Expect(trading.FindOrder(listed, spotID)).NotTo(BeNil(), "GET /spot/order lists the spot order %s; listed %v", spotID, trading.CloidsOf(listed))
 		Expect(trading.FindOrder(listed, marginID)).To(BeNil(), "GET /spot/order lists the margin order %s; listed %v", marginID, trading.CloidsOf(listed))

@@ -137,9 +137,10 @@ func (t *trader) listRefused(ctx context.Context, v trading.Venue, l list, codes
 	}
 	after := t.state(ctx, withMargin)
 	expectSameState(before, after, why)
-	for _, id := range l.cloids() {
-		Expect(t.On(v).Get(ctx, id).Status).NotTo(Equal(http.StatusOK), "%s: order %s of the refused list can be read back as an order", why, id)
-	}
+	ids := l.cloids()
+	trading.Each(len(ids), func(i int) {
+		Expect(t.On(v).Get(ctx, ids[i]).Status).NotTo(Equal(http.StatusOK), "%s: order %s of the refused list can be read back as an order", why, ids[i])
+	})
 	return ex
 }
 

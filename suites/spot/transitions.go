@@ -167,9 +167,10 @@ var _ = framework.AreaDescribe("Order states", func() {
 		})
 	})
 
-	// Serial: canceling every order of the account must not reach another
-	// process's orders where processes share an account (a real target).
-	framework.ConformanceIt("V3-SPOT-CANCEL-ALL", Serial, func(ctx SpecContext) {
+	// Beside other specs: canceling every order of the account reaches no
+	// other process's orders, since processes that may place orders never
+	// share an account (target.Config.ForProcess).
+	framework.ConformanceIt("V3-SPOT-CANCEL-ALL", func(ctx SpecContext) {
 		syms := restingSymbols(ctx, t, 2)
 		a, b := syms[0], syms[1]
 		for _, o := range t.Active(ctx, "") {

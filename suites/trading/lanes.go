@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"os"
 	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/conform-harness/conform/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
 )
 
@@ -42,20 +42,8 @@ type laneLock struct {
 
 var lanes = &laneSet{held: map[string]*laneLock{}}
 
-// LaneDir is the directory of the run's lane locks: one per Ginkgo run,
-// named for the run's parallel server (every process of a run is told its
-// address, and runs side by side, as conform mutate starts them, each have
-// their own), or for the process itself when it runs alone.
-func LaneDir() string {
-	suite, _ := GinkgoConfiguration()
-	name := fmt.Sprintf("pid-%d", os.Getpid())
-	if suite.ParallelTotal > 1 && suite.ParallelHost != "" {
-		h := fnv.New64a()
-		_, _ = h.Write([]byte(suite.ParallelHost))
-		name = fmt.Sprintf("run-%x", h.Sum64())
-	}
-	return filepath.Join(os.TempDir(), "conform-lanes-"+name)
-}
+// LaneDir is the directory of the run's lane locks (framework.RunDir).
+func LaneDir() string { return framework.RunDir("lanes") }
 
 // RemoveLanes removes the run's lock directory (process 1, after the suite).
 func RemoveLanes() { _ = os.RemoveAll(LaneDir()) }

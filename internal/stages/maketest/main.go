@@ -51,7 +51,15 @@ func main() {
 			if err := c.Start(); err != nil {
 				return nil, err
 			}
-			return c.Wait, nil
+			return func() error {
+				err := c.Wait()
+				// The step's CPU (its processes and theirs, as they were
+				// waited for), the figure to weigh a step by on two cores.
+				if ps := c.ProcessState; ps != nil {
+					fmt.Fprintf(log, "maketest: %s used %s of CPU\n", s.Name, (ps.UserTime() + ps.SystemTime()).Round(100*time.Millisecond))
+				}
+				return err
+			}, nil
 		}}
 	if err := r.Run(ctx, st); err != nil {
 		os.Exit(1)
