@@ -37,6 +37,7 @@ func TestTrustConfinedRunsSelectTheSameSpecs(t *testing.T) {
 	if len(byContainers) < 2 {
 		t.Fatalf("the dry run's rules come from %d sets of containers", len(byContainers))
 	}
+	t.Logf("%d rules in %d sets of containers", len(mutation.Containers(full)), len(byContainers))
 	dir := t.TempDir()
 	for containers, ids := range byContainers {
 		slices.Sort(ids)
