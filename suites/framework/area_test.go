@@ -25,6 +25,7 @@ func TestTopLevelContainersAreAreas(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		topLevel := map[*ast.CallExpr]bool{}
 		for _, decl := range f.Decls {
 			g, ok := decl.(*ast.GenDecl)
 			if !ok || g.Tok != token.VAR {
@@ -36,12 +37,26 @@ func TestTopLevelContainersAreAreas(t *testing.T) {
 					if !ok {
 						continue
 					}
+					topLevel[call] = true
 					if id, ok := call.Fun.(*ast.Ident); ok && topLevelNodes[id.Name] {
 						t.Errorf("%s: a top-level %s: declare it with framework.AreaDescribe", fset.Position(call.Pos()), id.Name)
 					}
 				}
 			}
 		}
+		// Only a top-level container is named by its location in a run's
+		// list: one inside another, or declared by a function, would be
+		// left out of the runs that need it.
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || topLevel[call] {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "AreaDescribe" {
+				t.Errorf("%s: AreaDescribe not at the top level (var _ = framework.AreaDescribe(...)): use Describe", fset.Position(call.Pos()))
+			}
+			return true
+		})
 		return nil
 	})
 	if err != nil {
