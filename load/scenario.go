@@ -88,7 +88,7 @@ func ScenarioNames() []string {
 // Trades reports whether a named scenario places orders, which needs a key
 // with the right to trade and a target that may be traded on.
 func Trades(name string) bool {
-	return name == ScenarioOrders || name == ScenarioMixed || name == ScenarioWSMarket || name == ScenarioWSTrading
+	return name == ScenarioOrders || name == ScenarioMixed || IsMarket(name) || IsTrading(name)
 }
 
 // NewScenario builds a named scenario.

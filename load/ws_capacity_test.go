@@ -40,8 +40,8 @@ func envInt(name string, def int) int {
 
 // TestWSMarketCapacity measures the emulator's fan-out: WS_SUBSCRIBERS
 // (default 2000) subscribers, WS_RATE (100) trades/s for WS_SECONDS (10),
-// channels WS_CHANNELS (comma-separated, default DefaultChannels). Set
-// CONFORM_PRECISION=1 to run it.
+// channels WS_CHANNELS (comma-separated, default DefaultChannels), scenario
+// WS_SCENARIO (ws-market or ws2-market). Set CONFORM_PRECISION=1 to run it.
 func TestWSMarketCapacity(t *testing.T) {
 	precisionOnly(t)
 	emu := startEmulator(t, false)
@@ -51,7 +51,11 @@ func TestWSMarketCapacity(t *testing.T) {
 	}
 	maker, taker := wsKeys(t)
 	subs := envInt("WS_SUBSCRIBERS", 2000)
-	cfg := StreamConfig{Scenario: ScenarioWSMarket, Base: base, Subscribers: subs, Rate: float64(envInt("WS_RATE", 100)),
+	scenario := ScenarioWSMarket
+	if sc := os.Getenv("WS_SCENARIO"); sc != "" {
+		scenario = sc
+	}
+	cfg := StreamConfig{Scenario: scenario, Base: base, Subscribers: subs, Rate: float64(envInt("WS_RATE", 100)),
 		Duration: time.Duration(envInt("WS_SECONDS", 10)) * time.Second, Maker: maker, Taker: taker,
 		SourceAddrs: LoopbackSources((subs + 19) / 20), ConnectRate: 50, Progress: os.Stderr}
 	if ch := os.Getenv("WS_CHANNELS"); ch != "" {

@@ -21,17 +21,32 @@ const (
 	// ScenarioWSConnect: a ramp of market data stream connections, held
 	// open, to the per-address cap and beyond.
 	ScenarioWSConnect = "ws-connect"
+	// ScenarioWS2Market is ws-market on the v2 market data stream
+	// (JSON-RPC 2.0, /api/2/ws/public).
+	ScenarioWS2Market = "ws2-market"
+	// ScenarioWS2Trading is ws-trading on the v2 trading stream
+	// (/api/2/ws/trading). The v2 document states no stream limits, so
+	// there is no v2 ws-connect: it would ramp to a cap nobody declared.
+	ScenarioWS2Trading = "ws2-trading"
 )
 
 // StreamScenarioNames lists the stream scenarios.
 func StreamScenarioNames() []string {
-	return []string{ScenarioWSConnect, ScenarioWSMarket, ScenarioWSTrading}
+	return []string{ScenarioWSConnect, ScenarioWSMarket, ScenarioWSTrading, ScenarioWS2Market, ScenarioWS2Trading}
 }
 
 // IsStream tells whether a scenario is a stream scenario (RunStream).
-func IsStream(name string) bool {
-	return name == ScenarioWSMarket || name == ScenarioWSConnect || name == ScenarioWSTrading
-}
+func IsStream(name string) bool { return slicesHas(StreamScenarioNames(), name) }
+
+// IsMarket tells whether a scenario is a market data fan-out (ws-market or
+// its v2 counterpart): subscribers and a REST trade driver.
+func IsMarket(name string) bool { return name == ScenarioWSMarket || name == ScenarioWS2Market }
+
+// IsTrading tells whether a scenario trades over a trading stream.
+func IsTrading(name string) bool { return name == ScenarioWSTrading || name == ScenarioWS2Trading }
+
+// IsV2 tells whether a stream scenario speaks the v2 streams' JSON-RPC.
+func IsV2(name string) bool { return name == ScenarioWS2Market || name == ScenarioWS2Trading }
 
 // DefaultChannels are the market data channels ws-market spreads its
 // subscribers over: the documented trades and candles, and the ticker and
@@ -68,11 +83,14 @@ func ParseTradeSpec(s string) (TradeSpec, error) {
 type StreamConfig struct {
 	Scenario string
 	// Base is the target's REST base URL (from ParseBase); the market
-	// data stream is Base + /api/3/ws/public (ws or wss).
+	// data stream is Base + /api/3/ws/public (ws or wss), or
+	// /api/2/ws/public for the v2 scenarios.
 	Base *url.URL
-	// Subscribers is the number of market data connections (ws-market).
+	// Subscribers is the number of market data connections (ws-market,
+	// ws2-market).
 	Subscribers int
-	// Channels the subscribers spread over (default DefaultChannels).
+	// Channels the subscribers spread over (default DefaultChannels, or
+	// DefaultV2Channels for ws2-market).
 	Channels []string
 	// Trades the driver makes, in turn (default DefaultTrades); their
 	// symbols are the ones subscribed to.
@@ -118,15 +136,25 @@ func (c *StreamConfig) check() error {
 		return errors.New("stream: duration must be positive")
 	case c.Rate <= 0:
 		return errors.New("stream: rate must be positive")
-	case c.Scenario == ScenarioWSMarket && c.Subscribers < 1:
-		return errors.New("stream: ws-market needs at least one subscriber")
-	case c.Scenario == ScenarioWSTrading && c.Maker.Key == "":
-		return errors.New("stream: ws-trading needs an API key")
-	case c.Scenario == ScenarioWSMarket && (c.Maker.Key == "" || c.Taker.Key == "" || c.Maker.Key == c.Taker.Key):
-		return errors.New("stream: ws-market trades between two accounts: it needs a maker and a taker key of different accounts")
+	case IsMarket(c.Scenario) && c.Subscribers < 1:
+		return fmt.Errorf("stream: %s needs at least one subscriber", c.Scenario)
+	case IsTrading(c.Scenario) && c.Maker.Key == "":
+		return fmt.Errorf("stream: %s needs an API key", c.Scenario)
+	case IsMarket(c.Scenario) && (c.Maker.Key == "" || c.Taker.Key == "" || c.Maker.Key == c.Taker.Key):
+		return fmt.Errorf("stream: %s trades between two accounts: it needs a maker and a taker key of different accounts", c.Scenario)
 	}
 	if len(c.Channels) == 0 {
 		c.Channels = DefaultChannels()
+		if IsV2(c.Scenario) {
+			c.Channels = DefaultV2Channels()
+		}
+	}
+	if c.Scenario == ScenarioWS2Market {
+		for _, ch := range c.Channels {
+			if err := CheckV2Channel(ch); err != nil {
+				return err
+			}
+		}
 	}
 	if len(c.Trades) == 0 {
 		c.Trades = DefaultTrades()
@@ -165,16 +193,33 @@ func (c *StreamConfig) symbols() []string {
 	return out
 }
 
-// wsURL is the market data stream's URL.
-func wsURL(base *url.URL) string {
+// wsURL is the v3 market data stream's URL.
+func wsURL(base *url.URL) string { return streamURL(base, "/api/3/ws/public") }
+
+// streamURL is the URL of the stream at path below the target's base.
+func streamURL(base *url.URL, path string) string {
 	u := *base
 	u.Scheme = map[string]string{"https": "wss"}[base.Scheme]
 	if u.Scheme == "" {
 		u.Scheme = "ws"
 	}
-	u.Path = strings.TrimRight(base.Path, "/") + "/api/3/ws/public"
+	u.Path = strings.TrimRight(base.Path, "/") + path
 	u.RawQuery, u.Fragment = "", ""
 	return u.String()
+}
+
+// url is the stream the scenario connects to: the market data stream of
+// its API version, or the trading stream.
+func (c *StreamConfig) url() string {
+	switch {
+	case c.Scenario == ScenarioWS2Trading:
+		return streamURL(c.Base, "/api/2/ws/trading")
+	case IsV2(c.Scenario):
+		return streamURL(c.Base, "/api/2/ws/public")
+	case c.Scenario == ScenarioWSTrading:
+		return streamURL(c.Base, "/api/3/ws/trading")
+	}
+	return wsURL(c.Base)
 }
 
 // LoopbackSources returns n source addresses on loopback (127.1.x.y), so

@@ -32,6 +32,7 @@ type driver struct {
 	mu        sync.Mutex
 	uncertain []resting // maker orders that may still rest: for the cleanup
 	sent, ok  uint64
+	okBySym   map[string]uint64 // trades filled, by symbol
 }
 
 // resting is an order the cleanup cancels, with the key that placed it.
@@ -110,6 +111,10 @@ func (d *driver) trade(i int) {
 	d.sent++
 	if ok {
 		d.ok++
+		if d.okBySym == nil {
+			d.okBySym = map[string]uint64{}
+		}
+		d.okBySym[spec.Symbol]++
 	}
 	d.mu.Unlock()
 	if err != nil {

@@ -30,6 +30,14 @@ func (t *tradeTrack) see(id int64) {
 	}
 }
 
+// expect starts a track at id, not yet received: what a v2 order book
+// snapshot says of the following update.
+func (t *tradeTrack) expect(id int64) {
+	if !t.started {
+		t.first, t.last, t.started = id, id-1, true
+	}
+}
+
 // tradeUnion is every trade id any subscriber received, per symbol. Trade
 // ids need not be consecutive (a target may number trades across symbols),
 // so a subscriber's gaps are judged against what the others received.

@@ -11,6 +11,16 @@ func TestCountGaps(t *testing.T) {
 		}
 		return tr
 	}
+	// snap is a v2 order book subscriber's track: the snapshot's sequence
+	// (that of the following update), then the updates.
+	snap := func(first int64, ids ...int64) tradeTrack {
+		var tr tradeTrack
+		tr.expect(first)
+		for _, id := range ids {
+			tr.see(id)
+		}
+		return tr
+	}
 	for _, tc := range []struct {
 		name                  string
 		tr                    tradeTrack
@@ -25,6 +35,12 @@ func TestCountGaps(t *testing.T) {
 		{"tail missing after a disconnect", track(10, 12, 13), false, 0, 0, 0},
 		{"repeat and reorder are not received", track(10, 13, 12, 13, 20, 21, 30), true, 1, 0, 2},
 		{"nothing received", track(), true, 0, 0, 0},
+		{"snapshot, then every update", snap(12, 12, 13, 20, 21, 30), true, 0, 0, 0},
+		{"snapshot, its following update missed", snap(12, 13, 20, 21, 30), true, 1, 0, 0},
+		{"snapshot, nothing after while open", snap(20), true, 0, 3, 0},
+		{"snapshot, nothing after, then lost", snap(20), false, 0, 0, 0},
+		{"snapshot sequence below the union", snap(11, 12, 13, 20, 21, 30), true, 0, 0, 0},
+		{"update at the snapshot's sequence minus one", snap(12, 10, 12, 13, 20, 21, 30), true, 0, 0, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g, u := countGaps(union, tc.tr, tc.open)

@@ -10,12 +10,14 @@ import (
 	"time"
 )
 
-// runMarket is ws-market: it opens the subscribers (each source address
-// at ConnectRate per second), then trades at Rate for Duration, lets the
-// subscribers read for Drain, closes them and judges their trades
-// channels for gaps.
+// runMarket is ws-market and ws2-market: it opens the subscribers (each
+// source address at ConnectRate per second), then trades at Rate for
+// Duration, lets the subscribers read for Drain, closes them and judges
+// their trades channels (and v2 order books) for gaps.
 func runMarket(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (StreamRecord, error) {
-	url := wsURL(cfg.Base)
+	url := cfg.url()
+	v2 := IsV2(cfg.Scenario)
+	books := newTradeUnion() // v2 order book sequences
 	symbols := cfg.symbols()
 	srcs := cfg.SourceAddrs
 	if len(srcs) == 0 {
@@ -23,12 +25,15 @@ func runMarket(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (Str
 	}
 	subs := make([]*subscriber, cfg.Subscribers+cfg.SlowConsumers)
 	for i := range subs {
-		s := &subscriber{idx: i}
+		s := &subscriber{idx: i, v2: v2}
 		if i < cfg.Subscribers {
 			s.ch = cfg.Channels[i%len(cfg.Channels)]
 			s.sym = symbols[(i/len(cfg.Channels))%len(symbols)]
 		} else {
 			s.ch, s.sym, s.slow = "trades", symbols[i%len(symbols)], true
+		}
+		if v2 && s.ch == "orderbook" {
+			s.book = books
 		}
 		subs[i] = s
 	}
@@ -72,8 +77,8 @@ func runMarket(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (Str
 		}(a, src)
 	}
 	openers.Wait()
-	progressf(cfg.Progress, "ws-market: %d of %d subscribers open (%d failed) in %s; trading at %g/s for %s",
-		opened.Load(), len(subs), failed.Load(), time.Since(info.Started).Round(time.Millisecond), cfg.Rate, cfg.Duration)
+	progressf(cfg.Progress, "%s: %d of %d subscribers open (%d failed) in %s; trading at %g/s for %s",
+		cfg.Scenario, opened.Load(), len(subs), failed.Load(), time.Since(info.Started).Round(time.Millisecond), cfg.Rate, cfg.Duration)
 
 	d := newDriver(cfg, col)
 	info.Driving = time.Now()
@@ -81,7 +86,7 @@ func runMarket(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (Str
 		stopProgress := progressEvery(cfg.Progress, func() string {
 			d.mu.Lock()
 			defer d.mu.Unlock()
-			return fmt.Sprintf("ws-market: %d trades (%d ok), %d open, %d messages", d.sent, d.ok, col.open.Load(), col.totalMessages())
+			return fmt.Sprintf("%s: %d trades (%d ok), %d open, %d messages", cfg.Scenario, d.sent, d.ok, col.open.Load(), col.totalMessages())
 		})
 		info.DriverDone = d.run(ctx, cfg.Rate, cfg.Duration)
 		stopProgress()
@@ -103,7 +108,8 @@ func runMarket(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (Str
 
 	rec := StreamRecord{Run: *info, Opened: opened.Load(), Failed: failed.Load(), Ops: OpCounts{Sent: d.sent, OK: d.ok},
 		Slow: SlowConsumers{Count: cfg.SlowConsumers, Delay: cfg.SlowDelay}}
-	ids := union.sorted()
+	ids, seqs := union.sorted(), books.sorted()
+	watched := map[string]bool{} // symbols with a trades subscriber open at the end
 	for _, s := range subs {
 		if s.conn == nil {
 			continue
@@ -125,10 +131,28 @@ func runMarket(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (Str
 			rec.Disconnects++
 			col.fail("disconnect: " + s.reason)
 		}
-		g, u := countGaps(ids[s.sym], s.track, !s.lost)
+		judged := ids
+		if s.book != nil {
+			judged = seqs
+		}
+		g, u := countGaps(judged[s.sym], s.track, !s.lost)
+		if s.ch == "trades" || s.book != nil {
+			if rec.GapsByChannel == nil {
+				rec.GapsByChannel = map[string]uint64{}
+			}
+			rec.GapsByChannel[s.ch] += g
+		}
 		rec.Gaps += g
+		if s.ch == "trades" && !s.lost {
+			watched[s.sym] = true
+		}
 		rec.Undelivered += u
 		rec.OutOfOrder += s.track.outOfOrder
+	}
+	for sym, n := range d.okBySym {
+		if watched[sym] {
+			rec.Unseen += n - min(n, uint64(len(ids[sym])))
+		}
 	}
 	return col.record(rec), nil
 }

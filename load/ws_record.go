@@ -15,8 +15,10 @@ import (
 const StreamResultsFile = "stream.json"
 
 // StreamRecord is what one worker's stream run measured. Latency means, by
-// scenario: ws-market, from a trade's own timestamp to its receipt by a
-// subscriber (trades channel); ws-connect, the WebSocket handshake.
+// scenario: ws-market and ws2-market, from a trade's own timestamp to its
+// receipt by a subscriber (trades channel); ws-connect, the WebSocket
+// handshake; ws-trading, a request to its answer; ws2-trading, a request
+// to its order's report.
 type StreamRecord struct {
 	Run     StreamRunInfo   `json:"run"`
 	Latency SparseHistogram `json:"latency"`
@@ -30,10 +32,18 @@ type StreamRecord struct {
 	// last this one received, that this one never got. Undelivered are
 	// those after its last, still missing after the drain, on
 	// connections open at the end. OutOfOrder counts ids received below
-	// the last one.
-	Gaps        uint64 `json:"gaps"`
-	Undelivered uint64 `json:"undelivered"`
-	OutOfOrder  uint64 `json:"out_of_order"`
+	// the last one. On v2 the order book's sequences count likewise
+	// (GapsByChannel splits the gaps: trades, orderbook).
+	Gaps          uint64            `json:"gaps"`
+	GapsByChannel map[string]uint64 `json:"gaps_by_channel,omitempty"`
+	Undelivered   uint64            `json:"undelivered"`
+	// Unseen are trades the driver made (filled) that no trades
+	// subscriber of their symbol received by the end, on symbols with one
+	// open at the end: what the union of ids cannot show as undelivered
+	// (a lower bound where others trade the symbol too: their trades
+	// count as received ones).
+	Unseen     uint64 `json:"unseen"`
+	OutOfOrder uint64 `json:"out_of_order"`
 	// Disconnects are connections ended by the target or the network
 	// before the run ended (slow consumers apart).
 	Disconnects uint64 `json:"disconnects"`

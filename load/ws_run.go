@@ -18,7 +18,7 @@ func RunStream(ctx context.Context, cfg StreamConfig) (StreamRecord, error) {
 		return StreamRecord{}, err
 	}
 	info := StreamRunInfo{Scenario: cfg.Scenario, Attack: fmt.Sprintf("%s/w%d/%s", cfg.Scenario, cfg.WorkerID, nonce(5)),
-		WorkerID: cfg.WorkerID, Target: wsURL(cfg.Base), Rate: cfg.Rate, Duration: cfg.Duration, Started: time.Now()}
+		WorkerID: cfg.WorkerID, Target: cfg.url(), Rate: cfg.Rate, Duration: cfg.Duration, Started: time.Now()}
 	for _, a := range cfg.SourceAddrs {
 		info.SourceAddrs = append(info.SourceAddrs, a.String())
 	}
@@ -30,13 +30,15 @@ func RunStream(ctx context.Context, cfg StreamConfig) (StreamRecord, error) {
 		err error
 	)
 	switch cfg.Scenario {
-	case ScenarioWSMarket:
+	case ScenarioWSMarket, ScenarioWS2Market:
 		info.Subscribers, info.Channels, info.Symbols = cfg.Subscribers, cfg.Channels, cfg.symbols()
 		rec, err = runMarket(ctx, &cfg, &info)
 	case ScenarioWSConnect:
 		rec, err = runConnect(ctx, &cfg, &info)
 	case ScenarioWSTrading:
-		rec, err = runTrading(ctx, &cfg, &info)
+		rec, err = runTrading(ctx, &cfg, &info, v3Trading)
+	case ScenarioWS2Trading:
+		rec, err = runTrading(ctx, &cfg, &info, v2Trading)
 	}
 	if ctx.Err() != nil {
 		rec.Run.Interrupted = true

@@ -27,13 +27,16 @@ func (c *StreamConfig) dialer(src net.IP) *websocket.Dialer {
 		Proxy: func(*http.Request) (*url.URL, error) { return nil, nil }}
 }
 
-// subscriber is one market data connection of ws-market.
+// subscriber is one market data connection of ws-market (or ws2-market:
+// v2).
 type subscriber struct {
 	idx      int
 	ch, sym  string
 	slow     bool
+	v2       bool
+	book     *tradeUnion // v2 orderbook subscribers: the sequences of every subscriber of the symbol
 	conn     *websocket.Conn
-	track    tradeTrack
+	track    tradeTrack // trade ids (trades), or order book sequences (v2 orderbook)
 	messages uint64
 	maxLag   time.Duration
 	lost     bool
@@ -51,6 +54,9 @@ func (s *subscriber) subscribe(ctx context.Context, cfg *StreamConfig, url strin
 		return fmt.Errorf("dial: %s", errKind(err))
 	}
 	req := map[string]any{"method": "subscribe", "ch": s.ch, "params": map[string]any{"symbols": []string{s.sym}, "limit": 0}, "id": fmt.Sprint(s.idx)}
+	if s.v2 {
+		req = v2Subscribe(s.ch, s.sym, s.idx)
+	}
 	_ = conn.SetWriteDeadline(time.Now().Add(cfg.Timeout))
 	if err := conn.WriteJSON(req); err != nil {
 		conn.Close()
@@ -96,13 +102,12 @@ type tradeEntry struct {
 
 // read reads notifications until the connection ends; stopping tells a
 // close of our own from a lost connection. Each message is read into a
-// buffer of the subscriber's own and scanned in place (scanTrades): the
-// receive path allocates nothing per message.
+// buffer of the subscriber's own and handed to the handler of its channel
+// (v3 trades: scanned in place by scanTrades, so that the receive path
+// allocates nothing per message).
 func (s *subscriber) read(col *collector, union *tradeUnion, stopping *atomic.Bool, slowDelay time.Duration) {
-	trades := s.ch == "trades"
-	var msg tradesMsg
+	handle := s.handler(col, union)
 	var buf []byte
-	var seen []tradeSeen
 	for {
 		var err error
 		buf, err = s.next(buf[:0])
@@ -118,18 +123,8 @@ func (s *subscriber) read(col *collector, union *tradeUnion, stopping *atomic.Bo
 		if !s.slow {
 			col.message(now)
 		}
-		if trades {
-			seen, _ = decodeTrades(buf, seen[:0], &msg)
-			for _, e := range seen {
-				lag := now.Sub(time.UnixMilli(e.t))
-				if s.slow {
-					s.maxLag = max(s.maxLag, lag)
-					continue
-				}
-				col.latency(s.idx, now, lag)
-				union.add(s.symbol(e.sym), e.i)
-				s.track.see(e.i)
-			}
+		if handle != nil {
+			handle(buf, now)
 		}
 		if cap(buf) > maxKeptBuffer {
 			buf = nil // a rare large message (a snapshot) does not stay in memory
@@ -138,6 +133,36 @@ func (s *subscriber) read(col *collector, union *tradeUnion, stopping *atomic.Bo
 			time.Sleep(slowDelay)
 		}
 	}
+}
+
+// handler returns what reads a message of the subscriber's channel (nil:
+// the message is only counted).
+func (s *subscriber) handler(col *collector, union *tradeUnion) func(b []byte, now time.Time) {
+	if s.v2 {
+		return s.v2Handler(col, union)
+	}
+	if s.ch != "trades" {
+		return nil
+	}
+	var msg tradesMsg
+	var seen []tradeSeen
+	return func(b []byte, now time.Time) {
+		seen, _ = decodeTrades(b, seen[:0], &msg)
+		for _, e := range seen {
+			s.trade(col, union, now, now.Sub(time.UnixMilli(e.t)), s.symbol(e.sym), e.i)
+		}
+	}
+}
+
+// trade notes one trade received at now, lag after its own timestamp.
+func (s *subscriber) trade(col *collector, union *tradeUnion, now time.Time, lag time.Duration, sym string, id int64) {
+	if s.slow {
+		s.maxLag = max(s.maxLag, lag)
+		return
+	}
+	col.latency(s.idx, now, lag)
+	union.add(sym, id)
+	s.track.see(id)
 }
 
 // maxKeptBuffer is the largest read buffer a subscriber keeps between

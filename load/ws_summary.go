@@ -31,7 +31,9 @@ type StreamSummary struct {
 	PeakMessages      uint64            `json:"peak_messages_per_second"`
 	MessagesByChannel map[string]uint64 `json:"messages_by_channel,omitempty"`
 	Gaps              uint64            `json:"gaps"`
+	GapsByChannel     map[string]uint64 `json:"gaps_by_channel,omitempty"`
 	Undelivered       uint64            `json:"undelivered"`
+	Unseen            uint64            `json:"unseen"`
 	OutOfOrder        uint64            `json:"out_of_order"`
 	Disconnects       uint64            `json:"disconnects"`
 	Subscribers       int               `json:"subscribers_requested"`
@@ -84,7 +86,14 @@ func AnalyzeStream(recs []StreamRecord, title string, ts []Threshold) *StreamAna
 			s.MessagesByChannel[ch] += n
 		}
 		s.Gaps += r.Gaps
+		for ch, n := range r.GapsByChannel {
+			if s.GapsByChannel == nil {
+				s.GapsByChannel = map[string]uint64{}
+			}
+			s.GapsByChannel[ch] += n
+		}
 		s.Undelivered += r.Undelivered
+		s.Unseen += r.Unseen
 		s.OutOfOrder += r.OutOfOrder
 		s.Disconnects += r.Disconnects
 		s.Subscribers += r.Run.Subscribers
@@ -194,11 +203,16 @@ func slicesHas(xs []string, x string) bool {
 }
 
 func latencyOf(scenarios []string) string {
-	if len(scenarios) == 1 && scenarios[0] == ScenarioWSConnect {
-		return "WebSocket handshake"
+	if len(scenarios) != 1 {
+		return "by scenario: " + strings.Join(scenarios, ", ")
 	}
-	if len(scenarios) == 1 && scenarios[0] == ScenarioWSTrading {
+	switch scenarios[0] {
+	case ScenarioWSConnect:
+		return "WebSocket handshake"
+	case ScenarioWSTrading:
 		return "trading stream request to its answer (the order's report)"
+	case ScenarioWS2Trading:
+		return "trading stream request to its order's report notification"
 	}
 	return "trade timestamp to receipt by a subscriber (trades channel)"
 }
@@ -218,6 +232,9 @@ func (s *StreamSummary) judge(ts []Threshold, dur time.Duration) Verdict {
 	if s.RequestedOps > 0 && s.Shortfall > tolerance && len(s.Interrupted) == 0 {
 		v.Problems = append(v.Problems, fmt.Sprintf("the driver made %.1f operations/s of the %.1f/s requested (%.1f%% short)",
 			s.OpRate, s.RequestedOps, 100*s.Shortfall))
+	}
+	if s.Unseen > 0 {
+		v.Warnings = append(v.Warnings, fmt.Sprintf("%d of the driver's %d trades reached no subscriber by the end: the target fell behind (see the latency)", s.Unseen, s.Ops.OK))
 	}
 	if s.Slow.Count > 0 && s.Slow.Closed == 0 {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("no slow consumer was disconnected (the %d of them lagged up to %s)", s.Slow.Count, fmtMS(s.Slow.MaxLagMS)))
@@ -285,7 +302,7 @@ func (s *StreamSummary) Rows() [][2]string {
 		rows = append(rows, [2]string{"by channel", strings.Join(chans, ", ")})
 	}
 	rows = append(rows,
-		[2]string{"gaps", fmt.Sprintf("%d missing in the middle, %d undelivered at the end, %d out of order", s.Gaps, s.Undelivered, s.OutOfOrder)},
+		[2]string{"gaps", fmt.Sprintf("%d missing in the middle%s, %d undelivered at the end, %d out of order; %d trades reached no subscriber", s.Gaps, byChannel(s.GapsByChannel), s.Undelivered, s.OutOfOrder, s.Unseen)},
 		[2]string{"disconnects", fmt.Sprint(s.Disconnects)})
 	if s.Slow.Count > 0 {
 		rows = append(rows, [2]string{"slow consumers", fmt.Sprintf("%d pausing %s per message: %d disconnected by the target %v, %d messages, lag up to %s",
@@ -302,6 +319,20 @@ func (s *StreamSummary) Rows() [][2]string {
 		rows = append(rows, [2]string{"error", fmt.Sprintf("%d× %s", e.Count, e.Error)})
 	}
 	return rows
+}
+
+// byChannel is " (ch n, ...)" of the gaps of each channel judged, or
+// nothing when only one was.
+func byChannel(m map[string]uint64) string {
+	if len(m) < 2 {
+		return ""
+	}
+	parts := make([]string, 0, len(m))
+	for ch, n := range m {
+		parts = append(parts, fmt.Sprintf("%s %d", ch, n))
+	}
+	sort.Strings(parts)
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // WriteText writes the console summary.

@@ -99,3 +99,24 @@ func TestAnalyzeStreamMergesFigures(t *testing.T) {
 		t.Errorf("success %v, want %v", a.Success, want)
 	}
 }
+
+// TestAnalyzeStreamGapsByChannelAndUnseen: the gaps of each judged channel
+// and the trades nobody received add up over workers; unseen trades warn
+// without changing the verdict.
+func TestAnalyzeStreamGapsByChannelAndUnseen(t *testing.T) {
+	r1, r2 := streamRec(10, 10, 3, 0, false, 1), streamRec(10, 10, 1, 0, false, 2)
+	r1.GapsByChannel = map[string]uint64{"trades": 1, "orderbook": 2}
+	r2.GapsByChannel = map[string]uint64{"trades": 1}
+	r1.Unseen, r2.Unseen = 4, 3
+	s := AnalyzeStream([]StreamRecord{r1, r2}, "t", nil).Summary
+	if s.Gaps != 4 || s.GapsByChannel["trades"] != 2 || s.GapsByChannel["orderbook"] != 2 || s.Unseen != 7 {
+		t.Errorf("gaps %d by channel %v, unseen %d: want 4, trades 2 and orderbook 2, 7", s.Gaps, s.GapsByChannel, s.Unseen)
+	}
+	if s.Verdict.Status != StatusPass || len(s.Verdict.Warnings) != 1 || !strings.Contains(s.Verdict.Warnings[0], "7 of the driver's 20 trades reached no subscriber") {
+		t.Errorf("verdict %+v", s.Verdict)
+	}
+	var text bytes.Buffer
+	if err := s.WriteText(&text); err != nil || !strings.Contains(text.String(), "4 missing in the middle (orderbook 2, trades 2)") {
+		t.Errorf("text: %v\n%s", err, text.String())
+	}
+}

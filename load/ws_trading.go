@@ -11,25 +11,56 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/conform-harness/conform/client"
 	"github.com/gorilla/websocket"
 )
 
 // ScenarioWSTrading: order entry and cancel over the trading stream.
 const ScenarioWSTrading = "ws-trading"
 
-// runTrading is ws-trading: one trading stream connection logs in with the
-// maker's key (type BASIC) and subscribes to its spot reports, then sends
-// at Rate per second either a cancel of the oldest order placed and
-// confirmed or a new resting limit order (the first trade spec's symbol and
-// quantity at its price, on Side), as the REST orders scenario does. Latency is from
-// a request to its answer, the order's report; orders still resting at the
-// end are cancelled. The document does not show the trading stream's shapes:
-// this follows the real service's {method, params, id} and
-// {jsonrpc, result | error, id}. The documented stream limit (10 messages
-// per second and 10 of burst per address) bounds one connection's rate; the
-// emulator's --emulator-no-limits lifts it for its own capacity.
-func runTrading(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (StreamRecord, error) {
-	url := strings.TrimSuffix(wsURL(cfg.Base), "/public") + "/trading"
+// tradingProto is what differs between the trading streams of the two
+// API versions: the method names and parameters, and where an order
+// request's latency ends.
+type tradingProto struct {
+	login     func(client.Credential) map[string]any
+	subscribe string // follows the account's order reports
+	newOrder  func(id string, t TradeSpec, side string) (string, map[string]any)
+	cancel    func(id string) (string, map[string]any)
+	// report is the notification whose first arrival for an order ends
+	// its request's latency; empty: the request's answer ends it.
+	report string
+}
+
+// v3Trading is the v3 trading stream as the real service speaks it.
+var v3Trading = tradingProto{
+	login: func(k client.Credential) map[string]any {
+		return map[string]any{"type": "BASIC", "api_key": k.Key, "secret_key": k.Secret}
+	},
+	subscribe: "spot_subscribe",
+	newOrder: func(id string, t TradeSpec, side string) (string, map[string]any) {
+		return "spot_new_order", map[string]any{"client_order_id": id, "symbol": t.Symbol, "side": side, "type": "limit",
+			"quantity": t.Quantity, "price": t.Price, "time_in_force": "GTC"}
+	},
+	cancel: func(id string) (string, map[string]any) {
+		return "spot_cancel_order", map[string]any{"client_order_id": id}
+	},
+}
+
+// runTrading is ws-trading (and ws2-trading, with proto v2Trading): one
+// trading stream connection logs in with the maker's key (BASIC) and
+// subscribes to its reports, then sends at Rate per second either a cancel
+// of the oldest order placed and confirmed or a new resting limit order
+// (the first trade spec's symbol and quantity at its price, on Side), as
+// the REST orders scenario does. Latency is from a request to its answer,
+// the order's report (v3), or to the order's first report notification
+// (v2); orders still resting at the end are cancelled. The v3 document does
+// not show the trading stream's shapes: this follows the real service's
+// {method, params, id} and {jsonrpc, result | error, id}. The documented
+// v3 stream limit (10 messages per second and 10 of burst per address)
+// bounds one connection's rate; the emulator's --emulator-no-limits lifts
+// it for its own capacity.
+func runTrading(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo, proto tradingProto) (StreamRecord, error) {
+	url := cfg.url()
 	info.Target = url
 	col := newCollector(info.Started, 3*cfg.Duration+2*cfg.Timeout+time.Minute)
 	rec := StreamRecord{Run: *info}
@@ -47,13 +78,12 @@ func runTrading(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (St
 	}
 	rec.Opened = 1
 	col.connected()
-	t := &trader{conn: conn, col: col, pending: map[string]pendingOp{}, prefix: "lt" + strconv.FormatInt(int64(cfg.WorkerID%maxWorkerID), 36) + "-" + nonce(5) + "-"}
+	t := &trader{conn: conn, col: col, proto: &proto, pending: map[string]pendingOp{}, awaiting: map[string]awaited{}, prefix: "lt" + strconv.FormatInt(int64(cfg.WorkerID%maxWorkerID), 36) + "-" + nonce(5) + "-"}
 	var readDone sync.WaitGroup
 	readDone.Add(1)
 	go func() { defer readDone.Done(); t.read() }()
-	login := map[string]any{"type": "BASIC", "api_key": cfg.Maker.Key, "secret_key": cfg.Maker.Secret}
-	if !t.call(ctx, "login", login, cfg.Timeout) || !t.call(ctx, "spot_subscribe", map[string]any{}, cfg.Timeout) {
-		col.fail("login or spot_subscribe refused")
+	if !t.call(ctx, "login", proto.login(cfg.Maker), cfg.Timeout) || !t.call(ctx, proto.subscribe, map[string]any{}, cfg.Timeout) {
+		col.fail("login or " + proto.subscribe + " refused")
 	} else {
 		spec := cfg.Trades[0]
 		info.Driving = time.Now()
@@ -65,17 +95,19 @@ func runTrading(ctx context.Context, cfg *StreamConfig, info *StreamRunInfo) (St
 			}
 			info.DriverDone = time.Now()
 			if id, ok := t.oldest(); ok {
-				t.send("spot_cancel_order", map[string]any{"client_order_id": id}, "cancel:"+id)
+				m, p := proto.cancel(id)
+				t.send(m, p, "cancel:"+id)
 				continue
 			}
 			id := t.prefix + strconv.Itoa(i)
-			t.send("spot_new_order", map[string]any{"client_order_id": id, "symbol": spec.Symbol, "side": cfg.Side, "type": "limit",
-				"quantity": spec.Quantity, "price": spec.Price, "time_in_force": "GTC"}, "new:"+id)
+			m, p := proto.newOrder(id, spec, cfg.Side)
+			t.send(m, p, "new:"+id)
 		}
 		t.waitIdle(cfg.Timeout)
 		// Cleanup: cancel what still rests.
 		for id, ok := t.oldest(); ok; id, ok = t.oldest() {
-			t.send("spot_cancel_order", map[string]any{"client_order_id": id}, "cleanup:"+id)
+			m, p := proto.cancel(id)
+			t.send(m, p, "cleanup:"+id)
 		}
 		t.waitIdle(cfg.Timeout)
 	}
@@ -113,6 +145,7 @@ type pendingOp struct {
 type trader struct {
 	conn     *websocket.Conn
 	col      *collector
+	proto    *tradingProto
 	prefix   string
 	wmu      sync.Mutex
 	stopping atomic.Bool
@@ -121,6 +154,7 @@ type trader struct {
 	mu        sync.Mutex
 	seq       int
 	pending   map[string]pendingOp
+	awaiting  map[string]awaited // order id -> its request, until its report (proto.report)
 	confirmed []string
 	sent, ok  uint64
 	lost      bool
@@ -134,8 +168,11 @@ func (t *trader) send(method string, params map[string]any, what string) chan bo
 	id := strconv.Itoa(t.seq)
 	op := pendingOp{what: what, sent: time.Now(), done: make(chan bool, 1)}
 	t.pending[id] = op
-	if strings.HasPrefix(what, "new:") || strings.HasPrefix(what, "cancel:") {
+	if kind, oid, _ := strings.Cut(what, ":"); kind == "new" || kind == "cancel" {
 		t.sent++
+		if t.proto.report != "" {
+			t.awaiting[oid] = awaited{cancel: kind == "cancel", sent: op.sent}
+		}
 	}
 	t.mu.Unlock()
 	b, _ := json.Marshal(map[string]any{"method": method, "params": params, "id": id})
@@ -189,6 +226,7 @@ func (t *trader) read() {
 	var msg struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
 		Error  json.RawMessage `json:"error"`
 	}
 	for {
@@ -203,12 +241,15 @@ func (t *trader) read() {
 			return
 		}
 		t.col.message(now)
-		msg.ID, msg.Method, msg.Error = nil, "", nil
+		msg.ID, msg.Method, msg.Params, msg.Error = nil, "", nil, nil
 		if json.Unmarshal(b, &msg) != nil {
 			continue
 		}
 		if msg.Method != "" {
 			t.reports.Add(1)
+			if msg.Method == t.proto.report {
+				t.reported(msg.Params, now)
+			}
 			continue
 		}
 		var id string
@@ -234,13 +275,49 @@ func (t *trader) read() {
 		if found && kind == "new" && ok {
 			t.confirmed = append(t.confirmed, oid)
 		}
+		if !ok {
+			delete(t.awaiting, oid) // no report will come
+		}
 		t.mu.Unlock()
 		if found {
 			if kind == "new" || kind == "cancel" {
-				t.col.latency(0, now, now.Sub(op.sent))
+				if t.proto.report == "" {
+					t.col.latency(0, now, now.Sub(op.sent))
+				}
 				t.col.op(now, ok)
 			}
 			op.done <- ok
 		}
+	}
+}
+
+// awaited is an order request whose report has not come yet.
+type awaited struct {
+	cancel bool
+	sent   time.Time
+}
+
+// reported ends the latency of the request awaiting the report's order
+// (spec v2: Streaming order report, clientOrderId and status): a cancel's
+// report says canceled; any other is a new order's (it may have filled).
+func (t *trader) reported(params json.RawMessage, now time.Time) {
+	var r struct {
+		ClientOrderID string `json:"clientOrderId"`
+		Status        string `json:"status"`
+	}
+	if json.Unmarshal(params, &r) != nil || r.ClientOrderID == "" {
+		return
+	}
+	t.mu.Lock()
+	a, ok := t.awaiting[r.ClientOrderID]
+	if ok && a.cancel != (r.Status == "canceled") {
+		ok = false // a late report of the order's previous request
+	}
+	if ok {
+		delete(t.awaiting, r.ClientOrderID)
+	}
+	t.mu.Unlock()
+	if ok {
+		t.col.latency(0, now, now.Sub(a.sent))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,6 +103,19 @@ func TestKubernetesManifests(t *testing.T) {
 				file := load.ResultsFile
 				if load.IsStream(o.scenario) {
 					file = load.StreamResultsFile
+				}
+				if load.IsMarket(o.scenario) {
+					// The manifest says the v2 counterpart runs with the same
+					// arguments but the scenario's name.
+					v2 := slices.Clone(args)
+					for k, a := range v2 {
+						if a == "--scenario="+o.scenario {
+							v2[k] = "--scenario=" + load.ScenarioWS2Market
+						}
+					}
+					if o2, err := parseLoad(v2, e); err != nil || o2.scenario != load.ScenarioWS2Market {
+						t.Errorf("job %s worker %d as %s: %v", j.Metadata.Name, i, load.ScenarioWS2Market, err)
+					}
 				}
 				kinds[file] = true
 				outs = append(outs, path.Join(o.out, file))

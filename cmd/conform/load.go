@@ -60,8 +60,18 @@ second for --duration, held open, and reports when and how they start
 failing (the per-address cap). ws-trading logs in on the trading stream
 with the key of role full and places and cancels resting orders (the
 --order-* flags) at --rate, measuring each request to its answer; one
-address may send 10 stream messages per second (and 10 of burst). Their default thresholds: success>=0.99,
-gaps==0, disconnects==0 (ws-connect: disconnects==0). Placing orders on
+address may send 10 stream messages per second (and 10 of burst).
+ws2-market and ws2-trading are their counterparts on the v2 JSON-RPC
+streams (/api/2/ws/public, /api/2/ws/trading): ws2-market subscribes
+(subscribeTicker, subscribeOrderbook, subscribeTrades, subscribeCandles;
+--channels ticker,orderbook,trades,candles[/PERIOD]) with the same REST
+driver, takes latency from each updateTrades entry's own timestamp and
+counts gaps in trade ids and in the order book's sequence; ws2-trading
+logs in (BASIC), subscribes to reports and sends newOrder and cancelOrder,
+measuring each request to its order's report. There is no v2 ws-connect:
+the v2 document states no stream limits. The stream scenarios' default
+thresholds: success>=0.99, gaps==0, disconnects==0 (ws-connect:
+disconnects==0). Placing orders on
 a target that is neither the emulator nor a sandbox needs
 --allow-live-trading.
 

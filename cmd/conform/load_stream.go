@@ -17,7 +17,7 @@ import (
 )
 
 // streamOptions are the flags of the stream scenarios (ws-market,
-// ws-connect).
+// ws-connect, ws-trading and the v2 ws2-market, ws2-trading).
 type streamOptions struct {
 	subscribers   int
 	channels      string
@@ -45,14 +45,14 @@ func (l *tradeList) Set(s string) error {
 
 // streamFlags adds the stream scenarios' flags to the load flag set.
 func streamFlags(fs *flag.FlagSet, o *streamOptions) {
-	fs.IntVar(&o.subscribers, "subscribers", 100, "ws-market: market data subscribers (connections), spread over --channels and the traded symbols")
-	fs.StringVar(&o.channels, "channels", strings.Join(load.DefaultChannels(), ","), "ws-market: comma-separated market data `channels` the subscribers spread over")
-	fs.Var(&o.trades, "trade", "ws-market: a trade the driver makes, `SYMBOL:QUANTITY@PRICE` (repeatable; default "+fmt.Sprint(load.DefaultTrades())+")")
-	fs.IntVar(&o.sourceAddrs, "source-addrs", 0, "stream scenarios: spread connections over `N` loopback source addresses 127.1.x.y (loopback targets only; 0: ws-market one per 20 connections, ws-connect one)")
-	fs.Float64Var(&o.connectRate, "connect-rate", 8, "ws-market: connections opened per second per source address (the documented stream limit is 10 messages/s per address)")
-	fs.IntVar(&o.slowConsumers, "slow-consumers", 0, "ws-market: extra trades subscribers that pause --slow-delay after every message")
-	fs.DurationVar(&o.slowDelay, "slow-delay", 100*time.Millisecond, "ws-market: the slow consumers' pause per message")
-	fs.DurationVar(&o.drain, "drain", 2*time.Second, "ws-market: how long subscribers keep reading after the driver stopped")
+	fs.IntVar(&o.subscribers, "subscribers", 100, "ws-market, ws2-market: market data subscribers (connections), spread over --channels and the traded symbols")
+	fs.StringVar(&o.channels, "channels", strings.Join(load.DefaultChannels(), ","), "ws-market, ws2-market: comma-separated market data `channels` the subscribers spread over (ws2-market: ticker, orderbook, trades, candles[/PERIOD]; default "+strings.Join(load.DefaultV2Channels(), ",")+")")
+	fs.Var(&o.trades, "trade", "ws-market, ws2-market: a trade the driver makes, `SYMBOL:QUANTITY@PRICE` (repeatable; default "+fmt.Sprint(load.DefaultTrades())+")")
+	fs.IntVar(&o.sourceAddrs, "source-addrs", 0, "stream scenarios: spread connections over `N` loopback source addresses 127.1.x.y (loopback targets only; 0: ws-market and ws2-market one per 20 connections, the others one)")
+	fs.Float64Var(&o.connectRate, "connect-rate", 8, "ws-market, ws2-market: connections opened per second per source address (the documented v3 stream limit is 10 messages/s per address)")
+	fs.IntVar(&o.slowConsumers, "slow-consumers", 0, "ws-market, ws2-market: extra trades subscribers that pause --slow-delay after every message")
+	fs.DurationVar(&o.slowDelay, "slow-delay", 100*time.Millisecond, "ws-market, ws2-market: the slow consumers' pause per message")
+	fs.DurationVar(&o.drain, "drain", 2*time.Second, "ws-market, ws2-market: how long subscribers keep reading after the driver stopped")
 }
 
 // checkStream checks the stream flags of a parsed load command line.
@@ -87,9 +87,17 @@ func checkStream(o *loadOptions) error {
 	case o.set["workers"] || o.set["max-workers"] || o.set["connections"] || o.set["net-http"]:
 		return usageErrorf("load: --workers, --max-workers, --connections and --net-http apply to the REST scenarios; %s takes --subscribers", o.scenario)
 	}
+	if o.scenario == load.ScenarioWS2Market && !o.set["channels"] {
+		s.channels = strings.Join(load.DefaultV2Channels(), ",")
+	}
 	for _, ch := range strings.Split(s.channels, ",") {
 		if strings.TrimSpace(ch) == "" {
 			return usageErrorf("load: --channels %q: an empty channel name", s.channels)
+		}
+		if o.scenario == load.ScenarioWS2Market {
+			if err := load.CheckV2Channel(strings.TrimSpace(ch)); err != nil {
+				return usageErrorf("load: --channels: %v", strings.TrimPrefix(err.Error(), "stream: "))
+			}
 		}
 	}
 	return nil
@@ -112,8 +120,8 @@ func defaultStreamThresholds(scenario string) []load.Threshold {
 	return ts
 }
 
-// streamKeys are the maker and taker of ws-market: the key of role full
-// (or trade-only) and the counterparty's.
+// streamKeys are the maker and taker of ws-market and ws2-market: the key
+// of role full (or trade-only) and the counterparty's.
 func streamKeys(cfg target.Config) (maker, taker target.Account, err error) {
 	k, err := tradingKey(cfg)
 	if err != nil {
@@ -121,7 +129,7 @@ func streamKeys(cfg target.Config) (maker, taker target.Account, err error) {
 	}
 	c, ok := cfg.Accounts[target.RoleCounterparty]
 	if !ok {
-		return maker, taker, fmt.Errorf("ws-market trades between two accounts: it needs a key of role %s beside %s", target.RoleCounterparty, target.RoleFull)
+		return maker, taker, fmt.Errorf("ws-market and ws2-market trade between two accounts: it needs a key of role %s beside %s", target.RoleCounterparty, target.RoleFull)
 	}
 	return target.Account{APIKey: k.Key, Secret: k.Secret}, c, nil
 }
@@ -136,7 +144,7 @@ func sources(o *loadOptions, base *url.URL, conns int) ([]net.IP, error) {
 	ip := net.ParseIP(host)
 	loopback := host == "localhost" || (ip != nil && ip.IsLoopback())
 	if n == 0 {
-		if !loopback || o.scenario != load.ScenarioWSMarket {
+		if !loopback || !load.IsMarket(o.scenario) {
 			return nil, nil
 		}
 		n = (conns + 19) / 20
@@ -161,7 +169,7 @@ func runStream(ctx context.Context, o *loadOptions, cfg target.Config, base *url
 	for _, ch := range strings.Split(o.stream.channels, ",") {
 		sc.Channels = append(sc.Channels, strings.TrimSpace(ch))
 	}
-	if o.scenario == load.ScenarioWSTrading {
+	if load.IsTrading(o.scenario) {
 		k, err := tradingKey(cfg)
 		if err != nil {
 			return nil, usageErrorf("load: %v", err)
@@ -169,7 +177,7 @@ func runStream(ctx context.Context, o *loadOptions, cfg target.Config, base *url
 		sc.Maker, sc.Side = k, o.orderSide
 		sc.Trades = []load.TradeSpec{{Symbol: o.orderSymbol, Quantity: o.orderQuantity, Price: o.orderPrice}}
 	}
-	if o.scenario == load.ScenarioWSMarket {
+	if load.IsMarket(o.scenario) {
 		maker, taker, err := streamKeys(cfg)
 		if err != nil {
 			return nil, usageErrorf("load: %v", err)
@@ -188,7 +196,7 @@ func runStream(ctx context.Context, o *loadOptions, cfg target.Config, base *url
 	switch o.scenario {
 	case load.ScenarioWSConnect:
 		what = fmt.Sprintf("%s connection attempts", o.pacing)
-	case load.ScenarioWSTrading:
+	case load.ScenarioWSTrading, load.ScenarioWS2Trading:
 		what = fmt.Sprintf("%s orders and cancels", o.pacing)
 	}
 	title := fmt.Sprintf("conform load: %s (%s) for %s against %s", o.scenario, what, o.duration, where)

@@ -30,7 +30,7 @@ func TestLoadFlagErrors(t *testing.T) {
 		{"max rate", []string{"load", "--scenario", "public", "--rate", "max"}, "--override-bounds"},
 		{"too long", []string{"load", "--scenario", "public", "--rate", "10/s", "--duration", "1h"}, "--override-bounds"},
 		{"no duration", []string{"load", "--scenario", "public", "--rate", "10/s", "--duration", "0s", "--override-bounds"}, "duration must be positive"},
-		{"no scenario", []string{"load", "--rate", "10/s"}, "--scenario is required: one of mixed, orders, public, ws-connect, ws-market, ws-trading"},
+		{"no scenario", []string{"load", "--rate", "10/s"}, "--scenario is required: one of mixed, orders, public, ws-connect, ws-market, ws-trading, ws2-market, ws2-trading"},
 		{"unknown scenario", []string{"load", "--rate", "10/s", "--scenario", "chaos"}, `unknown scenario "chaos"`},
 		{"bad threshold", []string{"load", "--scenario", "public", "--rate", "10/s", "--threshold", "p99>>1"}, "threshold"},
 		{"bad local address", []string{"load", "--scenario", "public", "--rate", "10/s", "--local-addr", "localhost"}, "want an IP address"},
