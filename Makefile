@@ -39,7 +39,7 @@ conform: build
 ##    harness too slow for a window apart: inconclusive);
 ## 3. the steps that need a harness on time but little CPU, side by side: the package tests that offer load at a
 ##    measured rate (see unit), conform load's verdict checks (make trust-timed) and the remote-sandbox profile (make
-##    remote-fast, four account sets over 5 ms each way: it waits on round trips and judges limit rows from one
+##    remote-fast, eight account sets over 5 ms each way: it waits on round trips and judges limit rows from one
 ##    address at its end);
 ## 4. the mutation run, alone: its limit faults are killed only by a harness on time for 1-second windows.
 ## A failing step fails make test (a stage with a failure runs to its end; later stages do not start).
@@ -48,7 +48,7 @@ test:
 	@$(GO) run ./internal/stages/maketest -logs $(BIN)/test \
 	  'vet unit-race build unit-deep' \
 	  '-j3+conform-check+coverage+trust-parallel wirebenign-fast' \
-	  'unit-timed trust-timed+remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=4' \
+	  'unit-timed trust-timed+remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8' \
 	  'mutation'
 
 vet:
@@ -134,7 +134,7 @@ remote: build
 	  s=$$?; grep -v -e '^=== ' $(BIN)/remote.log; exit $$s
 
 ## remote-fast: make test's remote-sandbox profile: every remote check side by side, over REMOTE_DELAY (make test: 5 ms
-## each way) with REMOTE_SETS account sets and as many processes (make test: 4; make remote's figure of record is
+## each way) with REMOTE_SETS account sets and as many processes (make test: 8; make remote's figure of record is
 ## issue 24's two). The other checks (about 35 s) overlap the certification's first minutes, where it waits on round
 ## trips, and end long before its limit phase, which comes last in its run; its wall time is not a figure of record.
 REMOTE_SETS ?=
