@@ -108,3 +108,28 @@ func TestClientKnowsItsOwnSecretInResponses(t *testing.T) {
 		t.Errorf("transcript leaks the secret:\n%s", out)
 	}
 }
+
+// With a credential r knows is r itself; with a new one, a redactor that
+// knows both, r unchanged. Literals go longest first either way.
+func TestRedactorWith(t *testing.T) {
+	a := Credential{Key: "ak_first_key", Secret: "sk_first_secret_0123"}
+	b := Credential{Key: "ak_second_key", Secret: "sk_second_secret_456789"}
+	r := NewRedactor(a)
+	if r.With(a) != r || r.With() != r {
+		t.Error("With of a known credential built a new redactor")
+	}
+	both := r.With(a, b)
+	if both == r || !strings.Contains(r.Redact(b.Secret), b.Secret) {
+		t.Fatal("With of a new credential changed r or returned it")
+	}
+	for _, c := range []Credential{a, b} {
+		if out := both.Redact("x " + c.Secret + " " + c.BasicHeader()); strings.Contains(out, c.Secret) || strings.Contains(out, c.BasicHeader()[6:]) {
+			t.Errorf("With(a, b) leaves %s in %q", c.Key, out)
+		}
+	}
+	for i := 1; i < len(both.literals); i++ {
+		if len(both.literals[i]) > len(both.literals[i-1]) {
+			t.Fatalf("literal %d is longer than the one before: %q", i, both.literals)
+		}
+	}
+}

@@ -161,6 +161,8 @@ func cmdMutate(args []string, e *env) error {
 		}
 	}
 	plan := mutation.NewPlan(covered, mutation.Waits(dry), o.parallel, runDir, o.timeout)
+	// Each run builds the tree of its rules' top-level containers only.
+	plan.Confine(mutation.Containers(dry))
 	for _, j := range plan.Jobs { // written by the suite runs
 		if err := runsDir.Record(filepath.Base(j.Report), filepath.Base(j.Log)); err != nil {
 			return outError("mutate", o.out, err)

@@ -10,6 +10,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/conform-harness/conform/internal/registration"
 )
 
 // killGrace is how long a child has to write its reports after being
@@ -63,9 +65,10 @@ func (c child) stoppable(ctx context.Context) (childExit, error) {
 	var x childExit
 	cmd := exec.Command(c.path, c.args...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = c.dir, c.stdout, c.stderr
-	if len(c.env) > 0 {
-		cmd.Env = append(os.Environ(), c.env...)
-	}
+	// Every suite process builds the whole tree unless the child's own
+	// env (conform mutate's) names containers (registration.Env): never
+	// from conform's environment.
+	cmd.Env = append(append(os.Environ(), registration.Env+"="), c.env...)
 	setOwnGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return x, fmt.Errorf("start %s: %w", c.path, err)

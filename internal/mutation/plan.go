@@ -15,6 +15,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conform-harness/conform/internal/registration"
 	"github.com/conform-harness/conform/reporters/killtable"
 	"github.com/conform-harness/conform/rules"
 )
@@ -76,6 +77,31 @@ func Waits(reports []types.Report) map[string]Wait {
 	return out
 }
 
+// Containers reads off the specs of a dry run the top-level containers
+// holding each rule's specs (registration.Key; a spec at the top level is
+// its own), which a run of the rule must register.
+func Containers(reports []types.Report) map[string][]string {
+	out := map[string][]string{}
+	for _, r := range reports {
+		for _, s := range r.SpecReports {
+			if s.LeafNodeType != types.NodeTypeIt {
+				continue
+			}
+			loc := s.LeafNodeLocation
+			if len(s.ContainerHierarchyLocations) > 0 {
+				loc = s.ContainerHierarchyLocations[0]
+			}
+			key := registration.Key(loc.FileName, loc.LineNumber)
+			for _, id := range rules.FromLabels(s.Labels()) {
+				if !slices.Contains(out[id], key) {
+					out[id] = append(out[id], key)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Job is one suite run of the plan.
 type Job struct {
 	// Name is the fault's rule ID, or "baseline-<part>".
@@ -89,6 +115,11 @@ type Job struct {
 	Log    string
 	// OneP: a short run (WaitShort), run with one P (see Env).
 	OneP bool
+	// Rules are the rules whose specs the run selects.
+	Rules []string
+	// Containers are the top-level containers the run registers (see
+	// Confine; none: every one).
+	Containers []string
 }
 
 // Plan is a mutation run's suite runs, in the order they start.
@@ -123,6 +154,28 @@ func NewPlan(covered []string, waits map[string]Wait, parallel int, dir string, 
 		}
 	}
 	return p
+}
+
+// Confine has each job register only the top-level containers of its
+// rules' specs (containers, from Containers), the rest of the suite's tree
+// left unbuilt: most of a short run's CPU was building the tree of every
+// spec. A job with a rule that containers lacks registers every one. Judge
+// checks that each run held every spec of its rules.
+func (p Plan) Confine(containers map[string][]string) {
+	for i := range p.Jobs {
+		j := &p.Jobs[i]
+		var cs []string
+		for _, id := range j.Rules {
+			c, ok := containers[id]
+			if !ok {
+				cs = nil
+				break
+			}
+			cs = append(cs, c...)
+		}
+		slices.Sort(cs)
+		j.Containers = slices.Compact(cs)
+	}
 }
 
 // SuiteArgs are the suite binary's flags for one mutation run (faults
@@ -199,12 +252,14 @@ func planJobs(covered []string, waits map[string]Wait, parallel int, job func(na
 			c = max(c, waits[id])
 		}
 		b := job(fmt.Sprintf("baseline-%d", i+1), killtable.RuleFilter(share...))
+		b.Rules = share
 		names = append(names, b.Name)
 		plan = append(plan, ranked{b, 2*int(c) + 1})
 	}
 	for _, id := range covered {
 		j := job(id, killtable.RuleFilter(id), id)
 		j.OneP = waits[id] == WaitShort
+		j.Rules = []string{id}
 		plan = append(plan, ranked{j, 2 * int(waits[id])})
 	}
 	slices.SortStableFunc(plan, func(a, b ranked) int { return cmp.Compare(b.rank, a.rank) })

@@ -34,6 +34,47 @@ func TestWaits(t *testing.T) {
 	}
 }
 
+// A rule's containers are its specs' top-level containers (the v2 limit
+// specs sit in suites/limits' container), or a spec at the top.
+func TestContainers(t *testing.T) {
+	in := func(leaf string, containers ...string) types.SpecReport {
+		s := spec(false)
+		s.LeafNodeLocation = types.CodeLocation{FileName: leaf, LineNumber: 9}
+		for i, c := range containers {
+			s.ContainerHierarchyLocations = append(s.ContainerHierarchyLocations, types.CodeLocation{FileName: c, LineNumber: i + 1})
+		}
+		return s
+	}
+	labelled := func(s types.SpecReport, labels ...string) types.SpecReport { s.LeafNodeLabels = labels; return s }
+	reports := []types.Report{{SpecReports: []types.SpecReport{
+		labelled(in("/c/suites/spot/a.go", "/c/suites/spot/a.go"), "rule:V3-SPOT", "rule:V3-ERR"),
+		labelled(in("/c/suites/trading/rights.go", "/c/suites/auth/auth.go", "/c/suites/trading/rights.go"), "rule:V3-ERR"),
+		labelled(in("/c/suites/v2limits/batch.go", "/c/suites/limits/limits.go", "/c/suites/limits/limits.go"), "rule:V2-LIMIT"),
+		labelled(in("/c/suites/top/top.go"), "rule:V3-TOP"),
+		{LeafNodeType: types.NodeTypeBeforeSuite, LeafNodeLabels: []string{"rule:V3-SUITE"}},
+	}}}
+	got := Containers(reports)
+	want := map[string][]string{"V3-SPOT": {"spot/a.go:1"}, "V3-ERR": {"spot/a.go:1", "auth/auth.go:1"}, "V2-LIMIT": {"limits/limits.go:1"}, "V3-TOP": {"top/top.go:9"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Containers = %v, want %v", got, want)
+	}
+}
+
+// Confine gives each job the containers of its rules; a job with a rule of
+// no known container registers every one.
+func TestConfine(t *testing.T) {
+	p := NewPlan([]string{"V3-A", "V3-B", "V3-C", "V3-D"}, map[string]Wait{}, 1, "/r", time.Minute)
+	p.Confine(map[string][]string{"V3-A": {"s/a.go:1"}, "V3-B": {"s/a.go:1", "a/b.go:2"}, "V3-C": {"e/c.go:3"}})
+	var got []string
+	for _, j := range p.Jobs {
+		got = append(got, fmt.Sprintf("%s%v%v", j.Name, j.Rules, j.Containers))
+	}
+	want := []string{"baseline-1[V3-A V3-B][a/b.go:2 s/a.go:1]", "baseline-2[V3-C V3-D][]", "V3-A[V3-A][s/a.go:1]", "V3-B[V3-B][a/b.go:2 s/a.go:1]", "V3-C[V3-C][e/c.go:3]", "V3-D[V3-D][]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("confined:\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestPlanJobs(t *testing.T) {
 	waits := map[string]Wait{"PING": WaitSlow, "L1": WaitLimits, "L2": WaitLimits, "WS": WaitStreams}
 	covered := []string{"A", "L1", "B", "PING", "WS", "L2", "C", "D"}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/internal/registration"
 	"github.com/conform-harness/conform/reporters/ginkgojson"
 	"github.com/conform-harness/conform/reporters/killtable"
 	"github.com/conform-harness/conform/target"
@@ -93,13 +94,14 @@ func (r Runner) Run(ctx context.Context, jobs []Job) map[string]killtable.Run {
 // stream silent for 3 s. A GOGC or GOMAXPROCS of the caller's own
 // environment is kept. A target handed down to the caller itself
 // (target.SuiteEnv) is not passed on: a fault is judged on the embedded
-// emulator only.
-func Env(oneP bool) []string {
-	env := []string{target.SuiteEnv + "="}
+// emulator only. The run registers the job's top-level containers
+// (registration.Env; none named: every one).
+func Env(j Job) []string {
+	env := []string{target.SuiteEnv + "=", registration.Env + "=" + registration.Value(j.Containers)}
 	if _, set := os.LookupEnv("GOGC"); !set {
 		env = append(env, "GOGC=400")
 	}
-	if _, set := os.LookupEnv("GOMAXPROCS"); !set && oneP {
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set && j.OneP {
 		env = append(env, "GOMAXPROCS=1")
 	}
 	return env
@@ -115,7 +117,7 @@ func (r Runner) run(ctx context.Context, j Job) killtable.Run {
 	defer logf.Close()
 	ctx, cancel := context.WithTimeout(ctx, r.Timeout+r.Grace) // the suite's own --ginkgo.timeout should end it first
 	defer cancel()
-	status, err := r.Exec(ctx, Cmd{Path: r.Suite, Args: j.Args, Dir: r.Dir, Output: logf, Env: Env(j.OneP)})
+	status, err := r.Exec(ctx, Cmd{Path: r.Suite, Args: j.Args, Dir: r.Dir, Output: logf, Env: Env(j)})
 	if err != nil {
 		return killtable.Run{Err: err}
 	}
@@ -156,6 +158,15 @@ func Judge(selected []faults.Fault, specs func(rule string) int, p Plan, runs ma
 			all.Reports = append(all.Reports, r.Reports...)
 			if r.Err != nil {
 				all.Err = errors.Join(all.Err, fmt.Errorf("%s: %w", name, r.Err))
+				continue
+			}
+			// A part that left out specs of its rules (a container it did
+			// not register) passed without them.
+			i := slices.IndexFunc(p.Jobs, func(j Job) bool { return j.Name == name })
+			for _, id := range p.Jobs[i].Rules {
+				if held := killtable.Held(r.Reports, id); held < specs(id) {
+					all.Err = errors.Join(all.Err, fmt.Errorf("%s: held %d of the %d specs of %s", name, held, specs(id), id))
+				}
 			}
 		}
 		bad = killtable.JudgeBaseline(baseline, all)

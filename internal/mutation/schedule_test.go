@@ -15,6 +15,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conform-harness/conform/emulator/faults"
+	"github.com/conform-harness/conform/internal/registration"
 	"github.com/conform-harness/conform/reporters/killtable"
 	"github.com/conform-harness/conform/target"
 )
@@ -95,6 +96,7 @@ func TestRunnerAndJudge(t *testing.T) {
 	all := []faults.Fault{{Rule: "V3-KILLED"}, {Rule: "V3-SURVIVED"}, {Rule: "V3-BROKEN"}, {Rule: "V3-NOSPEC"}}
 	covered := []string{"V3-KILLED", "V3-SURVIVED", "V3-BROKEN"}
 	p := NewPlan(covered, map[string]Wait{}, 2, dir, time.Minute)
+	p.Confine(map[string][]string{"V3-KILLED": {"spot/a.go:1"}, "V3-SURVIVED": {"auth/b.go:2"}, "V3-BROKEN": {"errors/c.go:3"}})
 	f := &fakeSuite{fail: []string{"V3-KILLED"}, broken: []string{"V3-BROKEN"}}
 	var progress bytes.Buffer
 	r := Runner{Suite: "suites.test", Dir: dir, Parallel: 2, Timeout: time.Minute, Exec: f.exec, Progress: &progress}
@@ -113,7 +115,11 @@ func TestRunnerAndJudge(t *testing.T) {
 		if slices.Contains(env, "GOMAXPROCS=1") {
 			oneP++
 		}
+		if !slices.ContainsFunc(env, func(v string) bool { return strings.HasPrefix(v, registration.Env+"=") && v != registration.Env+"=" }) {
+			t.Errorf("a run's environment %q names no container", env)
+		}
 	}
+
 	if _, set := os.LookupEnv("GOMAXPROCS"); !set && oneP != 3 {
 		t.Errorf("%d runs with one P, want the 3 fault runs (not the baseline)", oneP)
 	}
@@ -139,6 +145,22 @@ func TestRunnerAndJudge(t *testing.T) {
 }
 
 // A run that cannot start is an error of that run, not of the others.
+// A run that left out specs of its rules (a container it did not
+// register) judges nothing: the fault's run is ERROR, the baseline fails.
+func TestJudgeWantsEverySpec(t *testing.T) {
+	dir := t.TempDir()
+	p := NewPlan([]string{"V3-A"}, nil, 1, dir, time.Minute)
+	f := &fakeSuite{fail: []string{"V3-A"}} // one spec per rule
+	r := Runner{Suite: "suites.test", Dir: dir, Parallel: 1, Timeout: time.Minute, Exec: f.exec, Progress: &bytes.Buffer{}}
+	m := Judge([]faults.Fault{{Rule: "V3-A"}}, func(string) int { return 2 }, p, r.Run(context.Background(), p.Jobs))
+	if res := m.Faults[0]; res.Verdict != killtable.Broken || !strings.Contains(res.Note, "held 1 of the rule's 2 specs") {
+		t.Errorf("fault: %+v", res)
+	}
+	if b := m.Baseline; b.Passed || !strings.Contains(strings.Join(b.Problems, "\n"), "baseline-1: held 1 of the 2 specs of V3-A") {
+		t.Errorf("baseline: %+v", b)
+	}
+}
+
 func TestRunnerExecError(t *testing.T) {
 	dir := t.TempDir()
 	p := NewPlan([]string{"V3-A"}, nil, 1, dir, time.Minute)

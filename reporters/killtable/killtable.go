@@ -106,6 +106,10 @@ func ruleSpecs(reports []types.Report, id string) []types.SpecReport {
 	return out
 }
 
+// Held returns how many specs of the rule the reports hold, whatever their
+// outcome.
+func Held(reports []types.Report, id string) int { return len(ruleSpecs(reports, id)) }
+
 // JudgeFault decides a fault's verdict from its run: killed when at least
 // one spec of its rule failed with the fault on. specs is the number of
 // specs naming the rule in the suite.
@@ -126,6 +130,12 @@ func JudgeFault(f faults.Fault, specs int, run Run) FaultResult {
 	if why := ginkgojson.Interruption(run.Reports); why != "" {
 		// A spec stopped by the suite's timeout is no kill.
 		r.Verdict, r.Note = Broken, "the suite did not run to its end: "+why
+		return r
+	}
+	if held := Held(run.Reports, f.Rule); held < specs {
+		// The run left out specs of the rule (a container it did not
+		// register): it cannot tell.
+		r.Verdict, r.Note = Broken, fmt.Sprintf("the run held %d of the rule's %d specs", held, specs)
 		return r
 	}
 	ran := 0

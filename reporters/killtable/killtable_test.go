@@ -48,6 +48,7 @@ func TestJudgeFault(t *testing.T) {
 		)}, Killed, []string{"a2"}, ""},
 		{"killed by a timeout", 1, Run{Reports: report(itSpec("a", types.SpecStateTimedout, "rule:V3-A"))}, Killed, []string{"a"}, ""},
 		{"survived", 1, Run{Reports: report(itSpec("a", types.SpecStatePassed, "rule:V3-A"))}, Survived, nil, ""},
+		{"a spec left out", 2, Run{Reports: report(itSpec("a", types.SpecStateFailed, "rule:V3-A"))}, Broken, nil, "the run held 1 of the rule's 2 specs"},
 		{"all skipped", 1, Run{Reports: report(skipped)}, Survived, nil, "every spec of the rule was skipped: the target may not trade"},
 		{"no report", 1, Run{Err: errors.New("suite exited with status 2 and wrote no report")}, Broken, nil, "wrote no report"},
 		{"suite did not start", 1, Run{Reports: report(beforeSuite)}, Broken, nil, "embedded emulator: bad fault"},

@@ -22,7 +22,7 @@ import (
 // privateGET are documented non-public endpoints that take no side effect.
 var privateGET = []string{"/spot/balance", "/spot/fee", "/spot/order"}
 
-var _ = Describe("Authentication", func() {
+var _ = framework.AreaDescribe("Authentication", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 
@@ -85,7 +85,7 @@ var _ = Describe("Authentication", func() {
 	})
 })
 
-var _ = Describe("Authentication", func() {
+var _ = framework.AreaDescribe("Authentication", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

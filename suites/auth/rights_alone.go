@@ -34,7 +34,7 @@ func aloneDecorators(p trading.Endpoint, served bool) ([]any, bool) {
 	return nil, true
 }
 
-var _ = Describe("Each access right alone", func() {
+var _ = framework.AreaDescribe("Each access right alone", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

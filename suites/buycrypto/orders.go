@@ -39,7 +39,7 @@ func twoTargets(ctx SpecContext, b *buyer, needNetworks bool) (offer, offer) {
 	return offer{}, offer{}
 }
 
-var _ = Describe("Buy crypto: purchase orders", func() {
+var _ = framework.AreaDescribe("Buy crypto: purchase orders", func() {
 	BeforeEach(func() { mayBuy() })
 
 	framework.ConformanceIt("V3-BUY-ORDER-FIELDS", func(ctx SpecContext) {
@@ -126,7 +126,7 @@ var _ = Describe("Buy crypto: purchase orders", func() {
 	})
 })
 
-var _ = Describe("Buy crypto: purchase orders", func() {
+var _ = framework.AreaDescribe("Buy crypto: purchase orders", func() {
 	BeforeEach(func() { mayBuy() })
 
 	framework.ConformanceIt("V3-BUY-ORDERS-FROM-TILL", func(ctx SpecContext) {

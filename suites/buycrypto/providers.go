@@ -36,7 +36,7 @@ func supports(p map[string]any, source, target string) bool {
 	return false
 }
 
-var _ = Describe("Buy crypto: providers", func() {
+var _ = framework.AreaDescribe("Buy crypto: providers", func() {
 	framework.ConformanceIt("V3-BUY-PROVIDERS", func(ctx SpecContext) {
 		for _, p := range newBuyer().someProviders(ctx) {
 			Expect(p).To(framework.MatchSchema(framework.Schema{
@@ -166,7 +166,7 @@ func rightsEntries() []TableEntry {
 	return out
 }
 
-var _ = Describe("Buy crypto: rates", func() {
+var _ = framework.AreaDescribe("Buy crypto: rates", func() {
 	priceSchema := framework.Schema{
 		"payment_method_id": {Kind: framework.Number}, "type": {Kind: framework.String},
 		"target_code": {Kind: framework.String}, "source_code": {Kind: framework.String},

@@ -11,7 +11,7 @@ import (
 // unknownProvider is a provider_id no target lists.
 const unknownProvider = "987654321"
 
-var _ = Describe("Buy crypto: an unknown provider_id", func() {
+var _ = framework.AreaDescribe("Buy crypto: an unknown provider_id", func() {
 	framework.ConformanceIt("V3-BUY-UNKNOWN-PROVIDER", func(ctx SpecContext) {
 		b := newBuyer()
 		rate := b.get(ctx, "/buy-crypto/provider/"+unknownProvider+"/rate", url.Values{"source": {"USD"}, "target": {"BTC"}})

@@ -25,7 +25,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-var _ = Describe("Conventions", func() {
+var _ = framework.AreaDescribe("Conventions", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

@@ -14,7 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Errors", func() {
+var _ = framework.AreaDescribe("Errors", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

@@ -44,7 +44,7 @@ func overdraft(ctx context.Context) *client.Exchange {
 	return t.Place(ctx, p)
 }
 
-var _ = Describe("Error messages", func() {
+var _ = framework.AreaDescribe("Error messages", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

@@ -12,7 +12,7 @@ import (
 
 var cloids = trading.Cloids("err")
 
-var _ = Describe("Errors: the success status", func() {
+var _ = framework.AreaDescribe("Errors: the success status", func() {
 	framework.ConformanceIt("V3-ERR-200", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t := trading.NewTrader(target.RoleFull, trading.Spot)

@@ -161,4 +161,4 @@ func judge(res *scenarios.Results, id string) {
 	}
 }
 
-var _ = Describe("Limits", limitsContainer)
+var _ = framework.AreaDescribe("Limits", limitsContainer)

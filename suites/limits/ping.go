@@ -16,7 +16,7 @@ const pingWait = 30*time.Second + 2*time.Second
 
 // Last of the parallel specs: by then its process's connection (pingprobe.go)
 // has long seen its ping.
-var _ = Describe("Limits: ping", Label(LabelLimits, LabelSlow), SpecPriority(-5), func() {
+var _ = framework.AreaDescribe("Limits: ping", Label(LabelLimits, LabelSlow), SpecPriority(-5), func() {
 	framework.ConformanceIt("V3-LIMIT-WS-PING", func(ctx SpecContext) {
 		requireOptIn(pingLabels(), pingRule)
 		// The connection opened when this process's first spec started

@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Margin: PUT /margin/account without margin_balance", func() {
+var _ = framework.AreaDescribe("Margin: PUT /margin/account without margin_balance", func() {
 	framework.ConformanceIt("V3-MARGIN-ACCOUNT-REQUIRED", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t := newTrader(target.RoleFull)

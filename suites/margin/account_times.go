@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Margin accounts: invariants between fields", func() {
+var _ = framework.AreaDescribe("Margin accounts: invariants between fields", func() {
 	framework.ConformanceIt("V3-MARGIN-ACCOUNT-TIMES", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t := newTrader(target.RoleFull)

@@ -11,7 +11,7 @@ import (
 )
 
 // Margin accounts as every account endpoint answers them.
-var _ = Describe("Margin accounts", func() {
+var _ = framework.AreaDescribe("Margin accounts", func() {
 	var (
 		t *trader
 		s trading.Symbol

@@ -13,7 +13,7 @@ import (
 
 // close_position: a stop market order without quantity that closes the
 // position when it triggers, or is canceled when there is none to close.
-var _ = Describe("Margin orders: close_position", func() {
+var _ = framework.AreaDescribe("Margin orders: close_position", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Margin configuration", func() {
+var _ = framework.AreaDescribe("Margin configuration", func() {
 	framework.ConformanceIt("V3-MARGIN-CONFIG", func(ctx SpecContext) {
 		t := newTrader(target.RoleFull)
 		ex := t.Do(ctx, http.MethodGet, "/margin/config", nil)

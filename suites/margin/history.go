@@ -97,7 +97,7 @@ func fillHistory(ctx context.Context, t *trader, s trading.Symbol, n int) {
 
 func stamp(at time.Time, d time.Duration) string { return at.Add(d).Format(time.RFC3339Nano) }
 
-var _ = Describe("Margin order history", func() {
+var _ = framework.AreaDescribe("Margin order history", func() {
 	var (
 		t        *trader
 		a, b     trading.Symbol
@@ -173,7 +173,7 @@ var _ = Describe("Margin order history", func() {
 })
 
 // Trades need fills: on a symbol of the spec's own (trading.FillMarkets).
-var _ = Describe("Margin trade history", func() {
+var _ = framework.AreaDescribe("Margin trade history", func() {
 	framework.ConformanceIt("V3-MARGIN-HISTORY-TRADE", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t, cp := newTrader(target.RoleFull), newTrader(target.RoleCounterparty)

@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Margin order history: the order without sort", func() {
+var _ = framework.AreaDescribe("Margin order history: the order without sort", func() {
 	framework.ConformanceIt("V3-MARGIN-HISTORY-SORT-DEFAULT", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t := newTrader(target.RoleFull)

@@ -13,7 +13,7 @@ import (
 
 // The margin history queries' parameters with values outside their
 // documented sets (Pagination parameters). Only reads.
-var _ = Describe("Margin history parameter values", func() {
+var _ = framework.AreaDescribe("Margin history parameter values", func() {
 	framework.ConformanceContext("V3-MARGIN-HISTORY-VALUES", func() {
 		DescribeTable("refuses a value outside the documented ones with 10001",
 			func(ctx SpecContext, path string, q url.Values) {
@@ -33,7 +33,7 @@ var _ = Describe("Margin history parameter values", func() {
 
 // Errors: 20002 Order not found for "cancel or lookup of an unknown order",
 // margin orders included. (Its HTTP status is not shown: any 4xx.)
-var _ = Describe("Unknown margin orders", func() {
+var _ = framework.AreaDescribe("Unknown margin orders", func() {
 	framework.ConformanceIt("V3-MARGIN-NOT-FOUND", func(ctx SpecContext) {
 		id := cloids.New()
 		get, _ := framework.Current().Signed(target.RoleReadOnly, framework.Basic).Get(ctx, "/margin/order/"+id, nil)

@@ -13,7 +13,7 @@ import (
 
 // Margin orders: they need a margin account, carry margin_mode and
 // reduce_only, and have the spot order endpoints' life cycle.
-var _ = Describe("Margin orders", func() {
+var _ = framework.AreaDescribe("Margin orders", func() {
 	var (
 		t *trader
 		s trading.Symbol
@@ -106,7 +106,7 @@ var _ = Describe("Margin orders", func() {
 	})
 })
 
-var _ = Describe("Margin orders", func() {
+var _ = framework.AreaDescribe("Margin orders", func() {
 	var (
 		t *trader
 		s trading.Symbol

@@ -9,7 +9,7 @@ import (
 )
 
 // A position of a market of the spec's own (marginMarkets), as the other position specs.
-var _ = Describe("Margin positions: invariants between fields", func() {
+var _ = framework.AreaDescribe("Margin positions: invariants between fields", func() {
 	framework.ConformanceIt("V3-MARGIN-POSITION-TIMES", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t, cp := newTrader(target.RoleFull), newTrader(target.RoleCounterparty)

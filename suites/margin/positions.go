@@ -13,7 +13,7 @@ import (
 
 // Positions are opened by trading with the counterparty on margin, on a
 // symbol of the spec's own (trading.FillMarkets).
-var _ = Describe("Margin positions", func() {
+var _ = framework.AreaDescribe("Margin positions", func() {
 	var t, cp *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

@@ -13,7 +13,7 @@ import (
 
 // PUT /margin/account/{margin_mode}/{instrument}: funds move between the
 // spot balance and the margin account, and "0" closes the account.
-var _ = Describe("Margin account balance", func() {
+var _ = framework.AreaDescribe("Margin account balance", func() {
 	var (
 		t *trader
 		s trading.Symbol

@@ -14,7 +14,7 @@ import (
 // The spec lists reduce_only without saying what becomes of a reduce-only
 // order that would increase the position: the spec records what the target
 // does with a reduce-only buy on an account without a position.
-var _ = Describe("Margin orders: reduce_only", func() {
+var _ = framework.AreaDescribe("Margin orders: reduce_only", func() {
 	framework.ConformanceIt("V3-MARGIN-REDUCE-ONLY", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t := newTrader(target.RoleFull)

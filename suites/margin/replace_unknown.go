@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 )
 
-var _ = Describe("Margin: replace of an unknown order", func() {
+var _ = framework.AreaDescribe("Margin: replace of an unknown order", func() {
 	framework.ConformanceIt("V3-MARGIN-REPLACE-UNKNOWN", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t := newTrader(target.RoleFull)

@@ -82,7 +82,7 @@ func rightsEntries() []TableEntry {
 	return trading.RightsEntries(slices.Collect(maps.Keys(changes)), slices.Collect(maps.Keys(reads)), false)
 }
 
-var _ = Describe("Margin access rights", func() {
+var _ = framework.AreaDescribe("Margin access rights", func() {
 	framework.ConformanceContext("V3-MARGIN-RIGHTS", func() {
 		DescribeTable("margin reads need Orderbook, History, Trading balance and changes need Place/cancel orders (1003, HTTP 403)",
 			func(ctx SpecContext, role, name string, allowed bool) {

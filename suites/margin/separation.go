@@ -13,7 +13,7 @@ import (
 // Spot and margin orders of one account on one symbol: each venue's list
 // and cancel-all reach its own orders only. The cancel-all names the
 // symbol first, then none (every symbol of the account: Serial).
-var _ = Describe("Spot and margin orders apart", func() {
+var _ = framework.AreaDescribe("Spot and margin orders apart", func() {
 	var (
 		t                *trader
 		spot             *trading.Trader

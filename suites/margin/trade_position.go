@@ -9,8 +9,9 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// Trades need fills: Serial.
-var _ = Describe("Margin trade history: position_id", Serial, func() {
+// Beside other specs: its fills are on a symbol of its own
+// (trading.FillMarkets holds it across the run's processes).
+var _ = framework.AreaDescribe("Margin trade history: position_id", func() {
 	framework.ConformanceIt("V3-MARGIN-TRADE-POSITION-ID", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t, cp := newTrader(target.RoleFull), newTrader(target.RoleCounterparty)

@@ -32,7 +32,7 @@ func networksOf(code string, cur record) []record {
 	return out
 }
 
-var _ = Describe("Currencies: GET /public/currency", func() {
+var _ = framework.AreaDescribe("Currencies: GET /public/currency", func() {
 	var pub *client.Client
 	BeforeEach(func() { pub = framework.Current().Public() })
 

@@ -13,7 +13,7 @@ import (
 // The spec gives the ranges of limit and offset but not what happens
 // outside them (rejected or clamped): these specs record the answer and
 // assert only what is unambiguous.
-var _ = Describe("Futures candles: limit and offset out of range", func() {
+var _ = framework.AreaDescribe("Futures candles: limit and offset out of range", func() {
 	var pub *client.Client
 	BeforeEach(func() { pub = framework.Current().Public() })
 

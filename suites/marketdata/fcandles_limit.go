@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Futures candles: limit", func() {
+var _ = framework.AreaDescribe("Futures candles: limit", func() {
 	var pub *client.Client
 	BeforeEach(func() { pub = framework.Current().Public() })
 

@@ -12,7 +12,7 @@ import (
 )
 
 // offset exists on the by-contract endpoints only.
-var _ = Describe("Futures candles: offset", func() {
+var _ = framework.AreaDescribe("Futures candles: offset", func() {
 	var pub *client.Client
 	BeforeEach(func() { pub = framework.Current().Public() })
 

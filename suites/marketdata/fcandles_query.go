@@ -12,7 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Futures candles: sort, period and range", func() {
+var _ = framework.AreaDescribe("Futures candles: sort, period and range", func() {
 	var pub *client.Client
 	BeforeEach(func() { pub = framework.Current().Public() })
 

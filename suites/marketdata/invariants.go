@@ -13,7 +13,7 @@ import (
 
 // Invariants between the fields of one record: what the document's
 // sentences imply beyond each field's type.
-var _ = Describe("Invariants between fields of market data records", func() {
+var _ = framework.AreaDescribe("Invariants between fields of market data records", func() {
 	var pub *client.Client
 	BeforeEach(func() { pub = framework.Current().Public() })
 

@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Networks: the networks of a Currency", func() {
+var _ = framework.AreaDescribe("Networks: the networks of a Currency", func() {
 	var pub *client.Client
 	BeforeEach(func() { pub = framework.Current().Public() })
 

@@ -37,7 +37,7 @@ func contractOf(contractType string) func(record) bool {
 	return func(s record) bool { return isFutures(s) && s["contract_type"] == contractType }
 }
 
-var _ = Describe("Symbols: GET /public/symbol", func() {
+var _ = framework.AreaDescribe("Symbols: GET /public/symbol", func() {
 	var pub *client.Client
 	BeforeEach(func() { pub = framework.Current().Public() })
 

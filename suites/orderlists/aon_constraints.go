@@ -14,7 +14,7 @@ import (
 // allOrNone: unique symbols, limit or market, FOK. Each refused list is a
 // valid two-order list (FOK buys at a few ticks on two symbols) changed in
 // one order, so the constraint is the only thing wrong with it.
-var _ = Describe("Order lists: allOrNone constraints", func() {
+var _ = framework.AreaDescribe("Order lists: allOrNone constraints", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

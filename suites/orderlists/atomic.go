@@ -18,7 +18,7 @@ import (
 // refusal; the cases here are refusals a target is likeliest to find only
 // while placing the orders one by one (funds, an unknown symbol in the last
 // order) and bodies it cannot read.
-var _ = Describe("Order lists: refusal is atomic", func() {
+var _ = framework.AreaDescribe("Order lists: refusal is atomic", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

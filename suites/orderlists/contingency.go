@@ -11,7 +11,7 @@ import (
 )
 
 // contingency_type: four values on spot, the last three on margin.
-var _ = Describe("Order lists: contingency_type", func() {
+var _ = framework.AreaDescribe("Order lists: contingency_type", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

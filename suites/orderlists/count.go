@@ -44,7 +44,7 @@ func countEntries() []TableEntry {
 	return out
 }
 
-var _ = Describe("Order lists: size", func() {
+var _ = framework.AreaDescribe("Order lists: size", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

@@ -26,7 +26,7 @@ func distinctEntries() []TableEntry {
 	return out
 }
 
-var _ = Describe("Order lists: client_order_id", func() {
+var _ = framework.AreaDescribe("Order lists: client_order_id", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

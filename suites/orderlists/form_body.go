@@ -28,7 +28,7 @@ func formOf(l list) url.Values {
 	return f
 }
 
-var _ = Describe("Order lists: a form-encoded body", func() {
+var _ = framework.AreaDescribe("Order lists: a form-encoded body", func() {
 	framework.ConformanceIt("V3-LIST-FORM-BODY", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t := newTrader(target.RoleFull)

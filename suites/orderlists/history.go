@@ -13,7 +13,7 @@ import (
 // Order history record: "Fields of Order plus ... order_list_id
 // (optional), contingency_type (optional)", which the Order table gives
 // for order list requests.
-var _ = Describe("Order lists: history records", func() {
+var _ = framework.AreaDescribe("Order lists: history records", func() {
 	framework.ConformanceContext("V3-HISTORY-LIST-FIELDS", func() {
 		DescribeTable("a history record of an order placed in a list carries its order_list_id and contingency_type",
 			func(ctx SpecContext, v trading.Venue, typ string, n int) {

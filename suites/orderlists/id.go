@@ -11,7 +11,7 @@ import (
 // order_list_id: generated when omitted, and when given equal to the first
 // order's client_order_id. Each case runs on spot and on margin, on a parked
 // oneCancelOther pair.
-var _ = Describe("Order lists: order_list_id", func() {
+var _ = framework.AreaDescribe("Order lists: order_list_id", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

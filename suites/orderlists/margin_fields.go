@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Order lists: margin list order fields", func() {
+var _ = framework.AreaDescribe("Order lists: margin list order fields", func() {
 	// "List order fields: ...; margin lists add reduce_only, close_position,
 	// display_quantity." close_position needs quantity omitted and closes a
 	// position (V3-MARGIN-CLOSE-POSITION); the other two are sent on parked

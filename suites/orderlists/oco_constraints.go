@@ -91,7 +91,7 @@ func ocoEntries(venues ...trading.Venue) []TableEntry {
 	return out
 }
 
-var _ = Describe("Order lists: oneCancelOther constraints", func() {
+var _ = framework.AreaDescribe("Order lists: oneCancelOther constraints", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

@@ -12,7 +12,7 @@ import (
 
 // List orders default to limit, and price, stop_price and expire_time are
 // required as for a single order.
-var _ = Describe("Order lists: list orders", func() {
+var _ = framework.AreaDescribe("Order lists: list orders", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

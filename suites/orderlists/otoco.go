@@ -17,7 +17,7 @@ func notInactive() OmegaMatcher {
 	return Or(Not(HaveKey("inactive")), HaveKeyWithValue("inactive", false))
 }
 
-var _ = Describe("Order lists: oneTriggerOneCancelOther", func() {
+var _ = framework.AreaDescribe("Order lists: oneTriggerOneCancelOther", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

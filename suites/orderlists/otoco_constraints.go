@@ -46,7 +46,7 @@ func otherSymbol(ctx context.Context, t *trader, v trading.Venue, s trading.Symb
 	return trading.Symbol{}
 }
 
-var _ = Describe("Order lists: oneTriggerOneCancelOther constraints", func() {
+var _ = framework.AreaDescribe("Order lists: oneTriggerOneCancelOther constraints", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

@@ -37,7 +37,7 @@ func expectListAnswer(v trading.Venue, os []order, l list) {
 	}
 }
 
-var _ = Describe("Order lists: the answer", func() {
+var _ = framework.AreaDescribe("Order lists: the answer", func() {
 	var t *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

@@ -12,7 +12,7 @@ import (
 // The transitions of order lists, each driven to its end state against the
 // counterparty account. They need fills: Serial, at a price a million ticks
 // from every parked order (on the emulator) or strictly inside the spread.
-var _ = Describe("Order lists: transitions", func() {
+var _ = framework.AreaDescribe("Order lists: transitions", func() {
 	var t, cp *trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

@@ -18,7 +18,7 @@ import (
 
 // POST /spot/order is the first POST endpoint, so the body conventions and
 // the HS256 body signature are checked here.
-var _ = Describe("POST bodies", func() {
+var _ = framework.AreaDescribe("POST bodies", func() {
 	// expectEchoed checks that the order holds what was sent, so that a body
 	// the server did not read (and filled with defaults) cannot pass.
 	expectEchoed := func(o order, p params) {

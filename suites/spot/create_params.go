@@ -15,7 +15,7 @@ import (
 
 // Create order parameters (POST /spot/order): each spec sends an otherwise
 // valid order that rests without trading, changed in one parameter.
-var _ = Describe("Create order parameters", func() {
+var _ = framework.AreaDescribe("Create order parameters", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol
@@ -102,7 +102,7 @@ var _ = Describe("Create order parameters", func() {
 	})
 })
 
-var _ = Describe("Create order parameters", func() {
+var _ = framework.AreaDescribe("Create order parameters", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol
@@ -184,7 +184,7 @@ var _ = Describe("Create order parameters", func() {
 	})
 })
 
-var _ = Describe("Create order parameters", func() {
+var _ = framework.AreaDescribe("Create order parameters", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol

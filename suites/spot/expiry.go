@@ -13,7 +13,7 @@ import (
 
 // Day and GTD expire with time: only the emulator's clock can be moved, and
 // moving it concerns every process's orders, so these specs are Serial.
-var _ = Describe("Time in force with a deadline", Serial, Label(framework.LabelEmulatorOnly), func() {
+var _ = framework.AreaDescribe("Time in force with a deadline", Serial, Label(framework.LabelEmulatorOnly), func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol
@@ -71,7 +71,7 @@ var _ = Describe("Time in force with a deadline", Serial, Label(framework.LabelE
 // In real time: a GTD order a few seconds from its expire_time, on any
 // target, since a sandbox's clock cannot be moved. The target's own clock
 // (the order's created_at) says how long the order has left.
-var _ = Describe("Time in force with a deadline, in real time", func() {
+var _ = framework.AreaDescribe("Time in force with a deadline, in real time", func() {
 	framework.ConformanceIt("V3-SPOT-GTD", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t := newTrader(target.RoleFull)

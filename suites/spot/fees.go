@@ -13,7 +13,7 @@ import (
 
 // Fee specs trade between the suite's two accounts: Serial, so that no other
 // process's orders are in the book.
-var _ = Describe("Rules for orders: fees", func() {
+var _ = framework.AreaDescribe("Rules for orders: fees", func() {
 	var full, cp *trading.Trader
 	BeforeEach(func() {
 		framework.Current().RequireTrading()

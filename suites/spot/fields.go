@@ -22,7 +22,7 @@ var tradeSchema = framework.Schema{
 }
 
 // The Order resource as every spot endpoint answers it.
-var _ = Describe("The Order resource", func() {
+var _ = framework.AreaDescribe("The Order resource", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol

@@ -12,7 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-var _ = Describe("Rules for orders: funds", func() {
+var _ = framework.AreaDescribe("Rules for orders: funds", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol

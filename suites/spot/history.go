@@ -13,7 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Spot order history", func() {
+var _ = framework.AreaDescribe("Spot order history", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol
@@ -108,7 +108,7 @@ var _ = Describe("Spot order history", func() {
 	})
 })
 
-var _ = Describe("Spot order history", func() {
+var _ = framework.AreaDescribe("Spot order history", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol

@@ -16,7 +16,7 @@ import (
 
 // The history query's parameters with values outside their documented sets.
 // Only reads: a read-only key suffices and any target can run them.
-var _ = Describe("Spot order history parameter values", func() {
+var _ = framework.AreaDescribe("Spot order history parameter values", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

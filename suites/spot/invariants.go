@@ -10,7 +10,7 @@ import (
 )
 
 // Invariants between the fields of one order.
-var _ = Describe("The Order resource: invariants between fields", func() {
+var _ = framework.AreaDescribe("The Order resource: invariants between fields", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol

@@ -104,7 +104,7 @@ func cancelAllAtEnd(t *trading.Trader, symbol string) {
 // a few ticks). Per symbol beside other specs (the clients' pacer keeps the
 // process under its share of the order budget), and first, since it takes
 // seconds; per user Serial, so that its 25000 orders slow no other spec.
-var _ = Describe("Active order limits", func() {
+var _ = framework.AreaDescribe("Active order limits", func() {
 	Context("per symbol", Ordered, SpecPriority(8), func() {
 		var (
 			t *trading.Trader

@@ -9,7 +9,7 @@ import (
 
 // The other version's names: version 2 spells the order's identifier and
 // time in force clientOrderId and timeInForce; version 3 reads neither.
-var _ = Describe("Create order: version 2's names on version 3", func() {
+var _ = framework.AreaDescribe("Create order: version 2's names on version 3", func() {
 	framework.ConformanceIt("V3-SPOT-V2-NAMES", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t := newTrader(target.RoleFull)

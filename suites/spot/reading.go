@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Reading orders, balances and fees", func() {
+var _ = framework.AreaDescribe("Reading orders, balances and fees", func() {
 	framework.ConformanceIt("V3-SPOT-ACTIVE", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t := newTrader(target.RoleFull)

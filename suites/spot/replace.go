@@ -26,7 +26,7 @@ func replace(ctx context.Context, t *trading.Trader, cloid string, p params) *cl
 	return ex
 }
 
-var _ = Describe("Replacing orders", func() {
+var _ = framework.AreaDescribe("Replacing orders", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol

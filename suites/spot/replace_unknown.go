@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 )
 
-var _ = Describe("Spot: replace of an unknown order", func() {
+var _ = framework.AreaDescribe("Spot: replace of an unknown order", func() {
 	framework.ConformanceIt("V3-SPOT-REPLACE-UNKNOWN", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		t := newTrader(target.RoleFull)

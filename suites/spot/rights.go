@@ -81,7 +81,7 @@ func spotRightsEntries() []TableEntry {
 	return trading.RightsEntries(slices.Collect(maps.Keys(spotTrading)), slices.Collect(maps.Keys(spotReads)), true)
 }
 
-var _ = Describe("Spot access rights", func() {
+var _ = framework.AreaDescribe("Spot access rights", func() {
 	framework.ConformanceContext("V3-SPOT-RIGHTS", func() {
 		DescribeTable("each spot endpoint needs the access right of its row (1003, HTTP 403 without it)",
 			func(ctx SpecContext, role, name string, allowed bool) {

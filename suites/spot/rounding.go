@@ -50,7 +50,7 @@ var (
 	}
 )
 
-var _ = Describe("Rules for orders: steps", func() {
+var _ = framework.AreaDescribe("Rules for orders: steps", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol

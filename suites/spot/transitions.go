@@ -18,7 +18,7 @@ import (
 // that need no clock. Orders that must not trade rest at a few ticks; the
 // ones that meet the counterparty trade on a symbol of their own
 // (trading.FillMarkets).
-var _ = Describe("Order states", func() {
+var _ = framework.AreaDescribe("Order states", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol
@@ -134,7 +134,7 @@ var _ = Describe("Order states", func() {
 	})
 })
 
-var _ = Describe("Order states", func() {
+var _ = framework.AreaDescribe("Order states", func() {
 	var (
 		t *trading.Trader
 		s trading.Symbol

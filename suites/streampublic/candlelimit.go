@@ -22,7 +22,7 @@ import (
 // built (the suite's flags are parsed by then, not at package init). Last
 // of the parallel specs: by then the run's other fill specs have traded in
 // earlier minutes, so that the spec need not wait for the next one.
-var _ = Describe("Market data stream: limit on candles", Label(framework.LabelSlow), SpecPriority(-1), func() {
+var _ = framework.AreaDescribe("Market data stream: limit on candles", Label(framework.LabelSlow), SpecPriority(-1), func() {
 	Context("with trades in two minutes", Ordered, framework.SerialWhereClockMoves(), func() {
 		var (
 			m            trading.Market

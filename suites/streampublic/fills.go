@@ -67,7 +67,7 @@ func hasTrade(n notification, sym, id string) bool {
 	return false
 }
 
-var _ = Describe("Market data stream: trades made over REST", Ordered, func() {
+var _ = framework.AreaDescribe("Market data stream: trades made over REST", Ordered, func() {
 	// Over 150 lines: Ordered, its specs read what the one BeforeAll traded; in parts, each part would trade again.
 	var (
 		m             trading.Market

@@ -8,7 +8,7 @@ import (
 )
 
 // The other version's names: version 2's stream methods on version 3.
-var _ = Describe("Market data stream: version 2's methods", func() {
+var _ = framework.AreaDescribe("Market data stream: version 2's methods", func() {
 	framework.ConformanceIt("V3-WS-PUB-V2-METHODS", func(ctx SpecContext) {
 		s := open(ctx)
 		sym := trading.WorkingSymbols(ctx)[0].Code

@@ -6,7 +6,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Market data stream: notifications", func() {
+var _ = framework.AreaDescribe("Market data stream: notifications", func() {
 	framework.ConformanceIt("V3-WS-PUB-NOTIFY-SHAPE", func(ctx SpecContext) {
 		a, _ := twoSymbols(ctx)
 		s := open(ctx)

@@ -12,8 +12,10 @@ import (
 )
 
 // The order of what a subscription brings: its result, then its snapshot,
-// then updates; and nothing of a symbol once it is unsubscribed.
-var _ = Describe("Market data stream: ordering", Ordered, Serial, func() {
+// then updates; and nothing of a symbol once it is unsubscribed. Beside
+// other specs: its trades are on a symbol of its own, held across the run's
+// processes for the container (trading.FillMarkets in BeforeAll).
+var _ = framework.AreaDescribe("Market data stream: ordering", Ordered, func() {
 	var (
 		m            trading.Market
 		maker, taker *trading.Trader

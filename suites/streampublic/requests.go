@@ -32,7 +32,7 @@ func stillOpen(ctx context.Context, s *session, why string) {
 	Expect(m.Error).To(BeNil(), "%s: subscriptions is answered with a result: %s", why, m.Raw)
 }
 
-var _ = Describe("Market data stream: requests and answers", func() {
+var _ = framework.AreaDescribe("Market data stream: requests and answers", func() {
 	framework.ConformanceIt("V3-WS-PUB-SUBSCRIBE", func(ctx SpecContext) {
 		a, b := twoSymbols(ctx)
 		s := open(ctx)
@@ -97,7 +97,7 @@ var _ = Describe("Market data stream: requests and answers", func() {
 	})
 })
 
-var _ = Describe("Market data stream: requests and answers", func() {
+var _ = framework.AreaDescribe("Market data stream: requests and answers", func() {
 	framework.ConformanceIt("V3-WS-PUB-ERROR-SHAPE", func(ctx SpecContext) {
 		s := open(ctx)
 		id := s.id()
@@ -195,7 +195,7 @@ var _ = Describe("Market data stream: requests and answers", func() {
 	})
 })
 
-var _ = Describe("Market data stream: requests and answers", func() {
+var _ = framework.AreaDescribe("Market data stream: requests and answers", func() {
 	framework.ConformanceContext("V3-WS-PUB-LIMIT-BOUNDS", func() {
 		DescribeTable("limit",
 			func(ctx SpecContext, ch string, limit int, ok bool) {

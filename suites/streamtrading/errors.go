@@ -30,7 +30,7 @@ func expectErrorWithID(m client.WSMessage, id, what string) {
 	Expect(m.ID).To(Equal(id), "%s: the error carries the request id\nframe: %s", what, m.Raw)
 }
 
-var _ = Describe("Trading stream: errors", func() {
+var _ = framework.AreaDescribe("Trading stream: errors", func() {
 	framework.ConformanceIt("V3-WST-UNKNOWN-METHOD", func(ctx SpecContext) {
 		s := trading.NewStreamSession(ctx, target.RoleFull, trading.TradingStream)
 		id := s.NextID()
@@ -59,7 +59,7 @@ var _ = Describe("Trading stream: errors", func() {
 	})
 })
 
-var _ = Describe("Trading stream: malformed frames", func() {
+var _ = framework.AreaDescribe("Trading stream: malformed frames", func() {
 	framework.ConformanceIt("V3-WST-MALFORMED", func(ctx SpecContext) {
 		s := trading.NewStreamSession(ctx, target.RoleFull, trading.TradingStream)
 		framework.Observe("V3-WST-MALFORMED", "a frame that is not JSON was %s", s.AnswerToMalformed(ctx))

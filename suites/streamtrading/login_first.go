@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Trading stream: before a login, and the wallet's methods", func() {
+var _ = framework.AreaDescribe("Trading stream: before a login, and the wallet's methods", func() {
 	framework.ConformanceIt("V3-WST-LOGIN-FIRST", func(ctx SpecContext) {
 		ws := framework.Current().DialStream(ctx, trading.TradingStream)
 		sym := trading.WorkingSymbols(ctx)[0]

@@ -62,7 +62,7 @@ func openIsolated(ctx context.Context, t *trading.Trader, s trading.Symbol) {
 	Expect(ex).To(framework.BeOK(), "opening the isolated margin account with PUT %s %s", isolatedPath(s), p)
 }
 
-var _ = Describe("Trading stream: a notification for every margin order update", func() {
+var _ = framework.AreaDescribe("Trading stream: a notification for every margin order update", func() {
 	// Placed and canceled over REST: the stream notifies of every update,
 	// not only of those it made.
 	framework.ConformanceIt("V3-WST-NOTIFY-MARGIN", func(ctx SpecContext) {

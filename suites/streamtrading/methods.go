@@ -44,7 +44,7 @@ func expectRecognized(ctx context.Context, s *trading.StreamSession, unknown cli
 
 // One logged-in connection serves every entry: logins count against a
 // budget of 5 per second per account.
-var _ = Describe("Trading stream: methods", Ordered, func() {
+var _ = framework.AreaDescribe("Trading stream: methods", Ordered, func() {
 	var (
 		sym     trading.Symbol
 		s       *trading.StreamSession

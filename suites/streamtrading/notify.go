@@ -28,7 +28,7 @@ func placeOK(ctx context.Context, s *trading.StreamSession, p trading.Params) {
 	Expect(ans.Error).To(BeNil(), "spot_new_order %s: %s", p, ans.Describe())
 }
 
-var _ = Describe("Trading stream: a notification for every order update", func() {
+var _ = framework.AreaDescribe("Trading stream: a notification for every order update", func() {
 	framework.ConformanceIt("V3-WST-NOTIFY-NEW", func(ctx SpecContext) {
 		s := subscribed(ctx)
 		sym := trading.WorkingSymbols(ctx)[0]

@@ -22,7 +22,7 @@ func newSession(ctx context.Context) *trading.StreamSession {
 	return trading.NewStreamSession(ctx, target.RoleFull, trading.TradingStream)
 }
 
-var _ = Describe("Trading stream: orders", func() {
+var _ = framework.AreaDescribe("Trading stream: orders", func() {
 	framework.ConformanceIt("V3-WST-FIFO", func(ctx SpecContext) {
 		s := newSession(ctx)
 		sym := trading.WorkingSymbols(ctx)[0]

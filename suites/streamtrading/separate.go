@@ -10,7 +10,7 @@ import (
 // Each subscription's venue alone: an order of the other venue placed
 // first, then one of its own; once its own is notified, the other's would
 // have come before it (notifications keep the order of the updates).
-var _ = Describe("Trading stream: spot and margin subscriptions apart", func() {
+var _ = framework.AreaDescribe("Trading stream: spot and margin subscriptions apart", func() {
 	framework.ConformanceIt("V3-WST-SUBSCRIBE-SEPARATE", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		for _, sub := range []string{"spot_subscribe", "margin_subscribe"} {

@@ -31,7 +31,7 @@ func expectRefused(m client.WSMessage, id, what string) {
 	Expect(m.HasID && m.ID == id).To(BeTrue(), "%s: the error carries the request id %q\nframe: %s", what, id, m.Raw)
 }
 
-var _ = Describe("Wallet stream: what it does not serve", func() {
+var _ = framework.AreaDescribe("Wallet stream: what it does not serve", func() {
 	framework.ConformanceIt("V3-WSW-LOGIN-FIRST", func(ctx SpecContext) {
 		ws := framework.Current().DialStream(ctx, trading.WalletStream)
 		for i, method := range []string{"wallet_balances", "transactions", "subscribe_wallet_balances"} {

@@ -20,7 +20,7 @@ const noSuchMethod = "conform_no_such_method"
 
 // One logged-in connection serves the specs: wallet logins count against a
 // budget of 2 per second (burst 10) per account.
-var _ = Describe("Wallet stream", Ordered, func() {
+var _ = framework.AreaDescribe("Wallet stream", Ordered, func() {
 	var (
 		s       *trading.StreamSession
 		unknown client.WSMessage
@@ -65,7 +65,7 @@ var _ = Describe("Wallet stream", Ordered, func() {
 
 func none(*trading.StreamSession) any { return map[string]any{} }
 
-var _ = Describe("Wallet stream: malformed frames", func() {
+var _ = framework.AreaDescribe("Wallet stream: malformed frames", func() {
 	framework.ConformanceIt("V3-WSW-MALFORMED", func(ctx SpecContext) {
 		s := trading.NewStreamSession(ctx, target.RoleFull, trading.WalletStream)
 		framework.Observe("V3-WSW-MALFORMED", "a frame that is not JSON was %s", s.AnswerToMalformed(ctx))

@@ -64,7 +64,7 @@ func setACL(ids string, dep, wd bool, desc string) url.Values {
 		"withdraw_enabled": {fmt.Sprint(wd)}, "description": {desc}}
 }
 
-var _ = Describe("Sub-account ACL, balance and deposit address", func() {
+var _ = framework.AreaDescribe("Sub-account ACL, balance and deposit address", func() {
 	framework.ConformanceIt("V3-SUBACC-ACL-GET", func(ctx SpecContext) {
 		s := newSuper()
 		recs := s.acls(ctx, subID(target.RoleSub))
@@ -158,7 +158,7 @@ var _ = Describe("Sub-account ACL, balance and deposit address", func() {
 	})
 })
 
-var _ = Describe("Sub-account ACL, balance and deposit address", func() {
+var _ = framework.AreaDescribe("Sub-account ACL, balance and deposit address", func() {
 	framework.ConformanceIt("V3-SUBACC-BALANCE", func(ctx SpecContext) {
 		s, id := newSuper(), subID(target.RoleSub)
 		if ok, _ := framework.Current().Config.MayTrade(); ok {

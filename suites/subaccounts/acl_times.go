@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Sub-account ACL: invariants between fields", func() {
+var _ = framework.AreaDescribe("Sub-account ACL: invariants between fields", func() {
 	framework.ConformanceIt("V3-SUBACC-ACL-TIMES", func(ctx SpecContext) {
 		s := newSuper()
 		recs := s.acls(ctx, subID(target.RoleSub))

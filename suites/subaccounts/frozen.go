@@ -46,7 +46,7 @@ func isActive(ctx context.Context, t *trading.Trader, cloid string) bool {
 	return ex.Status == http.StatusOK
 }
 
-var _ = Describe("Sub-account freeze: orders and funds", func() {
+var _ = framework.AreaDescribe("Sub-account freeze: orders and funds", func() {
 	BeforeEach(func() { mayChange() })
 
 	framework.ConformanceIt("V3-SUBACC-FREEZE-CANCELS", func(ctx SpecContext) {
@@ -139,7 +139,7 @@ func refusedWhileFrozen(ctx context.Context, name string, body url.Values) {
 	expectRefusedKey(do(ctx, sub, c.method, c.path, body), name+" with the key of a frozen sub-account")
 }
 
-var _ = Describe("A frozen sub-account cannot use its keys", func() {
+var _ = framework.AreaDescribe("A frozen sub-account cannot use its keys", func() {
 	BeforeEach(func() { mayChange() })
 
 	framework.ConformanceContext("V3-SUBACC-FROZEN-KEYS", func() {

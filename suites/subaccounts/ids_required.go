@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Sub-accounts: freeze and activate without sub_account_ids", func() {
+var _ = framework.AreaDescribe("Sub-accounts: freeze and activate without sub_account_ids", func() {
 	framework.ConformanceContext("V3-SUBACC-IDS-REQUIRED", func() {
 		DescribeTable("a state change naming no sub-account is refused with 10001",
 			func(ctx SpecContext, path string) {

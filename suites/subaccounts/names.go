@@ -14,7 +14,7 @@ import (
 // The other version's names: version 2 spells the transfer directions
 // deposit and withdraw and names the sub-account subAccountId; version 3
 // knows none of them.
-var _ = Describe("Sub-account transfers: version 2's names on version 3", func() {
+var _ = framework.AreaDescribe("Sub-account transfers: version 2's names on version 3", func() {
 	framework.ConformanceContext("V3-SUBACC-TRANSFER-V2-NAMES", func() {
 		DescribeTable("a transfer spelled the version 2 way is refused with 10001 and moves nothing",
 			func(ctx SpecContext, field, typ string) {

@@ -16,7 +16,7 @@ import (
 // unknownID is a well-formed hex identifier no target gives a sub-account.
 const unknownID = "c0f0c0f0c0f0c0f0c0f0c0f0c0f0c0f0"
 
-var _ = Describe("Sub-account resource and states", func() {
+var _ = framework.AreaDescribe("Sub-account resource and states", func() {
 	framework.ConformanceIt("V3-SUBACC-FIELDS", func(ctx SpecContext) {
 		subs := newSuper().list(ctx)
 		if len(subs) == 0 {

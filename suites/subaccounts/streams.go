@@ -27,7 +27,7 @@ func streamLogin(ctx context.Context, path string) client.WSMessage {
 	return m
 }
 
-var _ = Describe("A frozen sub-account on the streams", func() {
+var _ = framework.AreaDescribe("A frozen sub-account on the streams", func() {
 	BeforeEach(func() { mayChange() })
 
 	framework.ConformanceContext("V3-SUBACC-FROZEN-STREAMS", func() {

@@ -13,7 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Sub-account transfers", func() {
+var _ = framework.AreaDescribe("Sub-account transfers", func() {
 	BeforeEach(func() { mayChange() })
 
 	framework.ConformanceIt("V3-SUBACC-TRANSFER-TO", func(ctx SpecContext) {

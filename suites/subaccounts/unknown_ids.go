@@ -15,7 +15,7 @@ import (
 // unknownSub is a well-formed sub_account_id no account has.
 const unknownSub = "00000000000000000000000000c0f0a1"
 
-var _ = Describe("Sub-accounts: an unknown sub_account_id on the other verbs", func() {
+var _ = framework.AreaDescribe("Sub-accounts: an unknown sub_account_id on the other verbs", func() {
 	framework.ConformanceIt("V3-SUBACC-UNKNOWN-OTHER", func(ctx SpecContext) {
 		c := framework.Current().Signed(target.RoleFull, framework.Basic)
 		seen := map[string]*client.Exchange{

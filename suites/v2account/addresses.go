@@ -35,7 +35,7 @@ var feeLevelSchema = framework.Schema{
 	"isDefault":  {Kind: framework.Bool},
 }
 
-var _ = Describe("v2 account: balance and deposit addresses", func() {
+var _ = framework.AreaDescribe("v2 account: balance and deposit addresses", func() {
 	var c *client.Client
 	BeforeEach(func() { c = framework.Current().V2Signed(target.RoleFull) })
 
@@ -113,7 +113,7 @@ var _ = Describe("v2 account: balance and deposit addresses", func() {
 	})
 })
 
-var _ = Describe("v2 account: networks and estimates", func() {
+var _ = framework.AreaDescribe("v2 account: networks and estimates", func() {
 	var c *client.Client
 	BeforeEach(func() { c = framework.Current().V2Signed(target.RoleFull) })
 

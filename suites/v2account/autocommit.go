@@ -53,7 +53,7 @@ func book(ctx SpecContext, c *client.Client, p payout, extra url.Values) (b book
 	return booked{after.avail.Sub(before.avail).String(), after.reserved.Sub(before.reserved).String(), del.Status, answerOf(del)}, ex, true
 }
 
-var _ = Describe("v2 account: autoCommit", func() {
+var _ = framework.AreaDescribe("v2 account: autoCommit", func() {
 	var c *client.Client
 	BeforeEach(func() { c = framework.Current().V2Signed(target.RoleFull) })
 
@@ -80,7 +80,7 @@ var _ = Describe("v2 account: autoCommit", func() {
 	})
 })
 
-var _ = Describe("v2 account: autoCommit is a Boolean", func() {
+var _ = framework.AreaDescribe("v2 account: autoCommit is a Boolean", func() {
 	framework.ConformanceIt("V2-ACCOUNT-WITHDRAW-AUTOCOMMIT-BOOLEAN", func(ctx SpecContext) {
 		c := framework.Current().V2Signed(target.RoleFull)
 		p := choosePayout(ctx, c)

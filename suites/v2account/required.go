@@ -87,7 +87,7 @@ func requiredEntries() []TableEntry {
 	return out
 }
 
-var _ = Describe("v2 account: required parameters of the writes", func() {
+var _ = framework.AreaDescribe("v2 account: required parameters of the writes", func() {
 	DescribeTable("a write without a parameter its row does not mark optional is refused with 10001 and moves nothing",
 		func(ctx SpecContext, name, missing string) {
 			e := framework.Current()
@@ -113,7 +113,7 @@ var _ = Describe("v2 account: required parameters of the writes", func() {
 
 // The fee estimates take "currency, networkCode optional, amount" and
 // "currency, amount": currency and amount are required there too.
-var _ = Describe("v2 account: required parameters of the fee estimates", func() {
+var _ = framework.AreaDescribe("v2 account: required parameters of the fee estimates", func() {
 	framework.ConformanceContext("V2-ACCOUNT-ESTIMATE-REQUIRED", func() {
 		DescribeTable("an estimate without currency or amount is refused with 10001",
 			func(ctx SpecContext, path, missing string) {

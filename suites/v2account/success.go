@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("v2 errors: the success status", func() {
+var _ = framework.AreaDescribe("v2 errors: the success status", func() {
 	framework.ConformanceIt("V2-ERR-200", func(ctx SpecContext) {
 		c := framework.Current().V2Signed(target.RoleFull)
 		cur := addressCurrency(ctx)

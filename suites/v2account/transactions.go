@@ -76,7 +76,7 @@ func createdAt(t map[string]any) time.Time {
 	return at
 }
 
-var _ = Describe("v2 account: transactions", func() {
+var _ = framework.AreaDescribe("v2 account: transactions", func() {
 	var c *client.Client
 	BeforeEach(func() { c = framework.Current().V2Signed(target.RoleFull) })
 

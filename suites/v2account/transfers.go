@@ -41,7 +41,7 @@ func recipient() (username, email string) {
 	return a.Username, a.Email
 }
 
-var _ = Describe("v2 account: transfers", func() {
+var _ = framework.AreaDescribe("v2 account: transfers", func() {
 	var c *client.Client
 	BeforeEach(func() { c = framework.Current().V2Signed(target.RoleFull) })
 

@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("v2 account: invariants between transaction fields", func() {
+var _ = framework.AreaDescribe("v2 account: invariants between transaction fields", func() {
 	framework.ConformanceIt("V2-TX-TIMES", func(ctx SpecContext) {
 		c := framework.Current().V2Signed(target.RoleFull)
 		for _, t := range enough(ctx, c, 3) {

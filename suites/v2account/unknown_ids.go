@@ -12,7 +12,7 @@ import (
 // unknownID is an identifier no withdrawal or transaction carries.
 const unknownID = "conform-no-such-id-0001"
 
-var _ = Describe("v2 account: unknown identifiers", func() {
+var _ = framework.AreaDescribe("v2 account: unknown identifiers", func() {
 	framework.ConformanceIt("V2-ACCOUNT-WITHDRAW-UNKNOWN", func(ctx SpecContext) {
 		e := framework.Current()
 		e.RequireTrading()

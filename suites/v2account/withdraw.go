@@ -17,7 +17,7 @@ import (
 
 var noCommit = url.Values{"autoCommit": {"false"}}
 
-var _ = Describe("v2 account: withdrawals", func() {
+var _ = framework.AreaDescribe("v2 account: withdrawals", func() {
 	var c *client.Client
 	BeforeEach(func() { c = framework.Current().V2Signed(target.RoleFull) })
 

@@ -19,7 +19,7 @@ func v2(au client.Authenticator) *client.Client {
 	return framework.Current().V2Public().With(client.WithAuth(au))
 }
 
-var _ = Describe("v2 authentication", func() {
+var _ = framework.AreaDescribe("v2 authentication", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

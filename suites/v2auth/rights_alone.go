@@ -17,7 +17,7 @@ var aloneRule = map[string]string{
 	trading.RightWithdraw:  "V2-AUTH-RIGHT-ALONE-WITHDRAW",
 }
 
-var _ = Describe("v2: each access right alone", func() {
+var _ = framework.AreaDescribe("v2: each access right alone", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

@@ -9,7 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-var _ = Describe("v2 buy-crypto: invariants between fields", func() {
+var _ = framework.AreaDescribe("v2 buy-crypto: invariants between fields", func() {
 	framework.ConformanceIt("V2-BUY-LIMIT-MINMAX", func(ctx SpecContext) {
 		seen := 0
 		for _, p := range providers(ctx) {

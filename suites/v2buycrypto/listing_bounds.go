@@ -17,7 +17,7 @@ import (
 
 // The order listing's from and till: outside "orders", whose specs all
 // need a purchase (the window spec makes one and says so itself).
-var _ = Describe("v2 buy crypto", func() {
+var _ = framework.AreaDescribe("v2 buy crypto", func() {
 	framework.ConformanceIt("V2-BUY-ORDERS-FROM-TILL", func(ctx SpecContext) {
 		o := offers(ctx)[0]
 		path := fmt.Sprintf("/buy-crypto/provider/%d/order", o.provider)

@@ -29,7 +29,7 @@ func listing(ctx SpecContext, provider int64, at time.Time, extra url.Values) []
 	return out
 }
 
-var _ = Describe("v2 buy crypto", func() {
+var _ = framework.AreaDescribe("v2 buy crypto", func() {
 	Context("orders", func() {
 		BeforeEach(func() { mayBuy() })
 

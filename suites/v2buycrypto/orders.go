@@ -13,7 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("v2 buy crypto", func() {
+var _ = framework.AreaDescribe("v2 buy crypto", func() {
 	Context("orders", func() {
 		BeforeEach(func() { mayBuy() })
 

@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 )
 
-var _ = Describe("v2 buy crypto: an unknown providerID", func() {
+var _ = framework.AreaDescribe("v2 buy crypto: an unknown providerID", func() {
 	framework.ConformanceIt("V2-BUY-UNKNOWN-PROVIDER", func(ctx SpecContext) {
 		c := v2(target.RoleFull)
 		rate := get(ctx, c, "/buy-crypto/provider/987654321/rate", url.Values{"source": {"USD"}, "target": {"BTC"}})

@@ -17,7 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-var _ = Describe("v2 buy crypto", func() {
+var _ = framework.AreaDescribe("v2 buy crypto", func() {
 	framework.ConformanceIt("V2-BUY-PROVIDERS", func(ctx SpecContext) {
 		cur := framework.Schema{"code": {Kind: framework.String}, "displayName": {Kind: framework.String}, "networkCode": {Kind: framework.String, Optional: true}}
 		for _, p := range providers(ctx) {

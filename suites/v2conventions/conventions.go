@@ -23,7 +23,7 @@ func first(ctx SpecContext, c *client.Client, path string, q url.Values) map[str
 	return objs[0]
 }
 
-var _ = Describe("v2 conventions", func() {
+var _ = framework.AreaDescribe("v2 conventions", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

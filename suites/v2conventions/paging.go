@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("v2 conventions: the pagination range", func() {
+var _ = framework.AreaDescribe("v2 conventions: the pagination range", func() {
 	framework.ConformanceContext("V2-PAGING-LIMIT-RANGE", func() {
 		DescribeTable("limit 0 and limit 1000 are in the range 0 to 1000",
 			func(ctx SpecContext, path, limit string, most int) {

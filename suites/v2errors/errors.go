@@ -14,7 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("v2 errors", func() {
+var _ = framework.AreaDescribe("v2 errors", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

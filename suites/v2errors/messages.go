@@ -24,7 +24,7 @@ var messages = map[int]string{
 	20001: "Insufficient funds",
 }
 
-var _ = Describe("v2 error messages", func() {
+var _ = framework.AreaDescribe("v2 error messages", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

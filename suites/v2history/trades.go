@@ -56,7 +56,7 @@ func history(ctx context.Context, c *client.Client, q url.Values) []map[string]a
 	return objs
 }
 
-var _ = Describe("v2 trading history: GET /history/trades", Ordered, SpecPriority(5), func() {
+var _ = framework.AreaDescribe("v2 trading history: GET /history/trades", Ordered, SpecPriority(5), func() {
 	// Over 150 lines: Ordered, its specs read what the one BeforeAll traded; in parts, each part would trade again.
 	var (
 		c  *client.Client

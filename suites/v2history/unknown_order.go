@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 )
 
-var _ = Describe("v2 history: the trades of an unknown order", func() {
+var _ = framework.AreaDescribe("v2 history: the trades of an unknown order", func() {
 	framework.ConformanceIt("V2-HISTORY-ORDER-TRADES-UNKNOWN", func(ctx SpecContext) {
 		ex, _ := framework.Current().V2Signed(target.RoleFull).Get(ctx, "/history/order/987654321987/trades", nil)
 		framework.Observe("V2-HISTORY-ORDER-TRADES-UNKNOWN", "GET /history/order/<unknown>/trades was answered %s %.60s", trading.Outcome(ex), ex.Body)

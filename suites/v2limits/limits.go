@@ -31,7 +31,7 @@ func outcome(ex *client.Exchange) string {
 	return fmt.Sprintf("HTTP %d", ex.Status)
 }
 
-var _ = Describe("v2 limits", func() {
+var _ = framework.AreaDescribe("v2 limits", func() {
 	var e *framework.Env
 	BeforeEach(func() { e = framework.Current() })
 

@@ -8,7 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-var _ = Describe("v2 invariants between fields of market data records", func() {
+var _ = framework.AreaDescribe("v2 invariants between fields of market data records", func() {
 	var pub *client.Client
 	BeforeEach(func() { pub = framework.Current().V2Public() })
 

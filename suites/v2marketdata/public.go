@@ -31,7 +31,7 @@ func list(ctx context.Context, c *client.Client, path string, q url.Values) ([]m
 	return objs, framework.IDsOf(objs, "id")
 }
 
-var _ = Describe("v2 public market data", func() {
+var _ = framework.AreaDescribe("v2 public market data", func() {
 	var pub *client.Client
 	BeforeEach(func() { pub = framework.Current().V2Public() })
 

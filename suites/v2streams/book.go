@@ -92,7 +92,7 @@ func (b *bookScene) rest(ctx context.Context, k int64) (string, string) {
 	return id, b.sym.Low(k).String()
 }
 
-var _ = Describe("v2 streams: ticker and order book", func() {
+var _ = framework.AreaDescribe("v2 streams: ticker and order book", func() {
 	framework.ConformanceIt("V2-WS-TICKER", func(ctx SpecContext) {
 		sym := anySymbol(ctx)
 		s := open(ctx, pathPublic)

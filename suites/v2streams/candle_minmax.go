@@ -9,8 +9,9 @@ import (
 
 // Two trades at different prices in one half hour make a candle with a
 // range, where a min above the open or a max below the close shows.
-// Serial: it trades.
-var _ = Describe("v2 streams: a candle's min and max", Serial, func() {
+// Beside other specs: it trades on a symbol of its own (trading.FillMarkets
+// holds it across the run's processes), where no other spec trades.
+var _ = framework.AreaDescribe("v2 streams: a candle's min and max", func() {
 	framework.ConformanceIt("V2-WS-CANDLE-MINMAX", func(ctx SpecContext) {
 		framework.Current().RequireTrading()
 		f := newFillScene(ctx)

@@ -18,7 +18,7 @@ import (
 // built (the suite's flags are parsed by then, not at package init). Last
 // of the parallel specs: by then the run's other fill specs have traded in
 // earlier minutes, so that the spec need not wait for the next one.
-var _ = Describe("v2 streams: limit on candles", Label(framework.LabelSlow), SpecPriority(-1), func() {
+var _ = framework.AreaDescribe("v2 streams: limit on candles", Label(framework.LabelSlow), SpecPriority(-1), func() {
 	Context("with trades in two minutes", framework.SerialWhereClockMoves(), func() {
 		framework.ConformanceIt("V2-WS-CANDLES-LIMIT", func(ctx SpecContext) {
 			f := newFillScene(ctx)

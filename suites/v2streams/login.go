@@ -47,7 +47,7 @@ func refused(a frame, why string) map[string]any {
 	return e
 }
 
-var _ = Describe("v2 streams: login", func() {
+var _ = framework.AreaDescribe("v2 streams: login", func() {
 	full := func() target.Account { return framework.Current().Account(target.RoleFull) }
 
 	framework.ConformanceIt("V2-WS-LOGIN-BASIC", func(ctx SpecContext) {

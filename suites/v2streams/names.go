@@ -9,7 +9,7 @@ import (
 )
 
 // The other version's names: version 3's subscribe on version 2.
-var _ = Describe("v2 streams: version 3's methods", func() {
+var _ = framework.AreaDescribe("v2 streams: version 3's methods", func() {
 	framework.ConformanceIt("V2-WS-V3-METHODS", func(ctx SpecContext) {
 		s := open(ctx, pathPublic)
 		sym := anySymbol(ctx)

@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("v2 streams: JSON-RPC 2.0", func() {
+var _ = framework.AreaDescribe("v2 streams: JSON-RPC 2.0", func() {
 	framework.ConformanceContext("V2-WS-PATHS", func() {
 		DescribeTable("accepts a WebSocket handshake", func(ctx SpecContext, path string) {
 			s := open(ctx, path)

@@ -29,7 +29,7 @@ var (
 	}
 )
 
-var _ = Describe("v2 streams: reference data", func() {
+var _ = framework.AreaDescribe("v2 streams: reference data", func() {
 	framework.ConformanceIt("V2-WS-CURRENCIES", func(ctx SpecContext) {
 		sym := anySymbol(ctx)
 		s := open(ctx, pathPublic)

@@ -97,7 +97,7 @@ func parked(s trading.Symbol, typ string) trading.Params {
 	return p
 }
 
-var _ = Describe("v2 streams: order reports", func() {
+var _ = framework.AreaDescribe("v2 streams: order reports", func() {
 	framework.ConformanceIt("V2-WS-REPORTS-RIGHTS", func(ctx SpecContext) {
 		e := framework.Current()
 		without := open(ctx, pathTrading)
@@ -177,7 +177,7 @@ var _ = Describe("v2 streams: order reports", func() {
 	})
 })
 
-var _ = Describe("v2 streams: order reports", func() {
+var _ = framework.AreaDescribe("v2 streams: order reports", func() {
 	framework.ConformanceIt("V2-WS-REPORT-NEW", func(ctx SpecContext) {
 		t, sym := reportingTrader(ctx)
 		r := follow(ctx, t)

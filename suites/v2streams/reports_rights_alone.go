@@ -9,7 +9,7 @@ import (
 
 // activeOrders "requires Orderbook, History, Trading balance": each other
 // right alone (V2-WS-REPORTS-RIGHTS tries Place/cancel orders) is refused.
-var _ = Describe("v2 streams: order reports with each right alone", func() {
+var _ = framework.AreaDescribe("v2 streams: order reports with each right alone", func() {
 	framework.ConformanceContext("V2-WS-REPORTS-RIGHT-ALONE", func() {
 		DescribeTable("subscribeReports is refused to a key holding another right alone and answered for Orderbook, History, Trading balance alone",
 			func(ctx SpecContext, role string, served bool) {

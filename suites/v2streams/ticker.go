@@ -11,7 +11,7 @@ import (
 
 // The v2 REST ticker read beside the v2 order book, which the v2 document
 // shows on the market data stream only.
-var _ = Describe("v2 ticker beside the stream order book", func() {
+var _ = framework.AreaDescribe("v2 ticker beside the stream order book", func() {
 	framework.ConformanceIt("V2-TICKER-NULL", func(ctx SpecContext) {
 		pub := framework.Current().V2Public()
 		syms, _ := framework.GetObjects(ctx, pub, "/public/symbol", nil)

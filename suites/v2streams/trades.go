@@ -83,7 +83,7 @@ func data(params any, schema framework.Schema, what string) []map[string]any {
 	return out
 }
 
-var _ = Describe("v2 streams: trades and candles", func() {
+var _ = framework.AreaDescribe("v2 streams: trades and candles", func() {
 	framework.ConformanceIt("V2-WS-GETTRADES", func(ctx SpecContext) {
 		sym := anySymbol(ctx)
 		s := open(ctx, pathPublic)
@@ -116,7 +116,7 @@ var _ = Describe("v2 streams: trades and candles", func() {
 	})
 })
 
-var _ = Describe("v2 streams: trades and candles", func() {
+var _ = framework.AreaDescribe("v2 streams: trades and candles", func() {
 	Context("with trades between the suite's accounts over v3 REST", func() {
 		framework.ConformanceIt("V2-WS-TRADES-UPDATE", func(ctx SpecContext) {
 			f := newFillScene(ctx)

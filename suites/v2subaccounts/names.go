@@ -14,7 +14,7 @@ import (
 // The other version's names: version 3 spells the transfer directions
 // to_sub_account and from_sub_account and names the sub-account
 // sub_account_id; version 2 knows none of them.
-var _ = Describe("v2 sub-account transfers: version 3's names on version 2", func() {
+var _ = framework.AreaDescribe("v2 sub-account transfers: version 3's names on version 2", func() {
 	framework.ConformanceContext("V2-SUBACC-TRANSFER-V3-NAMES", func() {
 		DescribeTable("a transfer spelled the version 3 way is refused with HTTP 400 and moves nothing",
 			func(ctx SpecContext, field, typ string, codes []int) {

@@ -15,7 +15,7 @@ import (
 // row does not mark them optional: a request without one is refused with
 // 10001 (Errors: "for example a required parameter missing") and changes
 // nothing. Each row sends the complete, well-formed request less one.
-var _ = Describe("v2 sub-accounts: required parameters of the writes", func() {
+var _ = framework.AreaDescribe("v2 sub-accounts: required parameters of the writes", func() {
 	framework.ConformanceContext("V2-SUBACC-TRANSFER-REQUIRED", func() {
 		DescribeTable("POST /sub-acc/transfer without one of subAccountId, amount, currency, type is refused with 10001 and moves nothing",
 			func(ctx SpecContext, missing string) {

@@ -170,7 +170,7 @@ var settingsSchema = framework.Schema{
 	"description":     {Kind: framework.String},
 }
 
-var _ = Describe("v2 sub-accounts: states", func() {
+var _ = framework.AreaDescribe("v2 sub-accounts: states", func() {
 	BeforeEach(func() { mayChange() })
 
 	framework.ConformanceIt("V2-SUBACC-FREEZE", func(ctx SpecContext) {
@@ -323,7 +323,7 @@ var _ = Describe("v2 sub-accounts: states", func() {
 	})
 })
 
-var _ = Describe("v2 sub-accounts: transfers, settings, balances, addresses", func() {
+var _ = framework.AreaDescribe("v2 sub-accounts: transfers, settings, balances, addresses", func() {
 	framework.ConformanceIt("V2-SUBACC-TRANSFER-DEPOSIT", func(ctx SpecContext) {
 		mayChange()
 		id := userID(target.RoleSub)

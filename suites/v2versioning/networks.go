@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("v2 multichain support", func() {
+var _ = framework.AreaDescribe("v2 multichain support", func() {
 	framework.ConformanceIt("V2-VERSION-NETWORK-PARAM", func(ctx SpecContext) {
 		e := framework.Current()
 		var cur, net string

@@ -40,7 +40,7 @@ func eachDefaultNetwork(ctx SpecContext, check func(id string, v2 map[string]any
 	return checked
 }
 
-var _ = Describe("v2 beside v3", func() {
+var _ = framework.AreaDescribe("v2 beside v3", func() {
 	framework.ConformanceIt("V2-V3-SYMBOL-SAME", func(ctx SpecContext) {
 		e := framework.Current()
 		v3, _ := framework.GetObject(ctx, e.Public(), "/public/symbol", nil)

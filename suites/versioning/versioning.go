@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("Versioning", func() {
+var _ = framework.AreaDescribe("Versioning", func() {
 	// DialStream fails the spec when the handshake is refused. A stream
 	// answers a request with its id, a result or an error ("Streaming
 	// errors use the error object with the request id"), whatever the
