@@ -20,18 +20,14 @@ var aloneRule = map[string]string{
 	trading.RightWithdraw:  "V3-AUTH-RIGHT-ALONE-WITHDRAW",
 }
 
-// aloneDecorators leaves out the served row of the sub-account transfers
-// "from the calling sub-account" (what the super account's key is answered
-// is not shown, so only the other rights' refusals are asserted). A served
+// aloneKept leaves out the served row of the sub-account transfers "from
+// the calling sub-account" (what the super account's key is answered is
+// not shown, so only the other rights' refusals are asserted). A served
 // cancel-all or position close acts on the whole account, yet runs beside
 // other specs: processes that may place orders never share an account
 // (target.Config.ForProcess).
-func aloneDecorators(p trading.Endpoint, served bool) ([]any, bool) {
-	switch {
-	case served && strings.Contains(p.Path, "/sub-to-"):
-		return nil, false
-	}
-	return nil, true
+func aloneKept(p trading.Endpoint, served bool) bool {
+	return !served || !strings.Contains(p.Path, "/sub-to-")
 }
 
 var _ = framework.AreaDescribe("Each access right alone", func() {
@@ -47,7 +43,7 @@ var _ = framework.AreaDescribe("Each access right alone", func() {
 			ex, _ := c.Do(ctx, client.Request{Method: p.Method, Path: fill(ctx, e, p.Path, true)})
 			trading.CheckAlone(ex, role, p, served)
 		},
-		trading.AloneEntries(v3Endpoints, aloneRule, aloneDecorators),
+		trading.AloneEntries(v3Endpoints, aloneRule, aloneKept),
 	)
 
 	framework.ConformanceIt("V3-AUTH-RIGHT-ORDER", func(ctx SpecContext) {

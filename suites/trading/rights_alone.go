@@ -42,9 +42,9 @@ func (p Endpoint) String() string { return p.Method + " " + p.Path }
 
 // AloneEntries are the rows of a right-alone table (role, endpoint,
 // served): every endpoint whose right has a rule in rule, with the key of
-// each of the four rights alone. decorate, when not nil, gives a row's
-// further decorators, or keep false to leave the row out.
-func AloneEntries(endpoints []Endpoint, rule map[string]string, decorate func(p Endpoint, served bool) (extra []any, keep bool)) []TableEntry {
+// each of the four rights alone. keep, when not nil, leaves out the rows it
+// answers false for.
+func AloneEntries(endpoints []Endpoint, rule map[string]string, keep func(p Endpoint, served bool) bool) []TableEntry {
 	var out []TableEntry
 	for _, p := range endpoints {
 		id, ok := rule[p.Right]
@@ -53,19 +53,14 @@ func AloneEntries(endpoints []Endpoint, rule map[string]string, decorate func(p 
 		}
 		for _, r := range RightOrder {
 			role, served := SingleRight[r], r == p.Right
-			var extra []any
-			if decorate != nil {
-				var keep bool
-				if extra, keep = decorate(p, served); !keep {
-					continue
-				}
+			if keep != nil && !keep(p, served) {
+				continue
 			}
 			verb := "is refused"
 			if served {
 				verb = "is served"
 			}
-			args := append(extra, framework.Checks(id), role, p, served)
-			out = append(out, Entry(fmt.Sprintf("%s key: %s %s", role, p, verb), args...))
+			out = append(out, Entry(fmt.Sprintf("%s key: %s %s", role, p, verb), framework.Checks(id), role, p, served))
 		}
 	}
 	return out
