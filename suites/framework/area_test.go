@@ -2,11 +2,7 @@ package framework
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -16,15 +12,7 @@ import (
 // with Ginkgo's own would still be registered in every run: right, only
 // slower.
 func TestTopLevelContainersAreAreas(t *testing.T) {
-	fset := token.NewFileSet()
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
+	eachSuiteFile(t, 0, false, func(fset *token.FileSet, _ string, f *ast.File) {
 		topLevel := map[*ast.CallExpr]bool{}
 		for _, decl := range f.Decls {
 			g, ok := decl.(*ast.GenDecl)
@@ -57,11 +45,7 @@ func TestTopLevelContainersAreAreas(t *testing.T) {
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // topLevelNodes are Ginkgo's containers and specs (setup nodes such as

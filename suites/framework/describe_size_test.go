@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -20,15 +18,7 @@ const (
 )
 
 func TestContainerBodiesAreShort(t *testing.T) {
-	fset := token.NewFileSet()
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return err
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-		if err != nil {
-			return err
-		}
+	eachSuiteFile(t, parser.ParseComments, true, func(fset *token.FileSet, path string, f *ast.File) {
 		reasons := map[int]bool{} // lines holding a reason comment
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
@@ -55,11 +45,7 @@ func TestContainerBodiesAreShort(t *testing.T) {
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // isContainer reports whether fn names a Ginkgo container or the
