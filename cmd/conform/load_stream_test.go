@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -64,11 +65,8 @@ func TestLoadStreamRuns(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e, stdout, stderr := testEnv(t)
 			out := filepath.Join(root, c.name)
-			if code := realMain(append([]string{"load", "--out", out}, c.args...), e); code != c.code {
-				t.Fatalf("exit %d, want %d\nstdout %s\nstderr %s", code, c.code, stdout, stderr)
-			}
+			stdout := runLoad(t, out, c.args, c.code)
 			if !regexp.MustCompile(`verdict +` + c.verdict).MatchString(stdout.String()) {
 				t.Errorf("stdout lacks the verdict %s:\n%s", c.verdict, stdout)
 			}
@@ -165,11 +163,8 @@ func TestLoadStreamV2Runs(t *testing.T) {
 	root := t.TempDir()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e, stdout, stderr := testEnv(t)
 			out := filepath.Join(root, c.name)
-			if code := realMain(append([]string{"load", "--out", out}, c.args...), e); code != c.code {
-				t.Fatalf("exit %d, want %d\nstdout %s\nstderr %s", code, c.code, stdout, stderr)
-			}
+			runLoad(t, out, c.args, c.code)
 			b, err := os.ReadFile(filepath.Join(out, load.SummaryFile))
 			if err != nil {
 				t.Fatal(err)
@@ -207,4 +202,15 @@ func TestLoadStreamV2Runs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runLoad runs conform load with args into out and fails t unless it exits
+// with want; it returns the run's standard output.
+func runLoad(t *testing.T, out string, args []string, want int) *bytes.Buffer {
+	t.Helper()
+	e, stdout, stderr := testEnv(t)
+	if code := realMain(append([]string{"load", "--out", out}, args...), e); code != want {
+		t.Fatalf("exit %d, want %d\nstdout %s\nstderr %s", code, want, stdout, stderr)
+	}
+	return stdout
 }
