@@ -64,3 +64,6 @@ func ParseTime(v string) (time.Time, error) { return call.ParseTime(v) }
 
 // ParseDecimal is call.ParseDecimal.
 func ParseDecimal(v string) (decimal.Decimal, error) { return call.ParseDecimal(v) }
+
+// FormatDecimal is call.FormatDecimal.
+func FormatDecimal(d decimal.Decimal) string { return call.FormatDecimal(d) }

@@ -248,23 +248,27 @@ func (wr *Writer) JSON(w http.ResponseWriter, r *http.Request, status int, v any
 }
 
 func (wr *Writer) write(w http.ResponseWriter, r *http.Request, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		buf.Reset()
-		fmt.Fprintf(&buf, `{"error":{"code":500,"message":"Internal Server Error","description":%q}}`+"\n", err.Error())
+	bp := bodies.Get().(*[]byte)
+	body, err := encode((*bp)[:0], v)
+	if err != nil {
+		body = fmt.Appendf(body[:0], `{"error":{"code":500,"message":"Internal Server Error","description":%q}}`+"\n", err.Error())
 		status = http.StatusInternalServerError
 	}
+	// The header map is written directly: its keys are canonical already,
+	// and Set would canonicalize them again on every answer.
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
+	h["Content-Type"] = []string{"application/json; charset=utf-8"}
 	// An explicit length lets HTTP/1.0 keep-alive clients keep the connection.
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	if wr.Faults.On("V3-CONV-KEEPALIVE") || (r.ProtoMajor == 1 && r.ProtoMinor == 0 && wr.Faults.On("V3-CONV-KEEPALIVE-HTTP10")) {
 		h.Set("Connection", "close")
 	}
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(body)
+	if cap(body) <= maxPooled {
+		*bp = body
+		bodies.Put(bp)
+	}
 }
 
 var (

@@ -46,7 +46,27 @@ const TimeLayout = "2006-01-02T15:04:05.000Z"
 
 // FormatTime writes t as a DateTime of either API version: TimeLayout in
 // UTC.
-func FormatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }
+func FormatTime(t time.Time) string {
+	var buf [len(TimeLayout)]byte
+	return string(AppendTime(buf[:0], t))
+}
+
+// AppendTime appends FormatTime(t) to b. Years 0 to 9999 are written by
+// hand: time.Format reads its layout on every call, and every order answer
+// holds two or more DateTimes.
+func AppendTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.AppendFormat(b, TimeLayout)
+	}
+	h, mi, s := t.Clock()
+	ms := t.Nanosecond() / 1e6
+	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-')
+	b = append(b, byte('0'+int(mo)/10), byte('0'+int(mo)%10), '-', byte('0'+d/10), byte('0'+d%10), 'T')
+	b = append(b, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mi/10), byte('0'+mi%10), ':', byte('0'+s/10), byte('0'+s%10), '.')
+	return append(b, byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), 'Z')
+}
 
 // Listing is when every contract's candle series starts. It is a Monday and
 // the first of a month at midnight UTC, so that every period's buckets,

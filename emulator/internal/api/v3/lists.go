@@ -49,8 +49,8 @@ func newFullOrderJSON(o engine.Order, f *faults.Set, margin bool) fullOrderJSON 
 	return out
 }
 
-func fullOrdersJSON(os []engine.Order, f *faults.Set, margin bool) []fullOrderJSON {
-	out := make([]fullOrderJSON, 0, len(os))
+func fullOrdersJSON(os []engine.Order, f *faults.Set, margin bool) fullOrders {
+	out := make(fullOrders, 0, len(os))
 	for _, o := range os {
 		out = append(out, newFullOrderJSON(o, f, margin))
 	}

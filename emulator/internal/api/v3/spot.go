@@ -55,14 +55,14 @@ func decStr(d *decimal.Decimal) string {
 	if d == nil {
 		return ""
 	}
-	return d.String()
+	return api.FormatDecimal(*d)
 }
 
 func newOrderJSON(o engine.Order, f *faults.Set) orderJSON {
 	out := orderJSON{
 		ID: o.ID, ClientOrderID: o.ClientOrderID(), Symbol: o.Symbol, Side: string(o.Side), Status: string(o.Status),
-		Type: string(o.Type), TimeInForce: string(o.TimeInForce), Quantity: o.Quantity.String(),
-		QuantityCumulative: o.QuantityCumulative.String(), Price: decStr(o.Price), PriceAverage: o.PriceAverage.String(),
+		Type: string(o.Type), TimeInForce: string(o.TimeInForce), Quantity: api.FormatDecimal(o.Quantity),
+		QuantityCumulative: api.FormatDecimal(o.QuantityCumulative), Price: decStr(o.Price), PriceAverage: api.FormatDecimal(o.PriceAverage),
 		StopPrice: decStr(o.StopPrice), DisplayQuantity: o.DisplayQuantity, OriginalClientOrderID: o.OriginalClientOrderID,
 		CreatedAt: wireTime(o.CreatedAt), UpdatedAt: wireTime(o.UpdatedAt),
 	}
@@ -90,8 +90,8 @@ func newOrderJSON(o engine.Order, f *faults.Set) orderJSON {
 		if f.On("V3-ORDER-TRADES") {
 			taker = map[bool]string{true: "true", false: "false"}[t.Taker]
 		}
-		out.Trades = append(out.Trades, tradeJSON{ID: t.ID, Quantity: t.Quantity.String(), Price: t.Price.String(),
-			Fee: t.Fee.String(), Taker: taker, Timestamp: wireTime(t.Timestamp)})
+		out.Trades = append(out.Trades, tradeJSON{ID: t.ID, Quantity: api.FormatDecimal(t.Quantity), Price: api.FormatDecimal(t.Price),
+			Fee: api.FormatDecimal(t.Fee), Taker: taker, Timestamp: wireTime(t.Timestamp)})
 	}
 	return out
 }
