@@ -42,6 +42,10 @@ type Route struct {
 type compiled struct {
 	Route
 	segs []string
+	// params holds, for each segment, the name of its {name} parameter
+	// ("" for a literal segment); nparams counts them.
+	params  []string
+	nparams int
 }
 
 // Router serves one API version's route table under its prefix.
@@ -85,37 +89,92 @@ func (rt *Router) SetLimiter(l Limiter) { rt.limiter = l }
 func NewRouter(prefix string, routes []Route, auth Authenticator, f *faults.Set, log *slog.Logger) *Router {
 	rt := &Router{prefix: prefix, auth: auth, faults: f, log: log}
 	for _, r := range routes {
-		rt.routes = append(rt.routes, compiled{Route: r, segs: strings.Split(strings.Trim(r.Path, "/"), "/")})
+		c := compiled{Route: r, segs: strings.Split(strings.Trim(r.Path, "/"), "/")}
+		c.params = make([]string, len(c.segs))
+		for i, s := range c.segs {
+			if strings.HasPrefix(s, "{") {
+				c.params[i] = strings.Trim(s, "{}")
+				c.nparams++
+			}
+		}
+		rt.routes = append(rt.routes, c)
 	}
 	return rt
 }
 
+// splitPath appends the segments of p to dst, as strings.Split(p, "/")
+// answers them, without allocating for a short path.
+func splitPath(dst []string, p string) []string {
+	for {
+		seg, rest, ok := strings.Cut(p, "/")
+		dst = append(dst, seg)
+		if !ok {
+			return dst
+		}
+		p = rest
+	}
+}
+
+// match finds the first route of the table for the request, and its path
+// parameters (nil for a route without any).
 func (rt *Router) match(method, path string) (*compiled, map[string]string) {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
+	var arr [8]string
+	segs := splitPath(arr[:0], strings.Trim(path, "/"))
 	for i := range rt.routes {
 		c := &rt.routes[i]
-		if c.Method != method || len(c.segs) != len(segs) {
+		if c.Method != method || len(c.segs) != len(segs) || !c.matches(segs) {
 			continue
 		}
-		vars := map[string]string{}
-		ok := true
-		for j, s := range c.segs {
-			if strings.HasPrefix(s, "{") {
-				if segs[j] == "" {
-					ok = false
-					break
-				}
-				vars[strings.Trim(s, "{}")] = segs[j]
-			} else if s != segs[j] {
-				ok = false
-				break
+		if c.nparams == 0 {
+			return c, nil
+		}
+		vars := make(map[string]string, c.nparams)
+		for j, name := range c.params {
+			if name != "" {
+				vars[name] = segs[j]
 			}
 		}
-		if ok {
-			return c, vars
-		}
+		return c, vars
 	}
 	return nil, nil
+}
+
+// matches reports whether segs (as many as the route's) fit the route: its
+// literal segments equal, its parameters not empty.
+func (c *compiled) matches(segs []string) bool {
+	for j, s := range c.segs {
+		if c.params[j] != "" {
+			if segs[j] == "" {
+				return false
+			}
+		} else if s != segs[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// readBody reads a request body of at most MaxBody bytes (one more tells a
+// larger one). A body of announced length is read into a buffer of that
+// size; io.ReadAll would grow one from 512 bytes.
+func readBody(body io.Reader, size int64) ([]byte, error) {
+	if size < 0 || size > MaxBody {
+		return io.ReadAll(io.LimitReader(body, MaxBody+1))
+	}
+	b := make([]byte, 0, size+1) // +1: room for the read that meets the end
+	for {
+		n, err := body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		switch {
+		case err == io.EOF:
+			return b, nil
+		case err != nil:
+			return b, err
+		case len(b) == cap(b): // longer than announced: the rest the long way
+			rest, err := io.ReadAll(io.LimitReader(body, MaxBody+1-int64(len(b))))
+			return append(b, rest...), err
+		}
+	}
 }
 
 // ServeHTTP implements http.Handler.
@@ -143,7 +202,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.Error(w, r, NotFound(r.Method, r.URL.Path))
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	body, err := readBody(r.Body, r.ContentLength)
 	if err != nil {
 		out.Error(w, r, Validation("reading the body: %v", err))
 		return

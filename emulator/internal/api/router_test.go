@@ -6,7 +6,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/conform-harness/conform/emulator/faults"
 )
@@ -110,5 +113,37 @@ func TestWriterFaults(t *testing.T) {
 		if tc.body != "" && w.Body.String() != tc.body+"\n" {
 			t.Errorf("%s: body %s, want %s", tc.fault, w.Body, tc.body)
 		}
+	}
+}
+
+func TestSplitPathAsSplit(t *testing.T) {
+	for _, p := range []string{"", "a", "a/b", "/a/b/", "a//b", "//", "a/b/c/d/e/f/g/h/i/j", "spot/order/x%2Fy"} {
+		got, want := splitPath(nil, p), strings.Split(p, "/")
+		if !slices.Equal(got, want) {
+			t.Errorf("splitPath(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// TestReadBody reads bodies of announced length (right, short and long
+// announcements) and of unknown length, the bound included.
+func TestReadBody(t *testing.T) {
+	big := strings.Repeat("x", MaxBody+1)
+	for _, c := range []struct {
+		body    string
+		size    int64
+		want    int
+		wantErr bool
+	}{
+		{"", 0, 0, false}, {"a=1", 3, 3, false}, {"a=1", -1, 3, false}, {"a=1&b=2", 3, 7, false},
+		{big, -1, MaxBody + 1, false}, {big, MaxBody, MaxBody + 1, false}, {big[:MaxBody], MaxBody, MaxBody, false},
+	} {
+		got, err := readBody(strings.NewReader(c.body), c.size)
+		if len(got) != c.want || (err != nil) != c.wantErr || string(got) != c.body[:len(got)] {
+			t.Errorf("readBody(%d bytes, size %d) = %d bytes, %v; want %d bytes", len(c.body), c.size, len(got), err, c.want)
+		}
+	}
+	if _, err := readBody(io.MultiReader(strings.NewReader("ab"), iotest.ErrReader(io.ErrUnexpectedEOF)), 5); err != io.ErrUnexpectedEOF {
+		t.Errorf("a truncated body: %v, want %v", err, io.ErrUnexpectedEOF)
 	}
 }

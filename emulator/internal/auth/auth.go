@@ -42,7 +42,10 @@ type Gate interface {
 
 // Store holds the keys. It is immutable after construction.
 type Store struct {
-	keys   map[string]Key
+	keys map[string]Key
+	// rights holds each key's rights as the set a Principal carries, made
+	// once: principals share it and only read it.
+	rights map[string]map[string]bool
 	faults *faults.Set
 	gate   Gate
 }
@@ -67,9 +70,14 @@ func (s *Store) Lookup(apiKey string) (Key, bool) {
 
 // NewStore indexes keys by API key.
 func NewStore(keys []Key, f *faults.Set) *Store {
-	s := &Store{keys: map[string]Key{}, faults: f}
+	s := &Store{keys: map[string]Key{}, rights: map[string]map[string]bool{}, faults: f}
 	for _, k := range keys {
 		s.keys[k.APIKey] = k
+		set := map[string]bool{}
+		for _, r := range k.Rights {
+			set[r] = true
+		}
+		s.rights[k.APIKey] = set
 	}
 	return s
 }
@@ -115,11 +123,14 @@ func (s *Store) malformed(format string, args ...any) *call.Error {
 }
 
 func (s *Store) principal(k Key) *call.Principal {
-	p := &call.Principal{Account: k.Account, APIKey: k.APIKey, Rights: map[string]bool{}}
-	for _, r := range k.Rights {
-		p.Rights[r] = true
+	set, ok := s.rights[k.APIKey]
+	if !ok { // a key from elsewhere than the store
+		set = map[string]bool{}
+		for _, r := range k.Rights {
+			set[r] = true
+		}
 	}
-	return p
+	return &call.Principal{Account: k.Account, APIKey: k.APIKey, Rights: set}
 }
 
 func (s *Store) lookup(apiKey string) (Key, *call.Error) {

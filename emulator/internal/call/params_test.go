@@ -1,8 +1,11 @@
 package call
 
 import (
+	"maps"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -100,4 +103,40 @@ func FuzzParseParams(f *testing.F) {
 		_, _, _ = p.Time("from")
 		_ = p.List("symbols")
 	})
+}
+
+// TestPlainFormAsParseQuery holds the plain-form reading to url.ParseQuery
+// and addValues on random bodies: escapes, semicolons, empty pairs,
+// repeated names, a query beside the body.
+func TestPlainFormAsParseQuery(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	alphabet := []string{"a", "b", "=", "&", "&", "1", ".", "%", "%41", "+", ";", "é"}
+	for i := 0; i < 20000; i++ {
+		var sb strings.Builder
+		for range r.IntN(12) {
+			sb.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		body, query := sb.String(), ""
+		if r.IntN(4) == 0 {
+			query = "a=q"
+		}
+		req := httptest.NewRequest("POST", "/x?"+query, nil)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		got, gerr := ParseParams(req, []byte(body), nil)
+		want := Params{values: map[string]string{}}
+		var werr *Error
+		if query != "" {
+			werr = want.addValues(url.Values{"a": {"q"}})
+		}
+		if strings.TrimSpace(body) != "" {
+			if v, err := url.ParseQuery(body); err != nil {
+				werr = Validation("malformed form body: %v", err)
+			} else {
+				werr = want.addValues(v)
+			}
+		}
+		if (gerr == nil) != (werr == nil) || (gerr == nil && !maps.Equal(got.values, want.values)) {
+			t.Fatalf("body %q query %q: got %v %v, want %v %v", body, query, got.values, gerr, want.values, werr)
+		}
+	}
 }

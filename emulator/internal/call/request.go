@@ -6,7 +6,9 @@ import "net/http"
 type Principal struct {
 	Account string
 	APIKey  string
-	Rights  map[string]bool
+	// Rights is shared by every principal of the key: read it, never
+	// write it.
+	Rights map[string]bool
 }
 
 // Request is what a handler sees.

@@ -145,8 +145,11 @@ func placeRequest(r *api.Request, f *faults.Set) (engine.PlaceRequest, *api.Erro
 		req.TimeInForce = &t
 	}
 	var err *api.Error
-	for name, dst := range map[string]**decimal.Decimal{"quantity": &req.Quantity, "price": &req.Price, "stop_price": &req.StopPrice, "take_rate": &req.TakeRate, "make_rate": &req.MakeRate} {
-		if *dst, err = optDecimal(p, name); err != nil {
+	for _, d := range [...]struct {
+		name string
+		dst  **decimal.Decimal
+	}{{"quantity", &req.Quantity}, {"price", &req.Price}, {"stop_price", &req.StopPrice}, {"take_rate", &req.TakeRate}, {"make_rate", &req.MakeRate}} {
+		if *d.dst, err = optDecimal(p, d.name); err != nil {
 			return req, err
 		}
 	}
