@@ -1,6 +1,7 @@
 package v3
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/conform-harness/conform/emulator/internal/api"
@@ -121,7 +122,11 @@ func (os fullOrders) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
+		start := len(b)
 		b = o.AppendJSON(b)
+		if i == 0 && len(os) > 1 { // room for the rest at once, orders being of a size
+			b = slices.Grow(b, (len(b)-start+64)*(len(os)-1))
+		}
 	}
 	return append(b, ']')
 }
