@@ -306,6 +306,10 @@ func (wr *Writer) JSON(w http.ResponseWriter, r *http.Request, status int, v any
 	wr.write(w, r, status, v)
 }
 
+// jsonType is every answer's Content-Type, one slice for all: net/http
+// only reads a header's values (WriteHeader copies them).
+var jsonType = []string{"application/json; charset=utf-8"}
+
 func (wr *Writer) write(w http.ResponseWriter, r *http.Request, status int, v any) {
 	bp := bodies.Get().(*[]byte)
 	body, err := encode((*bp)[:0], v)
@@ -316,7 +320,7 @@ func (wr *Writer) write(w http.ResponseWriter, r *http.Request, status int, v an
 	// The header map is written directly: its keys are canonical already,
 	// and Set would canonicalize them again on every answer.
 	h := w.Header()
-	h["Content-Type"] = []string{"application/json; charset=utf-8"}
+	h["Content-Type"] = jsonType
 	// An explicit length lets HTTP/1.0 keep-alive clients keep the connection.
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	if wr.Faults.On("V3-CONV-KEEPALIVE") || (r.ProtoMajor == 1 && r.ProtoMinor == 0 && wr.Faults.On("V3-CONV-KEEPALIVE-HTTP10")) {

@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/conform-harness/conform/emulator/faults"
 	"github.com/conform-harness/conform/emulator/internal/call"
@@ -46,8 +48,39 @@ type Store struct {
 	// rights holds each key's rights as the set a Principal carries, made
 	// once: principals share it and only read it.
 	rights map[string]map[string]bool
+	seen   *basicSeen
 	faults *faults.Set
 	gate   Gate
+}
+
+// basicSeen remembers the Basic credentials accepted, by the exact
+// Authorization header, so that a client sending the same header on every
+// request is not decoded and checked again each time: the answer depends on
+// the header alone (the keys and faults are fixed; the gate is asked every
+// time). At most maxBasicSeen headers are kept, so that varied headers
+// cannot grow it.
+type basicSeen struct {
+	m sync.Map // header → Key
+	n atomic.Int32
+}
+
+const maxBasicSeen = 1024
+
+func (b *basicSeen) remember(header string, k Key) {
+	if b != nil && b.n.Add(1) <= maxBasicSeen {
+		b.m.Store(header, k)
+	}
+}
+
+func (b *basicSeen) lookup(header string) (Key, bool) {
+	if b == nil {
+		return Key{}, false
+	}
+	k, ok := b.m.Load(header)
+	if !ok {
+		return Key{}, false
+	}
+	return k.(Key), true
 }
 
 // WithGate returns the store refusing the keys of accounts g says are not
@@ -70,7 +103,7 @@ func (s *Store) Lookup(apiKey string) (Key, bool) {
 
 // NewStore indexes keys by API key.
 func NewStore(keys []Key, f *faults.Set) *Store {
-	s := &Store{keys: map[string]Key{}, rights: map[string]map[string]bool{}, faults: f}
+	s := &Store{keys: map[string]Key{}, rights: map[string]map[string]bool{}, seen: &basicSeen{}, faults: f}
 	for _, k := range keys {
 		s.keys[k.APIKey] = k
 		set := map[string]bool{}
@@ -94,6 +127,9 @@ func (s *Store) Authenticate(r *http.Request, body []byte) (*call.Principal, *ca
 
 func (s *Store) authenticate(r *http.Request, body []byte) (*call.Principal, *call.Error) {
 	h := r.Header.Get("Authorization")
+	if k, ok := s.seen.lookup(h); ok {
+		return s.principal(k), nil
+	}
 	if strings.TrimSpace(h) == "" {
 		return nil, call.AuthRequired()
 	}
@@ -107,7 +143,11 @@ func (s *Store) authenticate(r *http.Request, body []byte) (*call.Principal, *ca
 	}
 	switch scheme {
 	case "Basic":
-		return s.basic(string(raw))
+		p, aerr := s.basic(string(raw))
+		if aerr == nil {
+			s.seen.remember(h, s.keys[p.APIKey])
+		}
+		return p, aerr
 	case "HS256":
 		return s.hs256(r, body, string(raw))
 	default:

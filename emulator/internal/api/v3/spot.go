@@ -102,12 +102,12 @@ func optDecimal(p api.Params, name string) (*decimal.Decimal, *api.Error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	return &d, nil
+	return new(d), nil // a copy: &d would move d to the heap for absent parameters too
 }
 
 func optString(p api.Params, name string) *string {
 	if v, ok := p.String(name); ok {
-		return &v
+		return new(v)
 	}
 	return nil
 }
@@ -145,18 +145,27 @@ func placeRequest(r *api.Request, f *faults.Set) (engine.PlaceRequest, *api.Erro
 		req.TimeInForce = &t
 	}
 	var err *api.Error
-	for _, d := range [...]struct {
-		name string
-		dst  **decimal.Decimal
-	}{{"quantity", &req.Quantity}, {"price", &req.Price}, {"stop_price", &req.StopPrice}, {"take_rate", &req.TakeRate}, {"make_rate", &req.MakeRate}} {
-		if *d.dst, err = optDecimal(p, d.name); err != nil {
-			return req, err
-		}
+	// One by one, not through pointers to req's fields, which would move
+	// req to the heap.
+	if req.Quantity, err = optDecimal(p, "quantity"); err != nil {
+		return req, err
+	}
+	if req.Price, err = optDecimal(p, "price"); err != nil {
+		return req, err
+	}
+	if req.StopPrice, err = optDecimal(p, "stop_price"); err != nil {
+		return req, err
+	}
+	if req.TakeRate, err = optDecimal(p, "take_rate"); err != nil {
+		return req, err
+	}
+	if req.MakeRate, err = optDecimal(p, "make_rate"); err != nil {
+		return req, err
 	}
 	if t, ok, terr := p.Time("expire_time"); terr != nil {
 		return req, terr
 	} else if ok {
-		req.ExpireTime = &t
+		req.ExpireTime = new(t)
 	}
 	if req.StrictValidate, err = p.Bool("strict_validate", false); err != nil {
 		return req, err
