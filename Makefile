@@ -76,7 +76,7 @@ unit-cli:
 
 ## unit-deep: the randomized property tests of the engine and the fixed-point amounts at their full depth, without
 ## -race (under it they run a quarter of their steps: single goroutine, the detector has little to find there)
-DEEP := ^(TestConservation|TestFixedPointAgreesWithDecimals|TestHistoryRing|TestAgainstDecimal)$$
+DEEP := ^(TestConservation|TestFixedPointAgreesWithDecimals|TestHistoryRing|TestRecycledHistory|TestAgainstDecimal)$$
 unit-deep:
 	$(GO) test -count=1 -run '$(DEEP)' ./emulator/internal/engine/ ./emulator/internal/fixed/
 
