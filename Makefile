@@ -29,26 +29,24 @@ cli:
 conform: build
 	$(BIN)/conform run --procs $(PROCS) --out $(REPORTS) $(if $(TARGET),--target $(TARGET)) $(ARGS)
 
-## test: everything that proves the harness works; CI runs this. Four stages, each after the one before, run by
-## internal/stages/maketest: one line per stage with each step's time, a progress line at least every 15 s, and a
-## step's output (its log in bin/test/) only when it failed; each step's log ends with the CPU it used.
-## 1. the steps that only compute (gofmt and vet, the package tests under -race, the build, the property tests at
-##    full depth without -race) side by side;
-## 2. the conformance run, then its coverage check beside the trust checks (which read its reports as their full
-##    run), and the benign wire check: CPU-bound, and timing nothing (the conformance run's limit specs tell a
-##    harness too slow for a window apart: inconclusive);
-## 3. the steps that need a harness on time but little CPU, side by side: the package tests that offer load at a
-##    measured rate (see unit), conform load's verdict checks (make trust-timed) and the remote-sandbox profile (make
-##    remote-fast, eight account sets over 5 ms each way: it waits on round trips and judges limit rows from one
-##    address at its end);
-## 4. the mutation run, alone: its limit faults are killed only by a harness on time for 1-second windows.
+## test: everything that proves the harness works; CI runs this. Two stages, run by internal/stages/maketest: one
+## line per stage with each step's time, a progress line at least every 15 s, and a step's output (its log in
+## bin/test/) only when it failed; each step's log ends with the CPU it used.
+## 1. Everything but mutation, side by side, each step once what it needs is made (@build: after the build step;
+##    the timed steps after the conformance run, the one that takes both CPUs at the normal priority).
+##    The steps that only compute run at a lower CPU priority (~: nice 10): gofmt and vet, the package tests under
+##    -race, the property tests at full depth, the trust checks (which read the conformance run's reports as their
+##    full run) and the benign wire check. The steps that need a harness on time run at the normal one and take the
+##    CPU they need first: the conformance run (its limit specs judge 1-second windows) and its coverage check, the
+##    package tests that offer load at a measured rate (unit-timed) and conform load's verdict checks
+##    (trust-timed), and the remote-sandbox profile (make remote-fast, eight account sets over 5 ms each way): it
+##    waits on round trips and one address's budget for minutes and judges limit rows from one address at its end.
+## 2. the mutation run, alone: its limit faults are killed only by a harness on time for 1-second windows.
 ## A failing step fails make test (a stage with a failure runs to its end; later stages do not start).
 ## Fuzzing explores for minutes and is not a step: make fuzz (the fuzz targets' seed corpora run in unit-race).
 test:
 	@$(GO) run ./internal/stages/maketest -logs $(BIN)/test \
-	  'vet unit-race build unit-deep' \
-	  '-j3+conform-check+coverage+trust-parallel wirebenign-fast' \
-	  'unit-timed trust-timed+remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8' \
+	  'build ~vet ~unit-race ~unit-deep conform-check+coverage+@build ~trust-parallel+@conform-check ~wirebenign-fast+@build unit-timed+trust-timed+@conform-check remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8+@conform-check' \
 	  'mutation'
 
 vet:

@@ -4,7 +4,9 @@
 //	go run ./internal/stages/maketest [-logs DIR] [-every 15s] [-tail 60] STAGE...
 //
 // A STAGE is one argument: its steps separated by spaces, a step's targets
-// and variables joined with "+" ("conform-check+coverage").
+// and variables joined with "+" ("conform-check+coverage"), "@TARGET" among
+// them to start it after the earlier step of its stage that makes TARGET ended, a leading "~"
+// to run it at a lower CPU priority (nice 10).
 package main
 
 import (
@@ -42,9 +44,22 @@ func main() {
 		Start: func(ctx context.Context, s stages.Step, log io.Writer) (func() error, error) {
 			args := []string{"--no-print-directory"}
 			if !slices.Contains(s.Args, "build") {
-				args = append(args, "-o", "build") // built by the first stage
+				args = append(args, "-o", "build") // built by the first stage, or by a step it waits for
 			}
-			c := exec.CommandContext(ctx, makeCmd, append(args, s.Args...)...)
+			for _, t := range s.Made {
+				if t != "build" {
+					args = append(args, "-o", t) // made by a step it waited for
+				}
+			}
+			name, args := makeCmd, append(args, s.Args...)
+			if s.Nice {
+				// nice(1) where there is one; without it the step runs at
+				// the others' priority.
+				if nice, err := exec.LookPath("nice"); err == nil {
+					name, args = nice, append([]string{"-n", "10", makeCmd}, args...)
+				}
+			}
+			c := exec.CommandContext(ctx, name, args...)
 			c.Stdout, c.Stderr = log, log
 			c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
 			c.WaitDelay = 30 * time.Second
