@@ -6,7 +6,7 @@
 // A STAGE is one argument: its steps separated by spaces, a step's targets
 // and variables joined with "+" ("conform-check+coverage"), "@TARGET" among
 // them to start it after the earlier step of its stage that makes TARGET ended, a leading "~"
-// to run it at a lower CPU priority (nice 10).
+// to run it at the lowest CPU priority (nice 19).
 package main
 
 import (
@@ -56,7 +56,7 @@ func main() {
 				// nice(1) where there is one; without it the step runs at
 				// the others' priority.
 				if nice, err := exec.LookPath("nice"); err == nil {
-					name, args = nice, append([]string{"-n", "10", makeCmd}, args...)
+					name, args = nice, append([]string{"-n", "19", makeCmd}, args...)
 				}
 			}
 			c := exec.CommandContext(ctx, name, args...)
