@@ -46,8 +46,8 @@ conform: build
 ## Fuzzing explores for minutes and is not a step: make fuzz (the fuzz targets' seed corpora run in unit-race).
 test:
 	@$(GO) run ./internal/stages/maketest -logs $(BIN)/test \
-	  'build ~vet ~unit-race ~unit-deep conform-check+coverage+@build trust-parallel+@conform-check ~wirebenign-fast+@build' \
-	  'remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8 unit-timed+trust-timed ~mutation'
+	  'build ~unit-race -j3+conform-check+coverage+trust-parallel+@build wirebenign-fast+@build' \
+	  'remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8 unit-timed+trust-timed ~mutation ~vet ~unit-deep'
 
 vet:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -220,7 +220,7 @@ func TestTrustNoSecretInAnyArtifact(t *testing.T) {
 	t.Run("target accepting any credentials", func(t *testing.T) {
 		base := startEmulator(t, emulator.Options{ControlPlane: true, Faults: []string{"V3-AUTH-BASIC-FAIL", "V3-AUTH-HS256-FAIL", "V3-AUTH-MALFORMED", "V3-AUTH-UNKNOWN-KEY"}})
 		out := t.TempDir()
-		code, console := conformCLI(t, bin, nil, "run", "--target", base, "--label-filter", "/^rule:V3-AUTH-/", "--procs", "2", "--out", out)
+		code, console := conformCLI(t, bin, nil, "run", "--target", base, "--label-filter", "/^rule:V3-AUTH-/", "--procs", fewSpecsProcs, "--out", out)
 		if code != exitFailed {
 			t.Fatalf("want exit %d (auth specs failing), got %d:\n%s", exitFailed, code, console)
 		}
