@@ -47,7 +47,7 @@ conform: build
 test:
 	@$(GO) run ./internal/stages/maketest -logs $(BIN)/test \
 	  'build ~unit-race -j3+conform-check+coverage+trust-parallel+@build wirebenign-fast+@build' \
-	  'remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8 unit-timed+trust-timed ~mutation ~vet ~unit-deep'
+	  'remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8 unit-timed+trust-timed ~mutation+MUTATION_BASELINE=$(REPORTS)/ginkgo.json ~vet ~unit-deep'
 
 vet:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -146,9 +146,12 @@ clients: build
 	@test -d clients/ccxt/node_modules/ccxt || npm ci --prefix clients/ccxt --no-audit --no-fund
 	CONFORM_BIN=$(abspath $(BIN)) CONFORM_CLIENTS=require $(GO) test -count=1 -run '^TestClients' ./cmd/conform/
 
-## mutation: every fault of the emulator must be killed by its rule's specs (full table)
+## mutation: every fault of the emulator must be killed by its rule's specs (full table).
+## MUTATION_BASELINE: the Ginkgo report of a whole conform run of the same suite against the embedded emulator, read
+## as the fault-free baseline instead of running it again (make test gives conform-check's, $(REPORTS)/ginkgo.json)
+MUTATION_BASELINE ?=
 mutation: build
-	$(BIN)/conform mutate --out $(REPORTS)
+	$(BIN)/conform mutate --out $(REPORTS) $(if $(MUTATION_BASELINE),--baseline $(MUTATION_BASELINE))
 
 
 ## fuzz: short runs (FUZZTIME executions each) of the emulator's request-decoding fuzz tests; FUZZTIME=5m for a long one
