@@ -258,19 +258,23 @@ const (
 // whose specs trade between the process's own accounts run green there.
 func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
 	// Full suite runs against targets of their own (own emulator, proxy and ports): they
-	// wait more than they compute, so they run side by side with the other checks.
+	// wait more than they compute, so they run side by side with the other checks, and
+	// the two halves side by side (each was half of the longest trust check).
 	t.Parallel()
 	bin := binDir(t)
 	// No control plane: not recognisable as the emulator. No limits: the
 	// proxy merges every source address into its own.
-	proxy, log := loggingProxy(t, startEmulator(t, emulator.Options{NoLimits: true}))
-	code, console := conformCLI(t, bin, fixtureKeysEnv(t, 0), "run", "--target", proxy, "--procs", "2", "--out", t.TempDir())
-	if code != exitOK && code != exitFailed {
-		t.Fatalf("exit %d:\n%s", code, console)
-	}
-	if seen := log.lines(); len(seen) > 0 {
-		t.Errorf("%d authenticated mutating requests reached an undeclared target, e.g. %s", len(seen), seen[0])
-	}
+	t.Run("undeclared", func(t *testing.T) {
+		t.Parallel()
+		proxy, log := loggingProxy(t, startEmulator(t, emulator.Options{NoLimits: true}))
+		code, console := conformCLI(t, bin, fixtureKeysEnv(t, 0), "run", "--target", proxy, "--procs", "2", "--out", t.TempDir())
+		if code != exitOK && code != exitFailed {
+			t.Fatalf("exit %d:\n%s", code, console)
+		}
+		if seen := log.lines(); len(seen) > 0 {
+			t.Errorf("%d authenticated mutating requests reached an undeclared target, e.g. %s", len(seen), seen[0])
+		}
+	})
 	// One account set, serial: what may go wrong there is one spec's orders,
 	// fills or balances meeting the next's on the one account, so the areas
 	// whose specs trade between the process's own two accounts (spot,
@@ -279,25 +283,30 @@ func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
 	// areas waiting on one user's budget): the other areas trade less, and
 	// the whole suite on a sandbox is TestRemoteSandboxCertification's (an
 	// account set per process, make remote-fast).
-	sandbox := t.TempDir()
-	start := time.Now()
-	code, console = conformCLI(t, bin, fixtureKeysEnv(t, 1), "run", "--target", proxy, "--sandbox", "--procs", "2",
-		"--label-filter", oneSetAreas, "--out", sandbox)
-	t.Logf("sandbox run on one account set: exit %d in %s", code, time.Since(start).Round(time.Second))
-	if code != exitOK {
-		t.Fatalf("sandbox run on one account set at --procs 2: exit %d:\n%s", code, tail(console, 60))
-	}
-	if !strings.Contains(console, "running 1 process(es) instead of 2") {
-		t.Errorf("the CLI did not say it runs serially:\n%s", tail(console, 60))
-	}
-	if specs, _ := runSummary(t, sandbox); specs < oneSetMinSpecs {
-		t.Errorf("only %d specs ran (want at least %d)", specs, oneSetMinSpecs)
-	} else {
-		t.Logf("%d specs ran on one account set", specs)
-	}
-	if len(log.lines()) == 0 {
-		t.Error("declared a sandbox, the trading specs sent no authenticated mutating request: the log does not see them")
-	}
+	t.Run("sandbox on one account set", func(t *testing.T) {
+		t.Parallel()
+		proxy, log := loggingProxy(t, startEmulator(t, emulator.Options{NoLimits: true}))
+		sandbox := t.TempDir()
+		start := time.Now()
+		code, console := conformCLI(t, bin, fixtureKeysEnv(t, 1), "run", "--target", proxy, "--sandbox", "--procs", "2",
+			"--label-filter", oneSetAreas, "--out", sandbox)
+		t.Logf("sandbox run on one account set: exit %d in %s", code, time.Since(start).Round(time.Second))
+		if code != exitOK {
+			t.Fatalf("sandbox run on one account set at --procs 2: exit %d:\n%s", code, tail(console, 60))
+		}
+		if !strings.Contains(console, "running 1 process(es) instead of 2") {
+			t.Errorf("the CLI did not say it runs serially:\n%s", tail(console, 60))
+		}
+		if specs, _ := runSummary(t, sandbox); specs < oneSetMinSpecs {
+			t.Errorf("only %d specs ran (want at least %d)", specs, oneSetMinSpecs)
+		} else {
+			t.Logf("%d specs ran on one account set", specs)
+		}
+		// Declared a sandbox, the same kind of proxy sees them: the log works.
+		if len(log.lines()) == 0 {
+			t.Error("declared a sandbox, the trading specs sent no authenticated mutating request: the log does not see them")
+		}
+	})
 }
 
 // tcpProxy relays every connection to upstream from its own address, as a
