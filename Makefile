@@ -31,17 +31,18 @@ conform: build
 
 ## test: everything that proves the harness works; CI runs this. Two stages, run by internal/stages/maketest: one
 ## line per stage with each step's time, a progress line at least every 15 s, and a step's output (its log in
-## bin/test/) only when it failed; each step's log ends with the CPU it used.
-## 1. Everything but mutation, side by side, each step once what it needs is made (@build: after the build step;
-##    the timed steps after the conformance run, the one that takes both CPUs at the normal priority).
-##    The steps that only compute run at a lower CPU priority (~: nice 10): gofmt and vet, the package tests under
-##    -race, the property tests at full depth, the trust checks (which read the conformance run's reports as their
-##    full run) and the benign wire check. The steps that need a harness on time run at the normal one and take the
-##    CPU they need first: the conformance run (its limit specs judge 1-second windows) and its coverage check, the
-##    package tests that offer load at a measured rate (unit-timed) and conform load's verdict checks
-##    (trust-timed), and the remote-sandbox profile (make remote-fast, eight account sets over 5 ms each way): it
-##    waits on round trips and one address's budget for minutes and judges limit rows from one address at its end.
-## 2. the mutation run, alone: its limit faults are killed only by a harness on time for 1-second windows.
+## bin/test/) only when it failed; each step's log ends with the CPU it used. Each step starts once what it needs is
+## made (@build: after the build step). The steps that only compute, and whose tests time nothing that a busy
+## machine could miss, run at the lowest CPU priority (~: nice 19) and take what the others leave; the others run at
+## the normal one. make test is CPU-bound on two cores: its steps collect garbage a quarter as often (GOGC=400).
+## 1. The conformance run, then its coverage check and the trust checks (which read its reports as their full run),
+##    beside the benign wire check; the package tests under -race (~) fill in.
+## 2. The remote-sandbox profile (make remote-fast, eight account sets over 5 ms each way: it waits on round trips
+##    and one address's budget for two minutes and judges limit rows from one address at its end), the package tests
+##    that offer load at a measured rate (unit-timed) and conform load's verdict checks (trust-timed), all needing
+##    a harness on time but little CPU; beside them, at the lowest priority, gofmt and go vet, the property tests at
+##    full depth, and the mutation run, its baseline read from the conformance run's report (MUTATION_BASELINE): a
+##    limit fault it could not kill beside the others runs again at its end, two at a time.
 ## A failing step fails make test (a stage with a failure runs to its end; later stages do not start).
 ## Fuzzing explores for minutes and is not a step: make fuzz (the fuzz targets' seed corpora run in unit-race).
 test:
@@ -112,8 +113,9 @@ TIMED_TRUST := ^TestTrustLoadVerdicts$$
 trust-parallel: build conform-check
 	CONFORM_FULL_RUN=$(abspath $(REPORTS)) CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 16 -run '^TestTrust' -skip '$(TIMED_TRUST)' ./cmd/conform/
 
-## trust-timed: the trust checks of conform load's verdicts, which offer load at a measured rate: not beside the
-## third stage of make test (load average near 20), where the generator falls short of 50 requests a second
+## trust-timed: the trust checks of conform load's verdicts, which offer load at a measured rate: not beside make
+## test's CPU-bound steps at the same priority (load average near 20), where the generator falls short of 50
+## requests a second
 trust-timed: build
 	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -run '$(TIMED_TRUST)' ./cmd/conform/
 
