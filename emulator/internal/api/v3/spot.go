@@ -64,7 +64,11 @@ func newOrderJSON(o engine.Order, f *faults.Set) orderJSON {
 		Type: string(o.Type), TimeInForce: string(o.TimeInForce), Quantity: api.FormatDecimal(o.Quantity),
 		QuantityCumulative: api.FormatDecimal(o.QuantityCumulative), Price: decStr(o.Price), PriceAverage: api.FormatDecimal(o.PriceAverage),
 		StopPrice: decStr(o.StopPrice), DisplayQuantity: o.DisplayQuantity, OriginalClientOrderID: o.OriginalClientOrderID,
-		CreatedAt: wireTime(o.CreatedAt), UpdatedAt: wireTime(o.UpdatedAt),
+		CreatedAt: wireTime(o.CreatedAt),
+	}
+	out.UpdatedAt = out.CreatedAt // a new order's, formatted once
+	if !o.UpdatedAt.Equal(o.CreatedAt) {
+		out.UpdatedAt = wireTime(o.UpdatedAt)
 	}
 	if o.ExpireTime != nil {
 		out.ExpireTime = wireTime(*o.ExpireTime)
