@@ -117,9 +117,6 @@ func Analyze(sources []Source, opt AnalyzeOptions) (*Analysis, error) {
 	if len(sources) == 0 {
 		return nil, errors.New("analyze: no results files")
 	}
-	if opt.PlotPoints <= 0 {
-		opt.PlotPoints = 4000
-	}
 	seen := map[string]bool{}
 	for _, src := range sources {
 		abs, err := filepath.Abs(src.Path)
@@ -132,65 +129,89 @@ func Analyze(sources []Source, opt AnalyzeOptions) (*Analysis, error) {
 		seen[abs] = true
 	}
 
-	total := newAggregate()
-	total.perSecond = map[int64]*SecondCount{}
-	runs := map[string]*aggregate{}
-	infos := map[string]*RunInfo{}
-	var order []string
-	owner := map[string]int{}
-	p := plot.New(plot.Title(opt.Title), plot.Downsample(opt.PlotPoints))
-	var plotErr error
-
+	z := newAnalyzer(opt)
 	for i, src := range sources {
-		known := map[string]RunInfo{}
-		for _, ri := range src.Runs {
-			known[ri.Attack] = ri
-		}
-		rename := map[string]string{}
-		err := decodeFile(src.Path, func(r *vegeta.Result) error {
-			name, ok := rename[r.Attack]
-			if !ok {
-				name = r.Attack
-				if _, taken := owner[name]; taken {
-					name = r.Attack + "@" + strconv.Itoa(i+1)
-				}
-				owner[name] = i
-				rename[r.Attack] = name
-				agg := newAggregate()
-				if ri, ok := known[r.Attack]; ok {
-					ri.Attack = name
-					infos[name] = &ri
-					pc := ri.pacing()
-					agg.pacing, agg.duration = &pc, ri.duration()
-				}
-				runs[name] = agg
-				order = append(order, name)
-			}
-			r.Attack = name
-			runs[name].add(r)
-			total.add(r)
-			if plotErr == nil {
-				plotErr = p.Add(r) // a plot that cannot take a point is incomplete, not fatal
-			}
-			if opt.Out != nil {
-				if err := opt.Out.Encode(r); err != nil {
-					return fmt.Errorf("write merged results: %w", err)
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		if err := decodeFile(src.Path, z.source(i, src.Runs)); err != nil {
 			return nil, err
 		}
 	}
-	p.Close()
+	return z.finish(), nil
+}
 
-	s := summarize(total, runs, infos, order, opt)
-	a := &Analysis{Summary: s, Plot: p}
-	if plotErr != nil {
-		a.PlotNote = "the latency plot is incomplete: " + plotErr.Error()
+// analyzer accumulates the results of one or more sources, in the order
+// read, for Analyze; Execute feeds it a run's results as they are recorded.
+type analyzer struct {
+	opt     AnalyzeOptions
+	total   *aggregate
+	runs    map[string]*aggregate
+	infos   map[string]*RunInfo
+	order   []string
+	owner   map[string]int
+	plot    *plot.Plot
+	plotErr error
+}
+
+func newAnalyzer(opt AnalyzeOptions) *analyzer {
+	if opt.PlotPoints <= 0 {
+		opt.PlotPoints = 4000
 	}
-	return a, nil
+	z := &analyzer{opt: opt, total: newAggregate(), runs: map[string]*aggregate{}, infos: map[string]*RunInfo{},
+		owner: map[string]int{}, plot: plot.New(plot.Title(opt.Title), plot.Downsample(opt.PlotPoints))}
+	z.total.perSecond = map[int64]*SecondCount{}
+	return z
+}
+
+// source returns what takes the results of source i (from 0), whose runs
+// are known to be runs.
+func (z *analyzer) source(i int, runs []RunInfo) func(*vegeta.Result) error {
+	known := map[string]RunInfo{}
+	for _, ri := range runs {
+		known[ri.Attack] = ri
+	}
+	rename := map[string]string{}
+	return func(r *vegeta.Result) error {
+		name, ok := rename[r.Attack]
+		if !ok {
+			name = r.Attack
+			if _, taken := z.owner[name]; taken {
+				name = r.Attack + "@" + strconv.Itoa(i+1)
+			}
+			z.owner[name] = i
+			rename[r.Attack] = name
+			agg := newAggregate()
+			if ri, ok := known[r.Attack]; ok {
+				ri.Attack = name
+				z.infos[name] = &ri
+				pc := ri.pacing()
+				agg.pacing, agg.duration = &pc, ri.duration()
+			}
+			z.runs[name] = agg
+			z.order = append(z.order, name)
+		}
+		r.Attack = name
+		z.runs[name].add(r)
+		z.total.add(r)
+		if z.plotErr == nil {
+			z.plotErr = z.plot.Add(r) // a plot that cannot take a point is incomplete, not fatal
+		}
+		if z.opt.Out != nil {
+			if err := z.opt.Out.Encode(r); err != nil {
+				return fmt.Errorf("write merged results: %w", err)
+			}
+		}
+		return nil
+	}
+}
+
+// finish computes the summary and closes the plot.
+func (z *analyzer) finish() *Analysis {
+	z.plot.Close()
+	s := summarize(z.total, z.runs, z.infos, z.order, z.opt)
+	a := &Analysis{Summary: s, Plot: z.plot}
+	if z.plotErr != nil {
+		a.PlotNote = "the latency plot is incomplete: " + z.plotErr.Error()
+	}
+	return a
 }
 
 // decodeFile calls fn with every result in a results file (gob, JSON or
