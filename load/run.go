@@ -164,7 +164,7 @@ func Run(ctx context.Context, cfg RunConfig) (RunInfo, error) {
 	}
 
 	bw := bufio.NewWriterSize(cfg.Results, 1<<16)
-	rec := &recorder{enc: vegeta.NewEncoder(bw), prog: newProgress(cfg.Pacing, cfg.Duration)}
+	rec := &recorder{enc: newGobResults(bw).Encode, prog: newProgress(cfg.Pacing, cfg.Duration)}
 	rec.obs, _ = cfg.Scenario.(Observer)
 	if cfg.analyze != nil {
 		rec.also = cfg.analyze(info)
