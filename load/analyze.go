@@ -51,7 +51,7 @@ type Analysis struct {
 
 // aggregate accumulates the figures of one run, or of all.
 type aggregate struct {
-	metrics    vegeta.Metrics
+	metrics    figures
 	lat        Histogram
 	lag        Histogram
 	noResponse uint64
@@ -66,12 +66,14 @@ type aggregate struct {
 	// perSecond counts results by the second they were sent in, for the
 	// throughput-over-time chart (only the total aggregate keeps it).
 	perSecond map[int64]*SecondCount
+	second    *SecondCount // perSecond[secondAt], the last one counted
+	secondAt  int64
 }
 
 func newAggregate() *aggregate { return &aggregate{errors: map[string]uint64{}} }
 
 func (a *aggregate) add(r *vegeta.Result) {
-	a.metrics.Add(r)
+	a.metrics.add(r)
 	a.lat.Record(r.Latency)
 	if r.Code == 0 {
 		a.noResponse++
@@ -81,10 +83,13 @@ func (a *aggregate) add(r *vegeta.Result) {
 	}
 	if a.perSecond != nil {
 		sec := r.Timestamp.Unix()
-		c := a.perSecond[sec]
-		if c == nil {
-			c = &SecondCount{}
-			a.perSecond[sec] = c
+		c := a.second
+		if c == nil || sec != a.secondAt {
+			if c = a.perSecond[sec]; c == nil {
+				c = &SecondCount{}
+				a.perSecond[sec] = c
+			}
+			a.second, a.secondAt = c, sec
 		}
 		c.Sent++
 		if r.Code >= 200 && r.Code < 400 {
@@ -102,7 +107,7 @@ func (a *aggregate) add(r *vegeta.Result) {
 
 // finish computes the derived metrics and the schedule lag.
 func (a *aggregate) finish() {
-	a.metrics.Close()
+	a.metrics.close()
 	for _, off := range a.offsets {
 		a.lag.Record(time.Duration(max(off-a.minOffset, 0)))
 	}
@@ -169,7 +174,16 @@ func (z *analyzer) source(i int, runs []RunInfo) func(*vegeta.Result) error {
 		known[ri.Attack] = ri
 	}
 	rename := map[string]string{}
+	var last struct { // the previous result's attack: most often this one's
+		attack, name string
+		agg          *aggregate
+	}
 	return func(r *vegeta.Result) error {
+		if last.agg != nil && r.Attack == last.attack {
+			r.Attack = last.name
+			return z.add(last.agg, r)
+		}
+		attack := r.Attack
 		name, ok := rename[r.Attack]
 		if !ok {
 			name = r.Attack
@@ -189,18 +203,24 @@ func (z *analyzer) source(i int, runs []RunInfo) func(*vegeta.Result) error {
 			z.order = append(z.order, name)
 		}
 		r.Attack = name
-		z.runs[name].add(r)
-		z.total.add(r)
-		if z.plotErr == nil {
-			z.plotErr = z.plot.Add(r) // a plot that cannot take a point is incomplete, not fatal
-		}
-		if z.opt.Out != nil {
-			if err := z.opt.Out.Encode(r); err != nil {
-				return fmt.Errorf("write merged results: %w", err)
-			}
-		}
-		return nil
+		last.attack, last.name, last.agg = attack, name, z.runs[name]
+		return z.add(last.agg, r)
 	}
+}
+
+// add takes result r of the run that agg aggregates.
+func (z *analyzer) add(agg *aggregate, r *vegeta.Result) error {
+	agg.add(r)
+	z.total.add(r)
+	if z.plotErr == nil {
+		z.plotErr = z.plot.Add(r) // a plot that cannot take a point is incomplete, not fatal
+	}
+	if z.opt.Out != nil {
+		if err := z.opt.Out.Encode(r); err != nil {
+			return fmt.Errorf("write merged results: %w", err)
+		}
+	}
+	return nil
 }
 
 // finish computes the summary and closes the plot.
@@ -249,16 +269,13 @@ func summarize(total *aggregate, runs map[string]*aggregate, infos map[string]*R
 		a.finish()
 		total.lag.Merge(&a.lag)
 	}
-	total.metrics.Close()
+	total.metrics.close()
 	m := &total.metrics
 	s := &Summary{
 		Title: opt.Title, Earliest: m.Earliest, Latest: m.Latest, SpanS: m.Duration.Seconds(),
 		Requests: m.Requests, NoResponse: total.noResponse, WallRate: m.Rate, Throughput: m.Throughput, Success: m.Success,
-		StatusCodes: map[string]uint64{}, Latency: latencyFigures(&total.lat), ScheduleLag: lagFigures(&total.lag),
-		BytesOut: m.BytesOut.Total, latency: &total.lat, perSecond: secondsSeries(total.perSecond),
-	}
-	for c, n := range m.StatusCodes {
-		s.StatusCodes[c] = uint64(n)
+		StatusCodes: m.StatusCodes(), Latency: latencyFigures(&total.lat), ScheduleLag: lagFigures(&total.lag),
+		BytesOut: m.BytesOut, latency: &total.lat, perSecond: secondsSeries(total.perSecond),
 	}
 	if s.Requests > 0 {
 		s.Share429 = float64(s.StatusCodes["429"]) / float64(s.Requests)
