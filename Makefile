@@ -29,27 +29,26 @@ cli:
 conform: build
 	$(BIN)/conform run --procs $(PROCS) --out $(REPORTS) $(if $(TARGET),--target $(TARGET)) $(ARGS)
 
-## test: everything that proves the harness works; CI runs this. Four stages, each after the one before, run by
-## internal/stages/maketest: one line per stage with each step's time, a progress line at least every 15 s, and a
-## step's output (its log in bin/test/) only when it failed; each step's log ends with the CPU it used.
-## 1. the steps that only compute (gofmt and vet, the package tests under -race, the build, the property tests at
-##    full depth without -race) side by side;
-## 2. the conformance run, then its coverage check beside the trust checks (which read its reports as their full
-##    run), and the benign wire check: CPU-bound, and timing nothing (the conformance run's limit specs tell a
-##    harness too slow for a window apart: inconclusive);
-## 3. the steps that need a harness on time but little CPU, side by side: the package tests that offer load at a
-##    measured rate (see unit), conform load's verdict checks (make trust-timed) and the remote-sandbox profile (make
-##    remote-fast, eight account sets over 5 ms each way: it waits on round trips and judges limit rows from one
-##    address at its end);
-## 4. the mutation run, alone: its limit faults are killed only by a harness on time for 1-second windows.
+## test: everything that proves the harness works; CI runs this. Two stages, run by internal/stages/maketest: one
+## line per stage with each step's time, a progress line at least every 15 s, and a step's output (its log in
+## bin/test/) only when it failed; each step's log ends with the CPU it used. Each step starts once what it needs is
+## made (@build: after the build step). The steps that only compute, and whose tests time nothing that a busy
+## machine could miss, run at the lowest CPU priority (~: nice 19) and take what the others leave; the others run at
+## the normal one. make test is CPU-bound on two cores: its steps collect garbage a quarter as often (GOGC=400).
+## 1. The conformance run, then its coverage check and the trust checks (which read its reports as their full run),
+##    beside the benign wire check; the package tests under -race (~) fill in.
+## 2. The remote-sandbox profile (make remote-fast, eight account sets over 5 ms each way: it waits on round trips
+##    and one address's budget for two minutes and judges limit rows from one address at its end), the package tests
+##    that offer load at a measured rate (unit-timed) and conform load's verdict checks (trust-timed), all needing
+##    a harness on time but little CPU; beside them, at the lowest priority, gofmt and go vet, the property tests at
+##    full depth, and the mutation run, its baseline read from the conformance run's report (MUTATION_BASELINE): a
+##    limit fault it could not kill beside the others runs again at its end, two at a time.
 ## A failing step fails make test (a stage with a failure runs to its end; later stages do not start).
 ## Fuzzing explores for minutes and is not a step: make fuzz (the fuzz targets' seed corpora run in unit-race).
 test:
 	@$(GO) run ./internal/stages/maketest -logs $(BIN)/test \
-	  'vet unit-race build unit-deep' \
-	  '-j3+conform-check+coverage+trust-parallel wirebenign-fast' \
-	  'unit-timed trust-timed+remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8' \
-	  'mutation'
+	  'build ~unit-race -j3+conform-check+coverage+trust-parallel+@build wirebenign-fast+@build' \
+	  'remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8 unit-timed+trust-timed ~mutation+MUTATION_BASELINE=$(REPORTS)/ginkgo.json ~vet ~unit-deep'
 
 vet:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -76,7 +75,7 @@ unit-cli:
 
 ## unit-deep: the randomized property tests of the engine and the fixed-point amounts at their full depth, without
 ## -race (under it they run a quarter of their steps: single goroutine, the detector has little to find there)
-DEEP := ^(TestConservation|TestFixedPointAgreesWithDecimals|TestHistoryRing|TestAgainstDecimal)$$
+DEEP := ^(TestConservation|TestFixedPointAgreesWithDecimals|TestHistoryRing|TestRecycledHistory|TestAgainstDecimal)$$
 unit-deep:
 	$(GO) test -count=1 -run '$(DEEP)' ./emulator/internal/engine/ ./emulator/internal/fixed/
 
@@ -114,8 +113,9 @@ TIMED_TRUST := ^TestTrustLoadVerdicts$$
 trust-parallel: build conform-check
 	CONFORM_FULL_RUN=$(abspath $(REPORTS)) CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -parallel 16 -run '^TestTrust' -skip '$(TIMED_TRUST)' ./cmd/conform/
 
-## trust-timed: the trust checks of conform load's verdicts, which offer load at a measured rate: not beside the
-## third stage of make test (load average near 20), where the generator falls short of 50 requests a second
+## trust-timed: the trust checks of conform load's verdicts, which offer load at a measured rate: not beside make
+## test's CPU-bound steps at the same priority (load average near 20), where the generator falls short of 50
+## requests a second
 trust-timed: build
 	CONFORM_BIN=$(abspath $(BIN)) $(GO) test -count=1 -run '$(TIMED_TRUST)' ./cmd/conform/
 
@@ -148,9 +148,12 @@ clients: build
 	@test -d clients/ccxt/node_modules/ccxt || npm ci --prefix clients/ccxt --no-audit --no-fund
 	CONFORM_BIN=$(abspath $(BIN)) CONFORM_CLIENTS=require $(GO) test -count=1 -run '^TestClients' ./cmd/conform/
 
-## mutation: every fault of the emulator must be killed by its rule's specs (full table)
+## mutation: every fault of the emulator must be killed by its rule's specs (full table).
+## MUTATION_BASELINE: the Ginkgo report of a whole conform run of the same suite against the embedded emulator, read
+## as the fault-free baseline instead of running it again (make test gives conform-check's, $(REPORTS)/ginkgo.json)
+MUTATION_BASELINE ?=
 mutation: build
-	$(BIN)/conform mutate --out $(REPORTS)
+	$(BIN)/conform mutate --out $(REPORTS) $(if $(MUTATION_BASELINE),--baseline $(MUTATION_BASELINE))
 
 
 ## fuzz: short runs (FUZZTIME executions each) of the emulator's request-decoding fuzz tests; FUZZTIME=5m for a long one

@@ -18,12 +18,14 @@ import (
 	"github.com/conform-harness/conform/rules"
 )
 
-const mutateSynopsis = `usage: conform mutate [--only IDS] [--parallel N] [--out DIR] [--suite PATH] [--list]
+const mutateSynopsis = `usage: conform mutate [--only IDS] [--parallel N] [--out DIR] [--suite PATH] [--baseline FILE] [--list]
 
 Mutation testing of the suite: for each emulator fault, runs the specs of the
 fault's rule (--ginkgo.label-filter=rule:<ID>) against an embedded emulator
 with that one fault on, and expects at least one of them to fail (KILLED).
-A baseline run of the same specs without faults must pass. Writes
+A baseline run of the same specs without faults must pass (--baseline: read
+from the report of a whole conform run of the same suite against the
+embedded emulator instead, e.g. reports/ginkgo.json). Writes
 <out>/mutation.json (the kill table, a summary of every run) and keeps the
 report and log of a run under <out>/mutation/ only where someone has to
 look: survivors, errors, a failing baseline (--keep-all keeps every one).
@@ -48,6 +50,7 @@ type mutateOptions struct {
 	out      string
 	timeout  time.Duration
 	keepAll  bool
+	baseline string
 }
 
 func mutateFlagSet(o *mutateOptions) *flag.FlagSet {
@@ -59,6 +62,7 @@ func mutateFlagSet(o *mutateOptions) *flag.FlagSet {
 	fs.StringVar(&o.out, "out", "reports", "output `dir` for mutation.json and the runs' reports")
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time limit of each suite run")
 	fs.BoolVar(&o.keepAll, "keep-all", false, "keep the report and log of every run, killed faults' too")
+	fs.StringVar(&o.baseline, "baseline", "", "the Ginkgo report (ginkgo.json) of a whole conform run of the same suite against the embedded emulator: the baseline, read instead of run")
 	return fs
 }
 
@@ -161,6 +165,11 @@ func cmdMutate(args []string, e *env) error {
 		}
 	}
 	plan := mutation.NewPlan(covered, mutation.Waits(dry), o.parallel, runDir, o.timeout)
+	if o.baseline != "" {
+		if err := plan.UseBaseline(o.baseline); err != nil {
+			return usageErrorf("mutate: --baseline: %v", err)
+		}
+	}
 	// Each run builds the tree of its rules' top-level containers only.
 	plan.Confine(mutation.Containers(dry))
 	for _, j := range plan.Jobs { // written by the suite runs

@@ -585,17 +585,24 @@ func TestRemoteSandboxFaults(t *testing.T) {
 			dir := t.TempDir()
 			cfg := writeSandboxConfig(t, dir, p.URL(), ca, 1)
 			out := filepath.Join(dir, "reports")
-			code, console := conformCLI(t, bin, []string{"SSL_CERT_FILE="}, "run", "--config", cfg, "--label-filter", tc.filter, "--timeout", "10m", "--out", out)
-			if code != exitOK && code != exitFailed {
-				t.Fatalf("exit %d:\n%s", code, tail(console, 40))
-			}
+			var code int
 			verdict := "absent"
-			for _, rr := range readCertResults(t, out).Rules {
-				if rr.ID == tc.fault {
-					verdict = rr.Verdict
+			// A limit row the loaded machine could not time reads
+			// inconclusive, no verdict either way: measured once more (a
+			// second run on the same --out), as conform mutate does.
+			for attempt := 1; attempt <= 2 && (attempt == 1 || verdict == "inconclusive"); attempt++ {
+				var console string
+				code, console = conformCLI(t, bin, []string{"SSL_CERT_FILE="}, "run", "--config", cfg, "--label-filter", tc.filter, "--timeout", "10m", "--out", out)
+				if code != exitOK && code != exitFailed {
+					t.Fatalf("exit %d:\n%s", code, tail(console, 40))
 				}
+				for _, rr := range readCertResults(t, out).Rules {
+					if rr.ID == tc.fault {
+						verdict = rr.Verdict
+					}
+				}
+				t.Logf("fault %s through the remote path, --label-filter %s, run %d: exit %d, rule %s", tc.fault, tc.filter, attempt, code, verdict)
 			}
-			t.Logf("fault %s through the remote path, --label-filter %s: exit %d, rule %s", tc.fault, tc.filter, code, verdict)
 			if code != exitFailed || verdict != "failed" {
 				t.Errorf("fault %s survived the remote path: exit %d, rule %s (want exit %d, failed)", tc.fault, code, verdict, exitFailed)
 			}

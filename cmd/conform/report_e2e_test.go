@@ -30,10 +30,10 @@ func TestTrustReportDiffNamesTheFaultsRule(t *testing.T) {
 	clean := startEmulator(t, emulator.Options{ControlPlane: true})
 	faulty := startEmulator(t, emulator.Options{ControlPlane: true, Faults: []string{diffFault}})
 	old, cur := t.TempDir(), t.TempDir()
-	if code, console := conformCLI(t, bin, nil, "run", "--target", clean, "--label-filter", diffFilter, "--procs", "2", "--out", old); code != exitOK {
+	if code, console := conformCLI(t, bin, nil, "run", "--target", clean, "--label-filter", diffFilter, "--procs", fewSpecsProcs, "--out", old); code != exitOK {
 		t.Fatalf("clean run: exit %d:\n%s", code, console)
 	}
-	code, console := conformCLI(t, bin, nil, "run", "--target", faulty, "--label-filter", diffFilter, "--procs", "2", "--out", cur)
+	code, console := conformCLI(t, bin, nil, "run", "--target", faulty, "--label-filter", diffFilter, "--procs", fewSpecsProcs, "--out", cur)
 	if code != exitFailed {
 		t.Fatalf("run with %s on: exit %d:\n%s", diffFault, code, console)
 	}

@@ -220,7 +220,7 @@ func TestTrustNoSecretInAnyArtifact(t *testing.T) {
 	t.Run("target accepting any credentials", func(t *testing.T) {
 		base := startEmulator(t, emulator.Options{ControlPlane: true, Faults: []string{"V3-AUTH-BASIC-FAIL", "V3-AUTH-HS256-FAIL", "V3-AUTH-MALFORMED", "V3-AUTH-UNKNOWN-KEY"}})
 		out := t.TempDir()
-		code, console := conformCLI(t, bin, nil, "run", "--target", base, "--label-filter", "/^rule:V3-AUTH-/", "--procs", "2", "--out", out)
+		code, console := conformCLI(t, bin, nil, "run", "--target", base, "--label-filter", "/^rule:V3-AUTH-/", "--procs", fewSpecsProcs, "--out", out)
 		if code != exitFailed {
 			t.Fatalf("want exit %d (auth specs failing), got %d:\n%s", exitFailed, code, console)
 		}
@@ -258,19 +258,23 @@ const (
 // whose specs trade between the process's own accounts run green there.
 func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
 	// Full suite runs against targets of their own (own emulator, proxy and ports): they
-	// wait more than they compute, so they run side by side with the other checks.
+	// wait more than they compute, so they run side by side with the other checks, and
+	// the two halves side by side (each was half of the longest trust check).
 	t.Parallel()
 	bin := binDir(t)
 	// No control plane: not recognisable as the emulator. No limits: the
 	// proxy merges every source address into its own.
-	proxy, log := loggingProxy(t, startEmulator(t, emulator.Options{NoLimits: true}))
-	code, console := conformCLI(t, bin, fixtureKeysEnv(t, 0), "run", "--target", proxy, "--procs", "2", "--out", t.TempDir())
-	if code != exitOK && code != exitFailed {
-		t.Fatalf("exit %d:\n%s", code, console)
-	}
-	if seen := log.lines(); len(seen) > 0 {
-		t.Errorf("%d authenticated mutating requests reached an undeclared target, e.g. %s", len(seen), seen[0])
-	}
+	t.Run("undeclared", func(t *testing.T) {
+		t.Parallel()
+		proxy, log := loggingProxy(t, startEmulator(t, emulator.Options{NoLimits: true}))
+		code, console := conformCLI(t, bin, fixtureKeysEnv(t, 0), "run", "--target", proxy, "--procs", "2", "--out", t.TempDir())
+		if code != exitOK && code != exitFailed {
+			t.Fatalf("exit %d:\n%s", code, console)
+		}
+		if seen := log.lines(); len(seen) > 0 {
+			t.Errorf("%d authenticated mutating requests reached an undeclared target, e.g. %s", len(seen), seen[0])
+		}
+	})
 	// One account set, serial: what may go wrong there is one spec's orders,
 	// fills or balances meeting the next's on the one account, so the areas
 	// whose specs trade between the process's own two accounts (spot,
@@ -279,25 +283,30 @@ func TestTrustNoTradingOnAnUndeclaredTarget(t *testing.T) {
 	// areas waiting on one user's budget): the other areas trade less, and
 	// the whole suite on a sandbox is TestRemoteSandboxCertification's (an
 	// account set per process, make remote-fast).
-	sandbox := t.TempDir()
-	start := time.Now()
-	code, console = conformCLI(t, bin, fixtureKeysEnv(t, 1), "run", "--target", proxy, "--sandbox", "--procs", "2",
-		"--label-filter", oneSetAreas, "--out", sandbox)
-	t.Logf("sandbox run on one account set: exit %d in %s", code, time.Since(start).Round(time.Second))
-	if code != exitOK {
-		t.Fatalf("sandbox run on one account set at --procs 2: exit %d:\n%s", code, tail(console, 60))
-	}
-	if !strings.Contains(console, "running 1 process(es) instead of 2") {
-		t.Errorf("the CLI did not say it runs serially:\n%s", tail(console, 60))
-	}
-	if specs, _ := runSummary(t, sandbox); specs < oneSetMinSpecs {
-		t.Errorf("only %d specs ran (want at least %d)", specs, oneSetMinSpecs)
-	} else {
-		t.Logf("%d specs ran on one account set", specs)
-	}
-	if len(log.lines()) == 0 {
-		t.Error("declared a sandbox, the trading specs sent no authenticated mutating request: the log does not see them")
-	}
+	t.Run("sandbox on one account set", func(t *testing.T) {
+		t.Parallel()
+		proxy, log := loggingProxy(t, startEmulator(t, emulator.Options{NoLimits: true}))
+		sandbox := t.TempDir()
+		start := time.Now()
+		code, console := conformCLI(t, bin, fixtureKeysEnv(t, 1), "run", "--target", proxy, "--sandbox", "--procs", "2",
+			"--label-filter", oneSetAreas, "--out", sandbox)
+		t.Logf("sandbox run on one account set: exit %d in %s", code, time.Since(start).Round(time.Second))
+		if code != exitOK {
+			t.Fatalf("sandbox run on one account set at --procs 2: exit %d:\n%s", code, tail(console, 60))
+		}
+		if !strings.Contains(console, "running 1 process(es) instead of 2") {
+			t.Errorf("the CLI did not say it runs serially:\n%s", tail(console, 60))
+		}
+		if specs, _ := runSummary(t, sandbox); specs < oneSetMinSpecs {
+			t.Errorf("only %d specs ran (want at least %d)", specs, oneSetMinSpecs)
+		} else {
+			t.Logf("%d specs ran on one account set", specs)
+		}
+		// Declared a sandbox, the same kind of proxy sees them: the log works.
+		if len(log.lines()) == 0 {
+			t.Error("declared a sandbox, the trading specs sent no authenticated mutating request: the log does not see them")
+		}
+	})
 }
 
 // tcpProxy relays every connection to upstream from its own address, as a
@@ -741,7 +750,9 @@ func TestTrustInterruptedRun(t *testing.T) {
 		why   string
 	}{
 		{"SIGTERM", nil, syscall.SIGTERM, exitTerminated, "SIGTERM", "conform received SIGTERM"},
-		{"time limit", []string{"--timeout", "8s"}, nil, exitStopped, "time limit", "time limit of 8s (--timeout)"},
+		// The time limit stops the ping spec's wait (up to 32 s), not a full
+		// run's 8 s of both CPUs: the same stop, at a fraction of the CPU.
+		{"time limit", []string{"--label-filter", "rule:V3-LIMIT-WS-PING", "--timeout", "8s"}, nil, exitStopped, "time limit", "time limit of 8s (--timeout)"},
 		// The ping spec waits up to 32 s for the stream's ping with no spec
 		// ending; the stall limit counts from the start, set-up included
 		// (over 6 s beside the other trust checks and a remote run: 15).

@@ -27,6 +27,12 @@ import (
 // quickFilter selects a handful of specs that run in a second.
 const quickFilter = "rule:V3-CONV-ADDRESS"
 
+// fewSpecsProcs is --procs of the trust checks' runs of a few specs whose
+// property does not depend on processes: with two, Ginkgo's parallel
+// reporting of every spec the filter skips was three of a run's four
+// CPU-seconds (make test runs a dozen such runs side by side).
+const fewSpecsProcs = "1"
+
 // snapshotTree is every entry under dir: files with their content,
 // directories with a trailing slash.
 func snapshotTree(t *testing.T, dir string) map[string]string {
@@ -160,7 +166,7 @@ func TestTrustOutOfConformIsUsedAgain(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "reports")
 	var first []byte
 	for i := range 3 {
-		code, console := conformCLI(t, bin, nil, "run", "--label-filter", quickFilter, "--procs", "2", "--out", out)
+		code, console := conformCLI(t, bin, nil, "run", "--label-filter", quickFilter, "--procs", fewSpecsProcs, "--out", out)
 		if code != exitOK {
 			t.Fatalf("run %d: exit %d:\n%s", i+1, code, console)
 		}
@@ -215,7 +221,7 @@ func TestTrustOutInUseIsRefused(t *testing.T) {
 	}
 	_ = first.Process.Kill() // kill -9: the lock file stays, its lock goes with the process
 	_ = first.Wait()
-	code, console = conformCLI(t, bin, nil, "run", "--label-filter", quickFilter, "--procs", "2", "--out", out)
+	code, console = conformCLI(t, bin, nil, "run", "--label-filter", quickFilter, "--procs", fewSpecsProcs, "--out", out)
 	if code != exitOK || !strings.Contains(console, fmt.Sprintf("took over the lock of conform pid %d", first.Process.Pid)) {
 		t.Errorf("after the first was killed: exit %d, want %d with a note on the stale lock:\n%s", code, exitOK, console)
 	}
@@ -231,7 +237,7 @@ func TestTrustFailureMessagesAreFormatted(t *testing.T) {
 	bin := binDir(t)
 	base := startEmulator(t, emulator.Options{ControlPlane: true, Faults: []string{"V3-WS-PUB-MALFORMED"}})
 	out := t.TempDir()
-	code, console := conformCLI(t, bin, nil, "run", "--target", base, "--label-filter", "rule:V3-WS-PUB-MALFORMED", "--procs", "2", "--out", out)
+	code, console := conformCLI(t, bin, nil, "run", "--target", base, "--label-filter", "rule:V3-WS-PUB-MALFORMED", "--procs", fewSpecsProcs, "--out", out)
 	if code != exitFailed {
 		t.Fatalf("exit %d, want %d (the fault's rule failing):\n%s", code, exitFailed, console)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conform-harness/conform/internal/registration"
+	"github.com/conform-harness/conform/reporters/ginkgojson"
 	"github.com/conform-harness/conform/reporters/killtable"
 	"github.com/conform-harness/conform/rules"
 )
@@ -130,6 +131,38 @@ type Plan struct {
 	// Baseline is the kill table's baseline, its parts' files filled in;
 	// nil when no rule is covered.
 	Baseline *killtable.Baseline
+	// Covered are the rules whose faults the plan runs.
+	Covered []string
+	// given is the baseline read from a conform run (UseBaseline), nil
+	// when the plan runs its own.
+	given *killtable.Run
+}
+
+// UseBaseline takes the fault-free run of the covered rules' specs from
+// report, the Ginkgo report (ginkgo.json) of a whole conform run of the same
+// suite against the embedded emulator, instead of running it: make test's
+// conformance run is that run, and running it again was a third of the
+// mutation run's CPU. The plan's baseline jobs are dropped; Judge holds
+// the report to what it holds a baseline run to (every spec of each
+// covered rule there, none failed, the suite run to its end), and a run
+// with a label filter is refused.
+func (p *Plan) UseBaseline(report string) error {
+	reports, err := ginkgojson.Read(report)
+	if err != nil {
+		return fmt.Errorf("baseline %s: %w", report, err)
+	}
+	for _, r := range reports {
+		if f := r.SuiteConfig.LabelFilter; f != "" {
+			return fmt.Errorf("baseline %s: a run of the specs matching %q, not of the whole suite", report, f)
+		}
+	}
+	if p.Baseline == nil {
+		return nil
+	}
+	p.Jobs = slices.DeleteFunc(p.Jobs, func(j Job) bool { return slices.Contains(p.BaselineJobs, j.Name) })
+	p.BaselineJobs, p.Baseline.Parts, p.Baseline.From = nil, nil, report
+	p.given = &killtable.Run{Reports: reports}
+	return nil
 }
 
 // NewPlan plans the fault runs of the covered rules (those with specs) and
@@ -146,7 +179,7 @@ func NewPlan(covered []string, waits map[string]Wait, parallel int, dir string, 
 	}
 	// The baseline runs every covered rule's specs in one suite process
 	// per part: as one part it was the longest job of the run by far.
-	p := Plan{Baseline: &killtable.Baseline{LabelFilter: killtable.RuleFilter(covered...)}}
+	p := Plan{Baseline: &killtable.Baseline{LabelFilter: killtable.RuleFilter(covered...)}, Covered: covered}
 	p.Jobs, p.BaselineJobs = planJobs(covered, waits, parallel, job)
 	for _, j := range p.Jobs {
 		if slices.Contains(p.BaselineJobs, j.Name) {

@@ -153,6 +153,14 @@ func Judge(selected []faults.Fault, specs func(rule string) int, p Plan, runs ma
 		b.Problems, b.Passed = nil, false
 		baseline = &b
 		var all killtable.Run
+		if p.given != nil {
+			all.Reports = p.given.Reports
+			for _, id := range p.Covered {
+				if held := killtable.Held(all.Reports, id); held < specs(id) {
+					all.Err = errors.Join(all.Err, fmt.Errorf("%s: held %d of the %d specs of %s", p.Baseline.From, held, specs(id), id))
+				}
+			}
+		}
 		for _, name := range p.BaselineJobs {
 			r := runs[name]
 			all.Reports = append(all.Reports, r.Reports...)

@@ -209,3 +209,78 @@ func TestRunnerAgain(t *testing.T) {
 		t.Errorf("killed %d; progress:\n%s", m.Killed, progress.String())
 	}
 }
+
+// writeRun writes a conform run's Ginkgo report of one spec per rule, in
+// state, with the run's label filter.
+func writeRun(t *testing.T, filter string, state types.SpecState, ids ...string) string {
+	t.Helper()
+	var specs []types.SpecReport
+	for _, id := range ids {
+		specs = append(specs, types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: id, LeafNodeLabels: []string{"rule:" + id}, State: state})
+	}
+	b, err := json.Marshal([]types.Report{{SuiteDescription: "conform", SuiteConfig: types.SuiteConfig{LabelFilter: filter}, SpecReports: specs}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() + "/ginkgo.json"
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A baseline given as a conform run's report: no baseline job runs, the
+// fault runs do, and the report is judged as a baseline run is (every spec
+// of each covered rule there, none failed); a filtered run, a missing file
+// are refused.
+func TestUseBaseline(t *testing.T) {
+	all := []faults.Fault{{Rule: "V3-A"}, {Rule: "V3-B"}}
+	covered := []string{"V3-A", "V3-B"}
+	one := func(string) int { return 1 }
+	run := func(p Plan) *killtable.Mutation {
+		f := &fakeSuite{fail: []string{"V3-A", "V3-B"}}
+		r := Runner{Suite: "suites.test", Dir: t.TempDir(), Parallel: 2, Timeout: time.Minute, Exec: f.exec, Progress: &bytes.Buffer{}}
+		runs := r.Run(context.Background(), p.Jobs)
+		if _, ran := f.runs[""]; ran {
+			t.Errorf("a baseline job ran beside the given baseline")
+		}
+		return Judge(all, one, p, runs)
+	}
+	p := NewPlan(covered, nil, 2, t.TempDir(), time.Minute)
+	given := writeRun(t, "", types.SpecStatePassed, "V3-A", "V3-B", "V3-OTHER")
+	if err := p.UseBaseline(given); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Jobs) != 2 || len(p.BaselineJobs) != 0 {
+		t.Fatalf("jobs %+v, baseline jobs %v: want the two fault runs alone", p.Jobs, p.BaselineJobs)
+	}
+	m := run(p)
+	if b := m.Baseline; b == nil || !b.Passed || b.From != given || len(b.Parts) != 0 || m.Killed != 2 {
+		t.Errorf("kill table: killed %d, baseline %+v", m.Killed, m.Baseline)
+	}
+
+	for _, c := range []struct {
+		name, want string
+		report     string
+	}{
+		{"a spec failed", "fails without any fault", writeRun(t, "", types.SpecStateFailed, "V3-A", "V3-B")},
+		{"a rule's spec missing", "held 0 of the 1 specs of V3-B", writeRun(t, "", types.SpecStatePassed, "V3-A")},
+	} {
+		p := NewPlan(covered, nil, 2, t.TempDir(), time.Minute)
+		if err := p.UseBaseline(c.report); err != nil {
+			t.Fatal(err)
+		}
+		if b := run(p).Baseline; b.Passed || !strings.Contains(strings.Join(b.Problems, "\n"), c.want) {
+			t.Errorf("%s: baseline %+v, want a problem saying %q", c.name, b, c.want)
+		}
+	}
+	filtered := NewPlan(covered, nil, 2, t.TempDir(), time.Minute)
+	if err := filtered.UseBaseline(writeRun(t, "area:spot", types.SpecStatePassed, "V3-A", "V3-B")); err == nil ||
+		!strings.Contains(err.Error(), `a run of the specs matching "area:spot"`) {
+		t.Errorf("a filtered run as the baseline: %v", err)
+	}
+	missing := NewPlan(covered, nil, 2, t.TempDir(), time.Minute)
+	if err := missing.UseBaseline(t.TempDir() + "/none.json"); err == nil {
+		t.Error("a missing report as the baseline: no error")
+	}
+}

@@ -1,6 +1,6 @@
 // Package stages runs make test: stages one after another, the steps of a
-// stage side by side, each step one make invocation whose output goes to a
-// log file of its own. The console gets one line per stage with each step's
+// stage side by side (a step may wait for others of its stage to end), each
+// step one make invocation whose output goes to a log file of its own. The console gets one line per stage with each step's
 // time, a progress line at least every so often while a stage runs, and a
 // step's output only when it failed: a green make test reads in a screen.
 package stages
@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +28,16 @@ type Step struct {
 	Name string
 	// Args are make's targets and variables.
 	Args []string
+	// After names steps of the same stage (declared before this one) that
+	// must end, successfully, before this one starts.
+	After []string
+	// Made are the targets of the steps it waits for, theirs included:
+	// made when it starts (make need not make them again).
+	Made []string
+	// Nice runs the step at a lower CPU priority: it only computes, and
+	// takes what the steps that need a harness on time (rate windows,
+	// generators at a measured rate) leave.
+	Nice bool
 }
 
 // Stage is a set of steps that run side by side.
@@ -38,29 +49,54 @@ type Stage struct {
 // steps separated by spaces, a step's targets and variables joined with "+"
 // ("conform-check+coverage", "remote+REMOTE_DELAY=5ms"), make's flags among
 // them ("-j3+conform-check+coverage+trust-parallel"); a step is named by its
-// targets.
+// targets. A part "@TARGET" makes the step wait for the end of the earlier
+// step of its stage that makes TARGET ("conform-check+@build"); a leading "~" runs it at
+// a lower CPU priority ("~unit-race").
 func Parse(args []string) ([]Stage, error) {
 	var out []Stage
 	for _, a := range args {
 		var st Stage
+		names := map[string]string{}  // a target of the stage's steps so far: its step's name
+		made := map[string][]string{} // a step's targets and those of the steps it waits for
 		for _, word := range strings.Fields(a) {
+			step := Step{}
+			if rest, ok := strings.CutPrefix(word, "~"); ok {
+				step.Nice, word = true, rest
+			}
 			parts := strings.Split(word, "+")
 			for _, p := range parts {
-				if p == "" {
+				if p == "" || p == "@" {
 					return nil, fmt.Errorf("stage %q: step %q has an empty part", a, word)
 				}
 			}
-			// The step's targets name it; make's flags (-j3) and variables do not.
+			// The step's targets name it; make's flags (-j3), variables and
+			// the steps it waits for do not.
 			var targets []string
 			for _, p := range parts {
-				if !strings.HasPrefix(p, "-") && !strings.Contains(p, "=") {
+				switch {
+				case strings.HasPrefix(p, "@"):
+					name, ok := names[p[1:]]
+					if !ok {
+						return nil, fmt.Errorf("stage %q: step %q waits for %q, not a target of a step before it in its stage", a, word, p[1:])
+					}
+					step.After = append(step.After, name)
+					step.Made = append(step.Made, made[name]...)
+				case !strings.HasPrefix(p, "-") && !strings.Contains(p, "="):
 					targets = append(targets, p)
+					step.Args = append(step.Args, p)
+				default:
+					step.Args = append(step.Args, p)
 				}
 			}
 			if len(targets) == 0 {
 				return nil, fmt.Errorf("stage %q: step %q names no target", a, word)
 			}
-			st.Steps = append(st.Steps, Step{Name: strings.Join(targets, "+"), Args: parts})
+			step.Name = strings.Join(targets, "+")
+			for _, t := range targets {
+				names[t] = step.Name
+			}
+			made[step.Name] = append(slices.Clone(step.Made), targets...)
+			st.Steps = append(st.Steps, step)
 		}
 		if len(st.Steps) == 0 {
 			return nil, fmt.Errorf("stage %d has no step", len(out)+1)
@@ -100,7 +136,9 @@ type result struct {
 	took time.Duration
 	err  error
 	log  string
-	done bool
+	// started: its steps to wait for ended and it runs (or ran).
+	started bool
+	done    bool
 }
 
 // Run runs the stages in order and stops after the first stage with a
@@ -157,13 +195,38 @@ func (r Runner) stage(ctx context.Context, n, of int, st Stage, now func() time.
 	var wg sync.WaitGroup
 	// Every result is in place before the first step starts: a step that
 	// ends at once must not race the loop's writes.
+	ended := map[string]chan struct{}{}
 	for i, s := range st.Steps {
 		results[i] = result{step: s, log: filepath.Join(r.LogDir, s.Name+".log")}
+		ended[s.Name] = make(chan struct{})
+	}
+	failed := func(name string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, res := range results {
+			if res.step.Name == name && res.err != nil {
+				return fmt.Errorf("not started: %s failed", name)
+			}
+		}
+		return nil
 	}
 	for i, s := range st.Steps {
 		log := results[i].log
 		wg.Go(func() {
-			err := r.runStep(ctx, s, log)
+			defer close(ended[s.Name])
+			var err error
+			for _, a := range s.After {
+				<-ended[a]
+				if err == nil {
+					err = failed(a)
+				}
+			}
+			if err == nil {
+				mu.Lock()
+				results[i].started = true
+				mu.Unlock()
+				err = r.runStep(ctx, s, log)
+			}
 			mu.Lock()
 			results[i].took, results[i].err, results[i].done = now().Sub(start), err, true
 			mu.Unlock()
@@ -181,7 +244,7 @@ func (r Runner) stage(ctx context.Context, n, of int, st Stage, now func() time.
 			mu.Lock()
 			var active []string
 			for _, res := range results {
-				if !res.done {
+				if res.started && !res.done {
 					active = append(active, res.step.Name+lastLine(res.log))
 				}
 			}
@@ -210,6 +273,10 @@ func (r Runner) runStep(ctx context.Context, s Step, log string) error {
 
 // printFailure prints a failed step's error and the end of its log.
 func (r Runner) printFailure(res result) {
+	if !res.started {
+		fmt.Fprintf(r.Out, "--- %s: %v\n", res.step.Name, res.err)
+		return
+	}
 	lines := tailLines(res.log, r.Tail)
 	fmt.Fprintf(r.Out, "--- %s: %v; the last %d lines of %s:\n", res.step.Name, res.err, len(lines), res.log)
 	for _, l := range lines {

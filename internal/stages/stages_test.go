@@ -22,7 +22,17 @@ func TestParse(t *testing.T) {
 		strings.Join(st[1].Steps[0].Args, " ") != "conform-check coverage" || strings.Join(st[1].Steps[1].Args, " ") != "remote REMOTE_DELAY=5ms" || st[1].Steps[1].Name != "remote" || st[1].Steps[2].Name != "check+trust" {
 		t.Errorf("parsed %+v", st)
 	}
-	for _, bad := range [][]string{nil, {"  "}, {"a+"}, {"+b"}, {"-j3+X=1"}} {
+	st, err = Parse([]string{"build ~unit-race conform-check+@build+coverage ~trust+@coverage+@build"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := st[0].Steps; len(s) != 4 || s[1].Name != "unit-race" || !s[1].Nice || s[0].Nice || s[2].Name != "conform-check+coverage" ||
+		strings.Join(s[2].Args, " ") != "conform-check coverage" || strings.Join(s[2].After, " ") != "build" ||
+		strings.Join(s[3].After, " ") != "conform-check+coverage build" || !s[3].Nice ||
+		strings.Join(s[3].Made, " ") != "build conform-check coverage build" {
+		t.Errorf("parsed %+v", st)
+	}
+	for _, bad := range [][]string{nil, {"  "}, {"a+"}, {"+b"}, {"-j3+X=1"}, {"a+@b b"}, {"a+@a"}, {"a+@"}, {"a", "b+@a"}, {"~"}} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q): no error", bad)
 		}
@@ -116,5 +126,32 @@ func TestLastLineSkipsGlyphs(t *testing.T) {
 	}
 	if got := lastLine(path); got != " (conform: 241/1789 specs done)" {
 		t.Errorf("lastLine = %q", got)
+	}
+}
+
+// A step waiting for others starts when they ended: never while they run,
+// and not at all when one of them failed (the stage fails, naming both).
+func TestRunAfter(t *testing.T) {
+	f := &fakeMake{sleep: map[string]time.Duration{"build": 60 * time.Millisecond}, fail: map[string]bool{"bad": true}}
+	var out bytes.Buffer
+	r := Runner{Out: &out, LogDir: t.TempDir(), Every: time.Minute, Tail: 3, Start: f.start}
+	st, err := Parse([]string{"build bad check+@build free late+@bad+@check"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.Run(context.Background(), st)
+	if err == nil || !strings.Contains(err.Error(), "stage 1 failed: bad, late") {
+		t.Fatalf("err %v", err)
+	}
+	ran := strings.Join(f.ran, " ")
+	if strings.Index(ran, "check") < strings.Index(ran, "build") || strings.Contains(ran, "late") || !strings.Contains(ran, "free") {
+		t.Errorf("ran %q: want check after build, free run, late not started", ran)
+	}
+	if !strings.Contains(out.String(), "--- late: not started: bad failed") {
+		t.Errorf("console does not say why late did not start:\n%s", out.String())
+	}
+	// check started after build ended: its time counts from the stage's start.
+	if !strings.Contains(out.String(), "check 0s") {
+		t.Errorf("console:\n%s", out.String())
 	}
 }

@@ -69,6 +69,10 @@ type Baseline struct {
 	// Parts are the reports and logs of a baseline run in several parts
 	// side by side (each part a share of the rules), beside Report and Log.
 	Parts []BaselinePart `json:"parts,omitempty"`
+	// From is the report of a fault-free conform run read as the baseline
+	// instead of running one (conform mutate --baseline): not this run's
+	// file, never pruned.
+	From string `json:"from,omitempty"`
 }
 
 // BaselinePart is one part of a baseline run in parts.
@@ -316,6 +320,9 @@ func (m *Mutation) Print(w io.Writer) error {
 		for _, p := range b.Problems {
 			fmt.Fprintf(bw, "  %s\n", p)
 		}
+	}
+	if b := m.Baseline; b != nil && b.From != "" {
+		fmt.Fprintf(bw, "\nbaseline: the fault-free run of %s\n", b.From)
 	}
 	fmt.Fprintf(bw, "\nkilled %d/%d (%g%%)\n", m.Killed, m.Total, m.Score)
 	return bw.Flush()

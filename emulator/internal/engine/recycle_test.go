@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/conform-harness/conform/internal/race"
 )
 
 // TestRecycledHistory runs one random stream on two engines, one reusing
@@ -27,7 +29,7 @@ func TestRecycledHistory(t *testing.T) {
 			rs, ks := newStream(rv, seed), newStream(kv, seed)
 			rs.spotOnly, ks.spotOnly = seed > 2, seed > 2
 			compact := 0
-			for i := 0; i < 1500; i++ {
+			for i := 0; i < race.Depth(1500); i++ { // full depth in make unit-deep, without -race
 				rs.step()
 				ks.step()
 				if i%50 == 49 {
