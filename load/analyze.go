@@ -51,7 +51,7 @@ type Analysis struct {
 
 // aggregate accumulates the figures of one run, or of all.
 type aggregate struct {
-	metrics    vegeta.Metrics
+	metrics    figures
 	lat        Histogram
 	lag        Histogram
 	noResponse uint64
@@ -66,12 +66,14 @@ type aggregate struct {
 	// perSecond counts results by the second they were sent in, for the
 	// throughput-over-time chart (only the total aggregate keeps it).
 	perSecond map[int64]*SecondCount
+	second    *SecondCount // perSecond[secondAt], the last one counted
+	secondAt  int64
 }
 
 func newAggregate() *aggregate { return &aggregate{errors: map[string]uint64{}} }
 
 func (a *aggregate) add(r *vegeta.Result) {
-	a.metrics.Add(r)
+	a.metrics.add(r)
 	a.lat.Record(r.Latency)
 	if r.Code == 0 {
 		a.noResponse++
@@ -81,10 +83,13 @@ func (a *aggregate) add(r *vegeta.Result) {
 	}
 	if a.perSecond != nil {
 		sec := r.Timestamp.Unix()
-		c := a.perSecond[sec]
-		if c == nil {
-			c = &SecondCount{}
-			a.perSecond[sec] = c
+		c := a.second
+		if c == nil || sec != a.secondAt {
+			if c = a.perSecond[sec]; c == nil {
+				c = &SecondCount{}
+				a.perSecond[sec] = c
+			}
+			a.second, a.secondAt = c, sec
 		}
 		c.Sent++
 		if r.Code >= 200 && r.Code < 400 {
@@ -102,7 +107,7 @@ func (a *aggregate) add(r *vegeta.Result) {
 
 // finish computes the derived metrics and the schedule lag.
 func (a *aggregate) finish() {
-	a.metrics.Close()
+	a.metrics.close()
 	for _, off := range a.offsets {
 		a.lag.Record(time.Duration(max(off-a.minOffset, 0)))
 	}
@@ -117,9 +122,6 @@ func Analyze(sources []Source, opt AnalyzeOptions) (*Analysis, error) {
 	if len(sources) == 0 {
 		return nil, errors.New("analyze: no results files")
 	}
-	if opt.PlotPoints <= 0 {
-		opt.PlotPoints = 4000
-	}
 	seen := map[string]bool{}
 	for _, src := range sources {
 		abs, err := filepath.Abs(src.Path)
@@ -132,65 +134,104 @@ func Analyze(sources []Source, opt AnalyzeOptions) (*Analysis, error) {
 		seen[abs] = true
 	}
 
-	total := newAggregate()
-	total.perSecond = map[int64]*SecondCount{}
-	runs := map[string]*aggregate{}
-	infos := map[string]*RunInfo{}
-	var order []string
-	owner := map[string]int{}
-	p := plot.New(plot.Title(opt.Title), plot.Downsample(opt.PlotPoints))
-	var plotErr error
-
+	z := newAnalyzer(opt)
 	for i, src := range sources {
-		known := map[string]RunInfo{}
-		for _, ri := range src.Runs {
-			known[ri.Attack] = ri
-		}
-		rename := map[string]string{}
-		err := decodeFile(src.Path, func(r *vegeta.Result) error {
-			name, ok := rename[r.Attack]
-			if !ok {
-				name = r.Attack
-				if _, taken := owner[name]; taken {
-					name = r.Attack + "@" + strconv.Itoa(i+1)
-				}
-				owner[name] = i
-				rename[r.Attack] = name
-				agg := newAggregate()
-				if ri, ok := known[r.Attack]; ok {
-					ri.Attack = name
-					infos[name] = &ri
-					pc := ri.pacing()
-					agg.pacing, agg.duration = &pc, ri.duration()
-				}
-				runs[name] = agg
-				order = append(order, name)
-			}
-			r.Attack = name
-			runs[name].add(r)
-			total.add(r)
-			if plotErr == nil {
-				plotErr = p.Add(r) // a plot that cannot take a point is incomplete, not fatal
-			}
-			if opt.Out != nil {
-				if err := opt.Out.Encode(r); err != nil {
-					return fmt.Errorf("write merged results: %w", err)
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		if err := decodeFile(src.Path, z.source(i, src.Runs)); err != nil {
 			return nil, err
 		}
 	}
-	p.Close()
+	return z.finish(), nil
+}
 
-	s := summarize(total, runs, infos, order, opt)
-	a := &Analysis{Summary: s, Plot: p}
-	if plotErr != nil {
-		a.PlotNote = "the latency plot is incomplete: " + plotErr.Error()
+// analyzer accumulates the results of one or more sources, in the order
+// read, for Analyze; Execute feeds it a run's results as they are recorded.
+type analyzer struct {
+	opt     AnalyzeOptions
+	total   *aggregate
+	runs    map[string]*aggregate
+	infos   map[string]*RunInfo
+	order   []string
+	owner   map[string]int
+	plot    *plot.Plot
+	plotErr error
+}
+
+func newAnalyzer(opt AnalyzeOptions) *analyzer {
+	if opt.PlotPoints <= 0 {
+		opt.PlotPoints = 4000
 	}
-	return a, nil
+	z := &analyzer{opt: opt, total: newAggregate(), runs: map[string]*aggregate{}, infos: map[string]*RunInfo{},
+		owner: map[string]int{}, plot: plot.New(plot.Title(opt.Title), plot.Downsample(opt.PlotPoints))}
+	z.total.perSecond = map[int64]*SecondCount{}
+	return z
+}
+
+// source returns what takes the results of source i (from 0), whose runs
+// are known to be runs.
+func (z *analyzer) source(i int, runs []RunInfo) func(*vegeta.Result) error {
+	known := map[string]RunInfo{}
+	for _, ri := range runs {
+		known[ri.Attack] = ri
+	}
+	rename := map[string]string{}
+	var last struct { // the previous result's attack: most often this one's
+		attack, name string
+		agg          *aggregate
+	}
+	return func(r *vegeta.Result) error {
+		if last.agg != nil && r.Attack == last.attack {
+			r.Attack = last.name
+			return z.add(last.agg, r)
+		}
+		attack := r.Attack
+		name, ok := rename[r.Attack]
+		if !ok {
+			name = r.Attack
+			if _, taken := z.owner[name]; taken {
+				name = r.Attack + "@" + strconv.Itoa(i+1)
+			}
+			z.owner[name] = i
+			rename[r.Attack] = name
+			agg := newAggregate()
+			if ri, ok := known[r.Attack]; ok {
+				ri.Attack = name
+				z.infos[name] = &ri
+				pc := ri.pacing()
+				agg.pacing, agg.duration = &pc, ri.duration()
+			}
+			z.runs[name] = agg
+			z.order = append(z.order, name)
+		}
+		r.Attack = name
+		last.attack, last.name, last.agg = attack, name, z.runs[name]
+		return z.add(last.agg, r)
+	}
+}
+
+// add takes result r of the run that agg aggregates.
+func (z *analyzer) add(agg *aggregate, r *vegeta.Result) error {
+	agg.add(r)
+	z.total.add(r)
+	if z.plotErr == nil {
+		z.plotErr = z.plot.Add(r) // a plot that cannot take a point is incomplete, not fatal
+	}
+	if z.opt.Out != nil {
+		if err := z.opt.Out.Encode(r); err != nil {
+			return fmt.Errorf("write merged results: %w", err)
+		}
+	}
+	return nil
+}
+
+// finish computes the summary and closes the plot.
+func (z *analyzer) finish() *Analysis {
+	z.plot.Close()
+	s := summarize(z.total, z.runs, z.infos, z.order, z.opt)
+	a := &Analysis{Summary: s, Plot: z.plot}
+	if z.plotErr != nil {
+		a.PlotNote = "the latency plot is incomplete: " + z.plotErr.Error()
+	}
+	return a
 }
 
 // decodeFile calls fn with every result in a results file (gob, JSON or
@@ -228,16 +269,13 @@ func summarize(total *aggregate, runs map[string]*aggregate, infos map[string]*R
 		a.finish()
 		total.lag.Merge(&a.lag)
 	}
-	total.metrics.Close()
+	total.metrics.close()
 	m := &total.metrics
 	s := &Summary{
 		Title: opt.Title, Earliest: m.Earliest, Latest: m.Latest, SpanS: m.Duration.Seconds(),
 		Requests: m.Requests, NoResponse: total.noResponse, WallRate: m.Rate, Throughput: m.Throughput, Success: m.Success,
-		StatusCodes: map[string]uint64{}, Latency: latencyFigures(&total.lat), ScheduleLag: lagFigures(&total.lag),
-		BytesOut: m.BytesOut.Total, latency: &total.lat, perSecond: secondsSeries(total.perSecond),
-	}
-	for c, n := range m.StatusCodes {
-		s.StatusCodes[c] = uint64(n)
+		StatusCodes: m.StatusCodes(), Latency: latencyFigures(&total.lat), ScheduleLag: lagFigures(&total.lag),
+		BytesOut: m.BytesOut, latency: &total.lat, perSecond: secondsSeries(total.perSecond),
 	}
 	if s.Requests > 0 {
 		s.Share429 = float64(s.StatusCodes["429"]) / float64(s.Requests)

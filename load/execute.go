@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // Execute makes one capacity run into dir: it streams the results to
-// dir/results.bin, then analyzes them into summary.json and report.html.
+// dir/results.bin and analyzes them as they are written (as Analyze would
+// read them back, without reading them back), then writes summary.json
+// and report.html.
 // cfg.Results is set by Execute. A run that could not be carried out (a
 // refused target, an unwritable results file) is an error; a run that was
 // carried out is judged in the returned Summary's Verdict.
@@ -19,6 +23,8 @@ func Execute(ctx context.Context, dir string, cfg RunConfig, opt AnalyzeOptions)
 		return nil, fmt.Errorf("load: %w", err)
 	}
 	cfg.Results = f
+	z := newAnalyzer(opt)
+	cfg.analyze = func(start RunInfo) func(*vegeta.Result) error { return z.source(0, []RunInfo{start}) }
 	info, runErr := Run(ctx, cfg)
 	if err := f.Close(); runErr == nil && err != nil {
 		runErr = fmt.Errorf("load: write results: %w", err)
@@ -26,10 +32,10 @@ func Execute(ctx context.Context, dir string, cfg RunConfig, opt AnalyzeOptions)
 	if runErr != nil {
 		return nil, runErr
 	}
-	a, err := Analyze([]Source{{Path: path, Runs: []RunInfo{info}}}, opt)
-	if err != nil {
-		return nil, err
+	if ri := z.infos[info.Attack]; ri != nil {
+		*ri = info // as it ended
 	}
+	a := z.finish()
 	if err := a.WriteReports(dir); err != nil {
 		return nil, err
 	}

@@ -73,6 +73,10 @@ type RunConfig struct {
 	ProgressEvery time.Duration
 	// CleanupTimeout bounds the scenario's cleanup after the run.
 	CleanupTimeout time.Duration
+	// analyze, when set, is given the run's RunInfo as it starts and
+	// returns what takes every result as written to Results (Execute
+	// analyzes the run as it goes instead of reading the file back).
+	analyze func(RunInfo) func(*vegeta.Result) error
 }
 
 func (c *RunConfig) check() error {
@@ -160,8 +164,11 @@ func Run(ctx context.Context, cfg RunConfig) (RunInfo, error) {
 	}
 
 	bw := bufio.NewWriterSize(cfg.Results, 1<<16)
-	rec := &recorder{enc: vegeta.NewEncoder(bw), prog: newProgress(cfg.Pacing, cfg.Duration)}
+	rec := &recorder{enc: newGobResults(bw).Encode, prog: newProgress(cfg.Pacing, cfg.Duration)}
 	rec.obs, _ = cfg.Scenario.(Observer)
+	if cfg.analyze != nil {
+		rec.also = cfg.analyze(info)
+	}
 	tick := time.NewTicker(cfg.ProgressEvery)
 	defer tick.Stop()
 
@@ -246,6 +253,7 @@ type recorder struct {
 	enc    vegeta.Encoder
 	obs    Observer
 	prog   *progress
+	also   func(*vegeta.Result) error // nil: none
 	encErr error
 }
 
@@ -263,6 +271,11 @@ func (rec *recorder) record(rs []vegeta.Result) bool {
 		if rec.encErr == nil {
 			trim(r)
 			rec.encErr = rec.enc.Encode(r)
+			if rec.also != nil && rec.encErr == nil {
+				// As read back from the file: no monotonic clock reading.
+				r.Timestamp = r.Timestamp.Round(0)
+				rec.encErr = rec.also(r)
+			}
 		}
 	}
 	return rec.encErr == nil

@@ -366,6 +366,11 @@ func cmdLoad(args []string, e *env) error {
 	if e.getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(load.GCPercent))
 	}
+	stopProfile, err := cpuProfile(e.getenv("CONFORM_CPUPROFILE"))
+	if err != nil {
+		return harnessErrorf("load: %w", err)
+	}
+	defer stopProfile()
 	conf, err := cfg.TLS()
 	if err != nil {
 		return usageErrorf("load: %v", err)

@@ -1,0 +1,71 @@
+package load
+
+import (
+	"strconv"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// figures are the counts of Vegeta's Metrics that a summary uses, computed
+// as Metrics computes them, without what it keeps besides (a t-digest of
+// latencies and a status-code string per result: the latencies are in the
+// aggregate's Histogram), which cost as much as the rest of the analysis.
+type figures struct {
+	Requests    uint64
+	statusCodes map[uint16]uint64
+	BytesOut    uint64
+	Earliest    time.Time
+	Latest      time.Time
+	end         time.Time
+	success     uint64
+
+	// Set by close, as by Metrics.Close.
+	Rate, Throughput, Success float64
+	Duration                  time.Duration
+}
+
+func (m *figures) add(r *vegeta.Result) {
+	m.Requests++
+	if m.statusCodes == nil {
+		m.statusCodes = map[uint16]uint64{}
+	}
+	m.statusCodes[r.Code]++
+	m.BytesOut += r.BytesOut
+	if m.Earliest.IsZero() || m.Earliest.After(r.Timestamp) {
+		m.Earliest = r.Timestamp
+	}
+	if r.Timestamp.After(m.Latest) {
+		m.Latest = r.Timestamp
+	}
+	if end := r.End(); end.After(m.end) {
+		m.end = end
+	}
+	if r.Code >= 200 && r.Code < 400 {
+		m.success++
+	}
+}
+
+func (m *figures) close() {
+	if m.Requests == 0 {
+		return
+	}
+	m.Rate = float64(m.Requests)
+	m.Throughput = float64(m.success)
+	m.Duration = m.Latest.Sub(m.Earliest)
+	wait := m.end.Sub(m.Latest)
+	if secs := m.Duration.Seconds(); secs > 0 {
+		m.Rate /= secs
+		m.Throughput /= (m.Duration + wait).Seconds()
+	}
+	m.Success = float64(m.success) / float64(m.Requests)
+}
+
+// StatusCodes counts the results by status code, as Metrics.StatusCodes.
+func (m *figures) StatusCodes() map[string]uint64 {
+	codes := make(map[string]uint64, len(m.statusCodes))
+	for c, n := range m.statusCodes {
+		codes[strconv.Itoa(int(c))] = n
+	}
+	return codes
+}
