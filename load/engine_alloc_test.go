@@ -75,12 +75,17 @@ func TestEngineAllocations(t *testing.T) {
 	const setup = 2000
 	mallocs := func(f func() uint64) (float64, uint64) {
 		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		n := f()
-		runtime.ReadMemStats(&after)
+		var n uint64
+		// Enough requests to set the setup apart; a busy machine sends
+		// fewer in the run's time: the run again, up to three times.
+		for try := 1; try <= 3 && n < 1000; try++ {
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			n = f()
+			runtime.ReadMemStats(&after)
+		}
 		if n < 1000 {
-			t.Fatalf("only %d requests sent", n)
+			t.Fatalf("only %d requests sent in three runs", n)
 		}
 		return float64(max(after.Mallocs-before.Mallocs, setup)-setup) / float64(n), n
 	}
