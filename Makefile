@@ -66,9 +66,10 @@ unit:
 
 unit-race: unit-pkgs unit-cli
 
-## -p 4: go test's default of one package per CPU left a core idle half the time (tests waiting on sockets, timers, Chromium)
+## -p 8: go test's default of one package per CPU left a core idle half the time (tests waiting on sockets, timers,
+## Chromium); at the lowest priority in make test, its last packages ran one after another in the stage's tail
 unit-pkgs:
-	$(GO) test -race -count=1 -p 4 $$($(GO) list ./... | grep -v -e '/suites$$' -e '/load$$' -e '/cmd/conform$$')
+	$(GO) test -race -count=1 -p 8 $$($(GO) list ./... | grep -v -e '/suites$$' -e '/load$$' -e '/cmd/conform$$')
 
 unit-cli:
 	$(GO) test -race -count=1 -skip '$(TIMED_CLI)' ./cmd/conform/
