@@ -67,10 +67,10 @@ unit:
 
 unit-race: unit-pkgs unit-cli
 
-## -p 8: go test's default of one package per CPU left a core idle half the time (tests waiting on sockets, timers,
-## Chromium); at the lowest priority in make test, its last packages ran one after another in the stage's tail
+## -p 4: go test's default of one package per CPU left a core idle half the time (tests waiting on sockets, timers,
+## Chromium); eight at a time at make test's lowest priority starved a package's timed test (79 s for the market one)
 unit-pkgs:
-	$(GO) test -race -count=1 -p 8 $$($(GO) list ./... | grep -v -e '/suites$$' -e '/load$$' -e '/cmd/conform$$')
+	$(GO) test -race -count=1 -p 4 $$($(GO) list ./... | grep -v -e '/suites$$' -e '/load$$' -e '/cmd/conform$$')
 
 unit-cli:
 	$(GO) test -race -count=1 -skip '$(TIMED_CLI)' ./cmd/conform/
