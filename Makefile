@@ -29,27 +29,30 @@ cli:
 conform: build
 	$(BIN)/conform run --procs $(PROCS) --out $(REPORTS) $(if $(TARGET),--target $(TARGET)) $(ARGS)
 
-## test: everything that proves the harness works; CI runs this. Two stages, run by internal/stages/maketest: one
+## test: everything that proves the harness works; CI runs this. Three stages, run by internal/stages/maketest: one
 ## line per stage with each step's time, a progress line at least every 15 s, and a step's output (its log in
-## bin/test/) only when it failed; each step's log ends with the CPU it used. Each step starts once what it needs is
-## made (@build: after the build step). The steps that only compute, and whose tests time nothing that a busy
-## machine could miss, run at the lowest CPU priority (~: nice 19) and take what the others leave; the others run at
-## the normal one. make test is CPU-bound on two cores: its steps collect garbage a quarter as often (GOGC=400).
-## 1. The conformance run, then its coverage check and the trust checks (which read its reports as their full run),
-##    beside the benign wire check; the package tests under -race (~) fill in.
-## 2. The remote-sandbox profile (make remote-fast, eight account sets over 5 ms each way: it waits on round trips
+## bin/test/) only when it failed; each step's log ends with the CPU it used. A step may wait for another of its
+## stage (@target) and run at the lowest CPU priority (~: nice 19). make test is CPU-bound on two cores: its steps
+## collect garbage a quarter as often (GOGC=400).
+## 1. What only computes, side by side: gofmt and go vet, the package tests under -race, the build, the property
+##    tests at full depth. (At the lowest priority beside stage 2 they saved half a minute, but a package's timed
+##    test, a slow stream subscriber's close and a candle query's bound, then failed one run in three.)
+## 2. The conformance run, then its coverage check and the trust checks (which read its reports as their full run),
+##    beside the benign wire check: CPU-bound, and timing nothing but the limit windows its runs tell apart.
+## 3. The remote-sandbox profile (make remote-fast, eight account sets over 5 ms each way: it waits on round trips
 ##    and one address's budget for two minutes and judges limit rows from one address at its end), the package tests
 ##    that offer load at a measured rate (unit-timed) and conform load's verdict checks (trust-timed), all needing
 ##    a harness on time but little CPU; once the timed tests ended (beside lowest-priority work a generator at 200
-##    requests a second still fell 2% short), at the lowest priority beside the remote profile: gofmt and go vet, the
-##    property tests at full depth, and the mutation run, its baseline read from the conformance run's report
-##    (MUTATION_BASELINE): a limit fault it could not kill beside the others runs again at its end, two at a time.
+##    requests a second still fell 2% short), the mutation run at the lowest priority beside the remote profile, its
+##    baseline read from the conformance run's report (MUTATION_BASELINE): a fault it could not kill beside the
+##    others (a limit row inconclusive, a stream deadline missed) runs again at its end, two at a time.
 ## A failing step fails make test (a stage with a failure runs to its end; later stages do not start).
 ## Fuzzing explores for minutes and is not a step: make fuzz (the fuzz targets' seed corpora run in unit-race).
 test:
 	@$(GO) run ./internal/stages/maketest -logs $(BIN)/test \
-	  'build ~unit-race -j3+conform-check+coverage+trust-parallel+@build wirebenign-fast+@build' \
-	  'remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8 unit-timed+trust-timed ~mutation+MUTATION_BASELINE=$(REPORTS)/ginkgo.json+@trust-timed ~vet+@trust-timed ~unit-deep+@trust-timed'
+	  'vet unit-race build unit-deep' \
+	  '-j3+conform-check+coverage+trust-parallel wirebenign-fast' \
+	  'remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8 unit-timed+trust-timed ~mutation+MUTATION_BASELINE=$(REPORTS)/ginkgo.json+@trust-timed'
 
 vet:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
