@@ -109,6 +109,21 @@ func optDecimal(p api.Params, name string) (*decimal.Decimal, *api.Error) {
 	return new(d), nil // a copy: &d would move d to the heap for absent parameters too
 }
 
+// orderAmounts reads the amounts a new order and a replacement both take,
+// in the order their errors are named: quantity, price, stop_price.
+func orderAmounts(p api.Params) (quantity, price, stopPrice *decimal.Decimal, err *api.Error) {
+	if quantity, err = optDecimal(p, "quantity"); err != nil {
+		return nil, nil, nil, err
+	}
+	if price, err = optDecimal(p, "price"); err != nil {
+		return nil, nil, nil, err
+	}
+	if stopPrice, err = optDecimal(p, "stop_price"); err != nil {
+		return nil, nil, nil, err
+	}
+	return quantity, price, stopPrice, nil
+}
+
 func optString(p api.Params, name string) *string {
 	if v, ok := p.String(name); ok {
 		return new(v)
@@ -151,13 +166,7 @@ func placeRequest(r *api.Request, f *faults.Set) (engine.PlaceRequest, *api.Erro
 	var err *api.Error
 	// One by one, not through pointers to req's fields, which would move
 	// req to the heap.
-	if req.Quantity, err = optDecimal(p, "quantity"); err != nil {
-		return req, err
-	}
-	if req.Price, err = optDecimal(p, "price"); err != nil {
-		return req, err
-	}
-	if req.StopPrice, err = optDecimal(p, "stop_price"); err != nil {
+	if req.Quantity, req.Price, req.StopPrice, err = orderAmounts(p); err != nil {
 		return req, err
 	}
 	if req.TakeRate, err = optDecimal(p, "take_rate"); err != nil {
@@ -184,13 +193,7 @@ func replaceRequest(r *api.Request) (engine.ReplaceRequest, *api.Error) {
 	p := r.Params
 	req := engine.ReplaceRequest{Account: r.Principal.Account, ClientOrderID: r.PathValue("client_order_id"), NewClientOrderID: optString(p, "new_client_order_id")}
 	var err *api.Error
-	if req.Quantity, err = optDecimal(p, "quantity"); err != nil {
-		return req, err
-	}
-	if req.Price, err = optDecimal(p, "price"); err != nil {
-		return req, err
-	}
-	if req.StopPrice, err = optDecimal(p, "stop_price"); err != nil {
+	if req.Quantity, req.Price, req.StopPrice, err = orderAmounts(p); err != nil {
 		return req, err
 	}
 	if req.StrictValidate, err = p.Bool("strict_validate", false); err != nil {
