@@ -259,7 +259,7 @@ func (w *worker) send(r *vegeta.Result) error {
 	}
 	rc := w.rc
 	if e.timeout > 0 {
-		_ = rc.c.SetDeadline(r.Timestamp.Add(e.timeout))
+		rc.renewDeadline(r.Timestamp.Add(e.timeout), e.timeout)
 	}
 	b := rc.out[:0]
 	b = append(append(b, t.Method...), ' ')
@@ -289,6 +289,11 @@ func (w *worker) send(r *vegeta.Result) error {
 		}
 	}
 	a, err := readAnswer(rc.br, t.Method, r)
+	if err == nil && e.timeout > 0 && time.Since(r.Timestamp) > e.timeout {
+		// In time for the connection's deadline, too late for its own.
+		r.Code, r.Body, r.Headers, r.BytesIn = 0, nil, nil, 0
+		err = rc.timedOut()
+	}
 	if err != nil {
 		w.drop()
 		return &url.Error{Op: opName(t.Method), URL: t.URL, Err: err}

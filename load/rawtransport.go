@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"net"
+	"os"
 	"time"
 )
 
@@ -28,6 +29,34 @@ type rawConn struct {
 	// raw is the socket's descriptor access (see rawio_unix.go); nil
 	// where there is none: out is then written with c.Write.
 	raw rawIO
+	// deadline is the connection's deadline as last set (see renewDeadline).
+	deadline time.Time
+}
+
+// deadlineSlack is how much later than a request's own timeout its
+// connection's deadline may fall: renewDeadline sets a deadline that
+// much beyond, so that the requests that follow on the connection within
+// the slack need none of their own (setting one is a timer change in the
+// runtime per request, a few percent of the generator's CPU at max rate).
+func deadlineSlack(timeout time.Duration) time.Duration { return timeout / 50 }
+
+// renewDeadline makes sure the connection's deadline falls at or after
+// due, at most deadlineSlack(timeout) after: a request that gets no answer
+// fails between its timeout and its timeout plus the slack; one answered
+// after its timeout, before the deadline, is failed by its sender (see
+// timedOut), as if the deadline had been its own.
+func (rc *rawConn) renewDeadline(due time.Time, timeout time.Duration) {
+	if !rc.deadline.Before(due) {
+		return
+	}
+	rc.deadline = due.Add(deadlineSlack(timeout))
+	_ = rc.c.SetDeadline(rc.deadline)
+}
+
+// timedOut is the error of a request answered after its timeout: the one
+// a deadline gives while the answer is awaited.
+func (rc *rawConn) timedOut() error {
+	return &net.OpError{Op: "raw-read", Net: "tcp", Source: rc.c.LocalAddr(), Addr: rc.c.RemoteAddr(), Err: os.ErrDeadlineExceeded}
 }
 
 func newConnPool(d *net.Dialer, maxConns int, timeout time.Duration) *connPool {
