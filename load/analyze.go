@@ -146,14 +146,14 @@ func Analyze(sources []Source, opt AnalyzeOptions) (*Analysis, error) {
 // analyzer accumulates the results of one or more sources, in the order
 // read, for Analyze; Execute feeds it a run's results as they are recorded.
 type analyzer struct {
-	opt     AnalyzeOptions
-	total   *aggregate
-	runs    map[string]*aggregate
-	infos   map[string]*RunInfo
-	order   []string
-	owner   map[string]int
-	plot    *plot.Plot
-	plotErr error
+	opt    AnalyzeOptions
+	total  *aggregate
+	runs   map[string]*aggregate
+	infos  map[string]*RunInfo
+	order  []string
+	owner  map[string]int
+	plot   *plot.Plot
+	points *plotBuckets // the plot's points, until finish
 }
 
 func newAnalyzer(opt AnalyzeOptions) *analyzer {
@@ -161,7 +161,8 @@ func newAnalyzer(opt AnalyzeOptions) *analyzer {
 		opt.PlotPoints = 4000
 	}
 	z := &analyzer{opt: opt, total: newAggregate(), runs: map[string]*aggregate{}, infos: map[string]*RunInfo{},
-		owner: map[string]int{}, plot: plot.New(plot.Title(opt.Title), plot.Downsample(opt.PlotPoints))}
+		owner: map[string]int{}, plot: plot.New(plot.Title(opt.Title), plot.Downsample(opt.PlotPoints)),
+		points: newPlotBuckets(opt.PlotPoints / 2)} // at most two points per bucket and series
 	z.total.perSecond = map[int64]*SecondCount{}
 	return z
 }
@@ -212,9 +213,7 @@ func (z *analyzer) source(i int, runs []RunInfo) func(*vegeta.Result) error {
 func (z *analyzer) add(agg *aggregate, r *vegeta.Result) error {
 	agg.add(r)
 	z.total.add(r)
-	if z.plotErr == nil {
-		z.plotErr = z.plot.Add(r) // a plot that cannot take a point is incomplete, not fatal
-	}
+	z.points.add(r)
 	if z.opt.Out != nil {
 		if err := z.opt.Out.Encode(r); err != nil {
 			return fmt.Errorf("write merged results: %w", err)
@@ -225,11 +224,12 @@ func (z *analyzer) add(agg *aggregate, r *vegeta.Result) error {
 
 // finish computes the summary and closes the plot.
 func (z *analyzer) finish() *Analysis {
+	plotErr := z.points.each(z.plot.Add) // a plot that cannot take a point is incomplete, not fatal
 	z.plot.Close()
 	s := summarize(z.total, z.runs, z.infos, z.order, z.opt)
 	a := &Analysis{Summary: s, Plot: z.plot}
-	if z.plotErr != nil {
-		a.PlotNote = "the latency plot is incomplete: " + z.plotErr.Error()
+	if plotErr != nil {
+		a.PlotNote = "the latency plot is incomplete: " + plotErr.Error()
 	}
 	return a
 }
