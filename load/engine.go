@@ -98,6 +98,9 @@ func newEngine(cfg RunConfig, tr vegeta.Targeter, name string, record func([]veg
 func (e *engine) start() {
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.began = time.Now()
+	if e.useLoops() {
+		return
+	}
 	e.wg.Add(int(e.workers))
 	for range e.workers {
 		go e.work()
@@ -261,23 +264,7 @@ func (w *worker) send(r *vegeta.Result) error {
 	if e.timeout > 0 {
 		rc.renewDeadline(r.Timestamp.Add(e.timeout), e.timeout)
 	}
-	b := rc.out[:0]
-	b = append(append(b, t.Method...), ' ')
-	uri := t.URL[len(e.origin):]
-	if i := strings.IndexByte(uri, '#'); i >= 0 {
-		uri = uri[:i] // a fragment is never sent
-	}
-	b = append(append(b, uri...), " HTTP/1.1\r\nHost: "...)
-	b = append(append(b, e.host...), "\r\n"...)
-	for k, vs := range t.Header {
-		for _, v := range vs {
-			b = append(append(append(append(b, k...), ": "...), v...), "\r\n"...)
-		}
-	}
-	if len(t.Body) > 0 || t.Method == http.MethodPost || t.Method == http.MethodPut || t.Method == http.MethodPatch {
-		b = append(strconv.AppendInt(append(b, "Content-Length: "...), int64(len(t.Body)), 10), "\r\n"...)
-	}
-	b = append(append(b, "\r\n"...), t.Body...)
+	b := e.appendRequest(rc.out[:0], t)
 	rc.out, rc.sent = b, 0
 	// The request goes out with the first read of its answer; unless
 	// something is left over from the last answer, which readAnswer would
@@ -308,6 +295,26 @@ func (w *worker) send(r *vegeta.Result) error {
 		return &url.Error{Op: opName(t.Method), URL: a.location, Err: errors.New("stopped after 0 redirects")}
 	}
 	return nil
+}
+
+// appendRequest appends request t (on the target: see send) to b.
+func (e *engine) appendRequest(b []byte, t *vegeta.Target) []byte {
+	b = append(append(b, t.Method...), ' ')
+	uri := t.URL[len(e.origin):]
+	if i := strings.IndexByte(uri, '#'); i >= 0 {
+		uri = uri[:i] // a fragment is never sent
+	}
+	b = append(append(b, uri...), " HTTP/1.1\r\nHost: "...)
+	b = append(append(b, e.host...), "\r\n"...)
+	for k, vs := range t.Header {
+		for _, v := range vs {
+			b = append(append(append(append(b, k...), ": "...), v...), "\r\n"...)
+		}
+	}
+	if len(t.Body) > 0 || t.Method == http.MethodPost || t.Method == http.MethodPut || t.Method == http.MethodPatch {
+		b = append(strconv.AppendInt(append(b, "Content-Length: "...), int64(len(t.Body)), 10), "\r\n"...)
+	}
+	return append(append(b, "\r\n"...), t.Body...)
 }
 
 // opName is net/http's name of a method in errors: Get, Post, ...

@@ -99,6 +99,17 @@ func (t *connPool) conn(ctx context.Context, addr string) (*rawConn, error) {
 	}
 }
 
+// dialOne dials a connection outside the pool's count (the event loops
+// keep their own), within the pool's timeout.
+func (t *connPool) dialOne(ctx context.Context, addr string) (net.Conn, error) {
+	if t.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t.timeout)
+		defer cancel()
+	}
+	return t.dial(ctx, "tcp", addr)
+}
+
 // put makes a connection idle, for the next request.
 func (t *connPool) put(rc *rawConn) { t.idle <- rc }
 

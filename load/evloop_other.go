@@ -1,0 +1,7 @@
+//go:build !linux
+
+package load
+
+// useLoops: event loops are Linux's (see evloop_linux.go); elsewhere every
+// run has a goroutine per connection.
+func (e *engine) useLoops() bool { return false }
