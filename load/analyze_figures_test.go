@@ -16,6 +16,8 @@ func TestFiguresAsVegetaMetrics(t *testing.T) {
 		"one":  {{Code: 200, Timestamp: at, Latency: time.Millisecond, BytesOut: 10}},
 		"same instant": {{Code: 200, Timestamp: at, Latency: time.Millisecond},
 			{Code: 500, Timestamp: at, Latency: 3 * time.Millisecond, Error: "500"}},
+		"beyond three digits": {{Code: 999, Timestamp: at, Latency: time.Millisecond},
+			{Code: 1234, Timestamp: at.Add(time.Second), Latency: time.Millisecond}, {Code: 1234, Timestamp: at.Add(time.Second)}},
 		"out of order, mixed": {
 			{Code: 200, Timestamp: at.Add(2 * time.Second), Latency: time.Millisecond, BytesOut: 5},
 			{Code: 0, Timestamp: at, Latency: 10 * time.Second, Error: "timeout"},
