@@ -86,6 +86,12 @@ func loggingProxy(t *testing.T, upstream string) (string, *mutationLog) {
 		t.Fatal(err)
 	}
 	rp := httputil.NewSingleHostReverseProxy(u)
+	// The default transport keeps two idle connections to the target: a run's
+	// dozens of clients would have the proxy dial a new one per request.
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 256
+	rp.Transport = tr
+	t.Cleanup(tr.CloseIdleConnections)
 	log := &mutationLog{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
