@@ -315,8 +315,12 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return harnessError(err)
 	}
+	confined, err := confineRun(ctx, o, suite, handoff)
+	if err != nil {
+		return err
+	}
 	c := child{path: ginkgo, args: ginkgoArgs(o, suite, outDir, isTerminal(os.Stdout)),
-		stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf), env: handoff}
+		stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf), env: append(handoff, confined.env()...)}
 	x, err := runSuite(ctx, c, o.timeout, o.stall)
 	if err != nil {
 		return harnessError(err)
@@ -330,6 +334,7 @@ func cmdRun(args []string, e *env) error {
 		}
 		return harnessErrorf("ginkgo exited with status %d and wrote no usable report: %v", status, err)
 	}
+	confined.complete(reports)
 	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, out: out, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR")), stop: stop, kind: kind}
 	res, err := rep.write(reports)
 	if err != nil {
