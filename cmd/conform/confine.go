@@ -30,10 +30,10 @@ type confinement struct {
 
 // confineRun dry-runs the suite in one process with the run's selection
 // and returns what the run registers, or nil when confining would leave
-// nothing out (no filter, a filter every container has a spec of, or one
-// that selects nothing: the run says so as before). env is the suite's
-// environment (the target handoff), so that the tree is built as the run
-// builds it.
+// nothing out (no filter, or a filter every container has a spec of). A
+// selection of no spec at all is a usage error, said before any process
+// starts. env is the suite's environment (the target handoff), so that the
+// tree is built as the run builds it.
 func confineRun(ctx context.Context, o *runOptions, suite string, env []string) (*confinement, error) {
 	if o.certify || (o.labelFilter == "" && o.focus == "") {
 		return nil, nil
@@ -64,7 +64,20 @@ func confineRun(ctx context.Context, o *runOptions, suite string, env []string) 
 		// A filter Ginkgo refuses, for one: the run itself says why.
 		return nil, nil
 	}
+	if none(reports) {
+		return nil, selectsNoSpec(o)
+	}
 	return confinementOf(reports), nil
+}
+
+// none reports whether a dry run selected no spec (every one skipped).
+func none(dry []types.Report) bool {
+	for _, s := range ginkgojson.Specs(dry) {
+		if s.State != types.SpecStateSkipped {
+			return false
+		}
+	}
+	return true
 }
 
 // confinementOf reads off a dry run with the run's selection which

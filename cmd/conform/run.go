@@ -357,8 +357,7 @@ func cmdRun(args []string, e *env) error {
 	if selectsNone(reports) && len(res.SuiteFailures) == 0 && res.Interrupted == nil && (o.labelFilter != "" || o.focus != "") {
 		// Every spec was filtered out (none even reached a skip): a typo in
 		// the filter must not pass as a green run.
-		return usageErrorf("run: --label-filter %q --focus %q selects no spec (see conform rules for rule IDs; labels are rule:<ID>, %s, ...)",
-			o.labelFilter, o.focus, "informational")
+		return selectsNoSpec(o)
 	}
 	return runOutcome(res, status, outDir)
 }
@@ -372,6 +371,13 @@ func selectsNone(reports []types.Report) bool {
 		}
 	}
 	return true
+}
+
+// selectsNoSpec is the usage error of a --label-filter or --focus that
+// selects no spec: a typo in the filter must not pass as a green run.
+func selectsNoSpec(o *runOptions) error {
+	return usageErrorf("run: --label-filter %q --focus %q selects no spec (see conform rules for rule IDs; labels are rule:<ID>, %s, ...)",
+		o.labelFilter, o.focus, "informational")
 }
 
 // isTerminal reports whether f is a character device, so that Ginkgo's
