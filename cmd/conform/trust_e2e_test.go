@@ -728,6 +728,7 @@ func TestTrustInterruptedRun(t *testing.T) {
 		}
 	})
 	t.Run("SIGINT", func(t *testing.T) {
+		t.Parallel() // each stop has its own run and directory; they mostly wait
 		out := t.TempDir()
 		cmd, console := startConform(t, bin, "run", "--procs", "2", "--out", out)
 		waitFor(t, console, underWay, 60*time.Second) // a spec passed: the run is under way
@@ -779,6 +780,7 @@ func TestTrustInterruptedRun(t *testing.T) {
 		{"stall", []string{"--label-filter", "rule:V3-LIMIT-WS-PING", "--stall-timeout", "15s"}, nil, exitStopped, "stalled", `no spec ended for 15s (--stall-timeout); in flight: "Limits: ping V3-LIMIT-WS-PING`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			cmd, console := startConform(t, bin, append([]string{"run", "--procs", "2", "--out", out}, c.args...)...)
 			if c.sig != nil {
