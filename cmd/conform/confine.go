@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 
@@ -38,36 +34,22 @@ func confineRun(ctx context.Context, o *runOptions, suite string, env []string) 
 	if o.certify || (o.labelFilter == "" && o.focus == "") {
 		return nil, nil
 	}
-	dir, err := os.MkdirTemp("", "conform-select-")
-	if err != nil {
-		return nil, harnessErrorf("selection dry run: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	report := filepath.Join(dir, "dry-run.json")
-	args := dryRunArgs(report)
+	var args []string
 	if o.labelFilter != "" {
 		args = append(args, "--ginkgo.label-filter="+o.labelFilter)
 	}
 	if o.focus != "" {
 		args = append(args, "--ginkgo.focus="+o.focus)
 	}
-	var output bytes.Buffer
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	c := child{path: suite, args: args, dir: dir, stdout: &output, stderr: &output, env: env}
-	status, err := c.run(ctx)
+	dry, err := dryRunWith(ctx, suite, env, args...)
 	if err != nil {
-		return nil, harnessErrorf("selection dry run: %w", err)
-	}
-	reports, err := ginkgojson.Read(report)
-	if err != nil || status != 0 {
 		// A filter Ginkgo refuses, for one: the run itself says why.
 		return nil, nil
 	}
-	if none(reports) {
+	if none(dry) {
 		return nil, selectsNoSpec(o)
 	}
-	return confinementOf(reports), nil
+	return confinementOf(dry), nil
 }
 
 // none reports whether a dry run selected no spec (every one skipped).
@@ -85,7 +67,7 @@ func none(dry []types.Report) bool {
 func confinementOf(dry []types.Report) *confinement {
 	var chosen, all []string
 	for _, s := range ginkgojson.Specs(dry) {
-		key := topLevelKey(s)
+		key := registration.KeyOf(s)
 		all = append(all, key)
 		if s.State != types.SpecStateSkipped {
 			chosen = append(chosen, key)
@@ -99,21 +81,11 @@ func confinementOf(dry []types.Report) *confinement {
 	}
 	c := &confinement{containers: chosen}
 	for _, s := range ginkgojson.Specs(dry) {
-		if _, in := slices.BinarySearch(chosen, topLevelKey(s)); !in {
+		if _, in := slices.BinarySearch(chosen, registration.KeyOf(s)); !in {
 			c.left = append(c.left, s)
 		}
 	}
 	return c
-}
-
-// topLevelKey is the registration key of the top-level container holding
-// s (a spec at the top level is its own).
-func topLevelKey(s types.SpecReport) string {
-	loc := s.LeafNodeLocation
-	if len(s.ContainerHierarchyLocations) > 0 {
-		loc = s.ContainerHierarchyLocations[0]
-	}
-	return registration.Key(loc.FileName, loc.LineNumber)
 }
 
 // env is the suite environment that registers the confinement's
