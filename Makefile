@@ -34,8 +34,9 @@ conform: build
 ## bin/test/) only when it failed; each step's log ends with the CPU it used. A step may wait for another of its
 ## stage (@target) and run at the lowest CPU priority (~: nice 19). make test is CPU-bound on two cores: its steps
 ## collect garbage a quarter as often (GOGC=400).
-## 1. What only computes, side by side: gofmt and go vet, the package tests under -race, the build, the property
-##    tests at full depth. (At the lowest priority beside stage 2 they saved half a minute, but a package's timed
+## 1. What only computes, side by side: gofmt and go vet, the package tests under -race (cmd/conform's a step of
+##    its own, so that its long compile and link overlap the other packages'), the build, the property tests at full
+##    depth. (At the lowest priority beside stage 2 they saved half a minute, but a package's timed
 ##    test, a slow stream subscriber's close and a candle query's bound, then failed one run in three.)
 ## 2. The conformance run, then its coverage check and the trust checks (which read its reports as their full run),
 ##    beside the benign wire check: CPU-bound, and timing nothing but the limit windows its runs tell apart.
@@ -50,7 +51,7 @@ conform: build
 ## Fuzzing explores for minutes and is not a step: make fuzz (the fuzz targets' seed corpora run in unit-race).
 test:
 	@$(GO) run ./internal/stages/maketest -logs $(BIN)/test \
-	  'vet unit-race build unit-deep' \
+	  'vet unit-pkgs unit-cli build unit-deep' \
 	  '-j3+conform-check+coverage+trust-parallel wirebenign-fast' \
 	  'remote-fast+REMOTE_DELAY=5ms+REMOTE_SETS=8 unit-timed+trust-timed ~mutation+MUTATION_BASELINE=$(REPORTS)/ginkgo.json+@trust-timed'
 

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,6 +40,39 @@ func TestTrustConfinedRunsSelectTheSameSpecs(t *testing.T) {
 		t.Fatalf("the dry run's rules come from %d sets of containers", len(byContainers))
 	}
 	t.Logf("%d rules in %d sets of containers", len(mutation.Containers(full)), len(byContainers))
+	// conform run with a filter confines its tree the same way (confineRun)
+	// and reports every spec of the whole tree, those left out skipped.
+	t.Run("conform run", func(t *testing.T) {
+		out := t.TempDir()
+		if code, console := conformCLI(t, binDir(t), nil, "run", "--label-filter", quickFilter, "--procs", fewSpecsProcs, "--out", out); code != exitOK {
+			t.Fatalf("exit %d:\n%s", code, console)
+		}
+		var r struct {
+			Summary struct {
+				Specs    int `json:"specs"`
+				SpecsRun int `json:"specs_run"`
+				Skipped  int `json:"skipped"`
+			}
+		}
+		b, err := os.ReadFile(filepath.Join(out, "results.json"))
+		if err == nil {
+			err = json.Unmarshal(b, &r)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, all := r.Summary, len(ginkgojson.Specs(full))
+		if s.Specs != all || s.SpecsRun == 0 || s.SpecsRun+s.Skipped != all {
+			t.Errorf("a run of %s reports %+v, want %d specs in all, those run and the rest skipped", quickFilter, s, all)
+		}
+		ginkgo, err := ginkgojson.Read(filepath.Join(out, "ginkgo.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if built := len(ginkgojson.Specs(ginkgo)); built >= all {
+			t.Errorf("the run built %d specs, as many as the whole tree: not confined", built)
+		}
+	})
 	dir := t.TempDir()
 	for containers, ids := range byContainers {
 		slices.Sort(ids)

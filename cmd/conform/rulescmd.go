@@ -180,6 +180,12 @@ func dryRunCoverage(ctx context.Context, suite string) (*coverage.Coverage, erro
 
 // dryRun runs the suite binary in dry-run mode and returns its report.
 func dryRun(ctx context.Context, suite string) ([]types.Report, error) {
+	return dryRunWith(ctx, suite, nil)
+}
+
+// dryRunWith is dryRun with more suite arguments (a selection) and
+// environment (a target handoff) for the suite process.
+func dryRunWith(ctx context.Context, suite string, env []string, args ...string) ([]types.Report, error) {
 	dir, err := os.MkdirTemp("", "conform-dry-run-")
 	if err != nil {
 		return nil, harnessErrorf("dry run: %w", err)
@@ -189,7 +195,7 @@ func dryRun(ctx context.Context, suite string) ([]types.Report, error) {
 	var output bytes.Buffer
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	c := child{path: suite, args: dryRunArgs(report), dir: dir, stdout: &output, stderr: &output}
+	c := child{path: suite, args: append(dryRunArgs(report), args...), dir: dir, stdout: &output, stderr: &output, env: env}
 	status, err := c.run(ctx)
 	if err != nil {
 		return nil, harnessError(err)

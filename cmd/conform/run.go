@@ -315,8 +315,12 @@ func cmdRun(args []string, e *env) error {
 	if err != nil {
 		return harnessError(err)
 	}
+	confined, err := confineRun(ctx, o, suite, handoff)
+	if err != nil {
+		return err
+	}
 	c := child{path: ginkgo, args: ginkgoArgs(o, suite, outDir, isTerminal(os.Stdout)),
-		stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf), env: handoff}
+		stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf), env: append(handoff, confined.env()...)}
 	x, err := runSuite(ctx, c, o.timeout, o.stall)
 	if err != nil {
 		return harnessError(err)
@@ -330,6 +334,7 @@ func cmdRun(args []string, e *env) error {
 		}
 		return harnessErrorf("ginkgo exited with status %d and wrote no usable report: %v", status, err)
 	}
+	confined.complete(reports)
 	rep := runReport{o: o, cfg: cfg, configPath: configPath, outDir: outDir, out: out, self: e.self, specDir: cmpOr(o.specDir, e.getenv("CONFORM_SPEC_DIR")), stop: stop, kind: kind}
 	res, err := rep.write(reports)
 	if err != nil {
@@ -352,8 +357,7 @@ func cmdRun(args []string, e *env) error {
 	if selectsNone(reports) && len(res.SuiteFailures) == 0 && res.Interrupted == nil && (o.labelFilter != "" || o.focus != "") {
 		// Every spec was filtered out (none even reached a skip): a typo in
 		// the filter must not pass as a green run.
-		return usageErrorf("run: --label-filter %q --focus %q selects no spec (see conform rules for rule IDs; labels are rule:<ID>, %s, ...)",
-			o.labelFilter, o.focus, "informational")
+		return selectsNoSpec(o)
 	}
 	return runOutcome(res, status, outDir)
 }
@@ -367,6 +371,13 @@ func selectsNone(reports []types.Report) bool {
 		}
 	}
 	return true
+}
+
+// selectsNoSpec is the usage error of a --label-filter or --focus that
+// selects no spec: a typo in the filter must not pass as a green run.
+func selectsNoSpec(o *runOptions) error {
+	return usageErrorf("run: --label-filter %q --focus %q selects no spec (see conform rules for rule IDs; labels are rule:<ID>, %s, ...)",
+		o.labelFilter, o.focus, "informational")
 }
 
 // isTerminal reports whether f is a character device, so that Ginkgo's

@@ -28,9 +28,9 @@ import (
 const quickFilter = "rule:V3-CONV-ADDRESS"
 
 // fewSpecsProcs is --procs of the trust checks' runs of a few specs whose
-// property does not depend on processes: with two, Ginkgo's parallel
-// reporting of every spec the filter skips was three of a run's four
-// CPU-seconds (make test runs a dozen such runs side by side).
+// property does not depend on processes: each further process builds its
+// own tree and emulator for specs one process runs in a second (make test
+// runs a dozen such runs side by side).
 const fewSpecsProcs = "1"
 
 // snapshotTree is every entry under dir: files with their content,

@@ -88,11 +88,7 @@ func Containers(reports []types.Report) map[string][]string {
 			if s.LeafNodeType != types.NodeTypeIt {
 				continue
 			}
-			loc := s.LeafNodeLocation
-			if len(s.ContainerHierarchyLocations) > 0 {
-				loc = s.ContainerHierarchyLocations[0]
-			}
-			key := registration.Key(loc.FileName, loc.LineNumber)
+			key := registration.KeyOf(s)
 			for _, id := range rules.FromLabels(s.Labels()) {
 				if !slices.Contains(out[id], key) {
 					out[id] = append(out[id], key)

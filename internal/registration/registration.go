@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
 )
 
 // Env names the environment variable holding the comma-separated keys
@@ -40,4 +42,14 @@ func Registers(value, file string, line int) bool {
 		return true
 	}
 	return slices.Contains(strings.Split(value, ","), Key(file, line))
+}
+
+// KeyOf is the key of the top-level container holding the spec s (a spec
+// at the top level is its own): what a run must register to build s.
+func KeyOf(s types.SpecReport) string {
+	loc := s.LeafNodeLocation
+	if len(s.ContainerHierarchyLocations) > 0 {
+		loc = s.ContainerHierarchyLocations[0]
+	}
+	return Key(loc.FileName, loc.LineNumber)
 }
