@@ -309,20 +309,21 @@ func (l *evloop) ready(i int, events uint32) {
 		l.closeConn(c) // closed by the server, or sent what nobody asked for
 		return
 	}
-	if c.sent < len(c.out) {
-		if events&syscall.EPOLLOUT == 0 && events&(syscall.EPOLLERR|syscall.EPOLLHUP) == 0 {
-			return
-		}
+	if c.sent < len(c.out) && events&syscall.EPOLLOUT != 0 {
 		if !l.write(c) {
 			l.next(i)
 			return
 		}
-		if c.sent < len(c.out) {
-			return
+		if c.sent == len(c.out) {
+			ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(i)}
+			_ = syscall.EpollCtl(l.epfd, syscall.EPOLL_CTL_MOD, c.fd, &ev)
 		}
-		ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(i)}
-		_ = syscall.EpollCtl(l.epfd, syscall.EPOLL_CTL_MOD, c.fd, &ev)
 	}
+	if events&(syscall.EPOLLIN|syscall.EPOLLERR|syscall.EPOLLHUP) == 0 {
+		return
+	}
+	// An answer may come before the whole request went out (a server
+	// refusing a large body): it is read all the same.
 	if len(c.in) == cap(c.in) {
 		c.in = append(c.in, 0)[:len(c.in)] // room for more
 	}
@@ -373,8 +374,8 @@ func (l *evloop) answer(c *loopConn) bool {
 	case err != nil:
 		l.fail(c, err)
 		return true
-	case a.close || c.eof:
-		l.closeConn(c)
+	case a.close || c.eof || c.sent < len(c.out):
+		l.closeConn(c) // the rest of a request unsent would be taken for the next
 	}
 	if a.location != "" {
 		r.Code, r.Body, r.Headers, r.BytesIn = 0, nil, nil, 0
