@@ -123,17 +123,17 @@ func TestEngineUnlimitedAnswers(t *testing.T) {
 				return r.Code == 0 && strings.HasSuffix(r.Error, "i/o timeout") && r.Latency >= 100*time.Millisecond
 			}, 400 * time.Millisecond, nil},
 		{"large request", func(c net.Conn, br *bufio.Reader) bool {
-			if _, err := io.CopyN(io.Discard, br, 4<<20); err != nil {
+			if _, err := io.CopyN(io.Discard, br, 1<<20); err != nil {
 				return false
 			}
 			_, err := io.WriteString(c, ok)
 			return err == nil
-		}, func(r vegeta.Result) bool { return r.Code == 200 && r.BytesOut == 4<<20 }, 0, bytes.Repeat([]byte("x"), 4<<20)},
+		}, func(r vegeta.Result) bool { return r.Code == 200 && r.BytesOut == 1<<20 }, 0, bytes.Repeat([]byte("x"), 1<<20)},
 		{"answered before the body", func(c net.Conn, br *bufio.Reader) bool {
 			_, _ = io.WriteString(c, "HTTP/1.1 413 Request Entity Too Large\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
 			time.Sleep(20 * time.Millisecond)
 			return false
-		}, func(r vegeta.Result) bool { return r.Code == 413 || (r.Code == 0 && r.Error != "") }, 0, bytes.Repeat([]byte("x"), 4<<20)},
+		}, func(r vegeta.Result) bool { return r.Code == 413 || (r.Code == 0 && r.Error != "") }, 0, bytes.Repeat([]byte("x"), 1<<20)},
 		{"refused", nil, func(r vegeta.Result) bool { return r.Code == 0 && strings.Contains(r.Error, "connection refused") }, 0, nil},
 	}
 	for _, tt := range tests {
@@ -148,7 +148,10 @@ func TestEngineUnlimitedAnswers(t *testing.T) {
 					url = rawServer(t, tt.answer)
 				}
 				cfg := RunConfig{Base: testBase(t, url), Pacing: Unlimited, Duration: 150 * time.Millisecond,
-					Workers: 2, MaxWorkers: 2, Connections: 2, Timeout: 100 * time.Millisecond}
+					Workers: 2, MaxWorkers: 2, Connections: 2, Timeout: 2 * time.Second}
+				if tt.maxLat > 0 { // the timeout's case
+					cfg.Timeout = 100 * time.Millisecond
+				}
 				tr := func(t *vegeta.Target) error {
 					t.Method, t.URL = "GET", url+"/api/3/public/symbol"
 					if tt.body != nil {
