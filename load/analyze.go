@@ -81,27 +81,41 @@ func (a *aggregate) add(r *vegeta.Result) {
 	if r.Error != "" {
 		a.errors[r.Error]++
 	}
-	if a.perSecond != nil {
-		sec := r.Timestamp.Unix()
-		c := a.second
-		if c == nil || sec != a.secondAt {
-			if c = a.perSecond[sec]; c == nil {
-				c = &SecondCount{}
-				a.perSecond[sec] = c
-			}
-			a.second, a.secondAt = c, sec
-		}
-		c.Sent++
-		if r.Code >= 200 && r.Code < 400 {
-			c.OK++
-		}
-	}
 	if a.pacing != nil && !a.pacing.IsUnlimited() {
 		off := r.Timestamp.UnixNano() - int64(a.pacing.ScheduledAt(r.Seq, a.duration))
 		if len(a.offsets) == 0 || r.Seq < a.minSeq {
 			a.minSeq, a.minOffset = r.Seq, off
 		}
 		a.offsets = append(a.offsets, off)
+	}
+}
+
+// countSecond counts r in the second it was sent in (the total aggregate's
+// per-result work: the rest of its figures are merged from the runs').
+func (a *aggregate) countSecond(r *vegeta.Result) {
+	sec := r.Timestamp.Unix()
+	c := a.second
+	if c == nil || sec != a.secondAt {
+		if c = a.perSecond[sec]; c == nil {
+			c = &SecondCount{}
+			a.perSecond[sec] = c
+		}
+		a.second, a.secondAt = c, sec
+	}
+	c.Sent++
+	if r.Code >= 200 && r.Code < 400 {
+		c.OK++
+	}
+}
+
+// merge adds the figures of o (a run's) to a (the total), but for the
+// schedule lag and the per-second counts.
+func (a *aggregate) merge(o *aggregate) {
+	a.metrics.merge(&o.metrics)
+	a.lat.Merge(&o.lat)
+	a.noResponse += o.noResponse
+	for e, n := range o.errors {
+		a.errors[e] += n
 	}
 }
 
@@ -212,7 +226,7 @@ func (z *analyzer) source(i int, runs []RunInfo) func(*vegeta.Result) error {
 // add takes result r of the run that agg aggregates.
 func (z *analyzer) add(agg *aggregate, r *vegeta.Result) error {
 	agg.add(r)
-	z.total.add(r)
+	z.total.countSecond(r)
 	z.points.add(r)
 	if z.opt.Out != nil {
 		if err := z.opt.Out.Encode(r); err != nil {
@@ -265,8 +279,10 @@ func decodeFile(path string, fn func(*vegeta.Result) error) error {
 
 // summarize turns the aggregates into a summary with its verdict.
 func summarize(total *aggregate, runs map[string]*aggregate, infos map[string]*RunInfo, order []string, opt AnalyzeOptions) *Summary {
-	for _, a := range runs {
+	for _, name := range order {
+		a := runs[name]
 		a.finish()
+		total.merge(a)
 		total.lag.Merge(&a.lag)
 	}
 	total.metrics.close()

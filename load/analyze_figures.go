@@ -61,6 +61,39 @@ func (m *figures) add(r *vegeta.Result) {
 	}
 }
 
+// merge adds the counts of o to m (close computes the rest).
+func (m *figures) merge(o *figures) {
+	if o.Requests == 0 {
+		return
+	}
+	if m.Requests == 0 || o.Earliest.Before(m.Earliest) {
+		m.Earliest = o.Earliest
+	}
+	if o.Latest.After(m.Latest) {
+		m.Latest = o.Latest
+	}
+	if o.end.After(m.end) {
+		m.end = o.end
+	}
+	m.Requests += o.Requests
+	m.BytesOut += o.BytesOut
+	m.success += o.success
+	if o.codes != nil {
+		if m.codes == nil {
+			m.codes = new([maxCountedCode]uint64)
+		}
+		for c, n := range o.codes {
+			m.codes[c] += n
+		}
+	}
+	for c, n := range o.otherCodes {
+		if m.otherCodes == nil {
+			m.otherCodes = map[uint16]uint64{}
+		}
+		m.otherCodes[c] += n
+	}
+}
+
 func (m *figures) close() {
 	if m.Requests == 0 {
 		return
