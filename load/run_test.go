@@ -105,6 +105,14 @@ func TestExecuteVerdicts(t *testing.T) {
 			cfg.Progress, cfg.ProgressEvery = &progress, 200*time.Millisecond
 			dir := t.TempDir()
 			a, err := Execute(context.Background(), dir, cfg, AnalyzeOptions{Title: "test " + c.name, Thresholds: thresholds(t, c.thresholds...)})
+			if err == nil && c.status != StatusInvalid && a.Summary.Verdict.Status == StatusInvalid {
+				// A busy machine (make test's other steps, another user) left
+				// the generator short of the rate: the verdict is right to say
+				// INVALID, and says nothing of the case; measure it once more.
+				t.Logf("first run INVALID on a busy machine (%v): once more", a.Summary.Verdict.Problems)
+				dir = t.TempDir()
+				a, err = Execute(context.Background(), dir, cfg, AnalyzeOptions{Title: "test " + c.name, Thresholds: thresholds(t, c.thresholds...)})
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
