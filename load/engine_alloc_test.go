@@ -2,7 +2,6 @@ package load
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"net"
@@ -19,40 +18,12 @@ import (
 // generator's own allocations.
 func fixedServer(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	answer := []byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"ok\":true}")
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				for {
-					// A request of the public scenario: a header, no body.
-					for {
-						l, err := br.ReadSlice('\n')
-						if err != nil {
-							return
-						}
-						if len(bytes.TrimRight(l, "\r\n")) == 0 {
-							break
-						}
-					}
-					if _, err := c.Write(answer); err != nil {
-						return
-					}
-				}
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String()
+	// A request of the public scenario: a header, no body.
+	return rawServer(t, func(c net.Conn, _ *bufio.Reader) bool {
+		_, err := c.Write(answer)
+		return err == nil
+	})
 }
 
 // At max rate the engine allocates nothing per request: results go to

@@ -127,6 +127,13 @@ func TestReadAnswerSuccessAllocatesNothing(t *testing.T) {
 // result, and the engine (to inspect its workers).
 func runEngine(t *testing.T, cfg RunConfig, tr vegeta.Targeter) ([]vegeta.Result, *engine) {
 	t.Helper()
+	return runEngineObserved(t, cfg, tr, false)
+}
+
+// runEngineObserved is runEngine with newEngine's observe (a scenario that
+// sees each result as it comes: the workers' engine, never the event loop).
+func runEngineObserved(t *testing.T, cfg RunConfig, tr vegeta.Targeter, observe bool) ([]vegeta.Result, *engine) {
+	t.Helper()
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultTimeout
 	}
@@ -139,7 +146,7 @@ func runEngine(t *testing.T, cfg RunConfig, tr vegeta.Targeter) ([]vegeta.Result
 		defer mu.Unlock()
 		out = append(out, rs...)
 		return true
-	}, false)
+	}, observe)
 	e.start()
 	e.wait()
 	return out, e

@@ -159,19 +159,8 @@ func TestEngineUnlimitedAnswers(t *testing.T) {
 					}
 					return nil
 				}
-				var (
-					mu  sync.Mutex
-					out []vegeta.Result
-				)
-				e := newEngine(cfg, tr, "test", func(rs []vegeta.Result) bool {
-					mu.Lock()
-					defer mu.Unlock()
-					out = append(out, rs...)
-					return true
-				}, observe)
 				start := time.Now()
-				e.start()
-				e.wait()
+				out, _ := runEngineObserved(t, cfg, tr, observe)
 				if d := time.Since(start); d > 2*time.Second {
 					t.Errorf("took %s", d)
 				}
