@@ -110,10 +110,10 @@ func New(o Options) *Server {
 
 // ServeHTTP accepts a WebSocket handshake on one of the stream paths.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	stream, ok := strings.CutPrefix(r.URL.Path, Prefix)
+	name, ok := strings.CutPrefix(r.URL.Path, Prefix)
 	switch {
-	case !ok, stream != streamPublic && stream != streamTrading && stream != streamAccount && stream != streamAll,
-		stream == streamAccount && s.opts.Faults.On("V2-WS-PATHS"):
+	case !ok, name != streamPublic && name != streamTrading && name != streamAccount && name != streamAll,
+		name == streamAccount && s.opts.Faults.On("V2-WS-PATHS"):
 		s.writer.Error(w, r, api.NotFound(r.Method, r.URL.Path))
 		return
 	}
@@ -121,7 +121,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader has answered
 	}
-	c := &conn{srv: s, ws: ws, stream: stream, out: make(chan []byte, outQueue), done: make(chan struct{})}
+	c := &conn{srv: s, ws: ws, wr: stream.NewWriter(ws), stream: name, out: make(chan []byte, outQueue), done: make(chan struct{})}
 	if !s.conns.Add(c, func() { s.wg.Add(3) }) {
 		_ = ws.Close()
 		return
@@ -135,7 +135,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Close ends every connection and stops following the engine.
 func (s *Server) Close() error {
 	for _, c := range s.conns.Shut() {
-		stream.GoingAway(c.ws)
+		c.wr.GoingAway()
 		c.close()
 	}
 	s.state.stop()
@@ -164,6 +164,7 @@ func (r *request) notification() bool {
 type conn struct {
 	srv    *Server
 	ws     *websocket.Conn
+	wr     *stream.Writer // every frame of ws goes through it
 	stream string
 	out    chan []byte
 	done   chan struct{}
@@ -196,6 +197,12 @@ func (c *conn) send(v any) {
 		c.srv.opts.Logger.Error("jsonrpc encode", "err", err)
 		return
 	}
+	c.queue(b)
+}
+
+// queue queues an encoded message (shared with other connections: never
+// changed); a reader too slow to keep up is disconnected.
+func (c *conn) queue(b []byte) {
 	select {
 	case <-c.done:
 	case c.out <- b:
@@ -212,7 +219,7 @@ func (c *conn) read() {
 		c.srv.state.disconnected()
 		c.srv.conns.Remove(c)
 	}()
-	_ = stream.ReadLoop(c.ws, func(data []byte) bool {
+	_ = stream.ReadLoop(c.ws, c.wr, func(data []byte) bool {
 		c.handle(data)
 		return true
 	})
@@ -220,13 +227,28 @@ func (c *conn) read() {
 
 func (c *conn) write() {
 	defer c.srv.wg.Done()
+	// What is queued behind a message leaves with it, in one write: a
+	// trade's updates reach a subscriber together (a write per message was
+	// the fan-out's floor).
+	batch := make([][]byte, 0, maxBatch)
 	for {
 		select {
 		case <-c.done:
 			return
 		case b := <-c.out:
-			_ = c.ws.SetWriteDeadline(time.Now().Add(stream.WriteTimeout))
-			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+			batch = append(batch[:0], b)
+		more:
+			for len(batch) < maxBatch {
+				select {
+				case b := <-c.out:
+					batch = append(batch, b)
+				default:
+					break more
+				}
+			}
+			err := c.wr.Send(websocket.TextMessage, batch...)
+			clear(batch) // the messages may be shared with other connections: only dropped here
+			if err != nil {
 				c.close()
 				return
 			}
@@ -234,9 +256,12 @@ func (c *conn) write() {
 	}
 }
 
+// maxBatch bounds the messages of one write.
+const maxBatch = 64
+
 func (c *conn) ping(every time.Duration) {
 	defer c.srv.wg.Done()
-	stream.Ping(c.ws, every, c.done, c.close)
+	stream.Ping(c.wr.Send, every, c.done, c.close)
 }
 
 // handle answers one message. A bug of the emulator is answered as an
@@ -325,7 +350,39 @@ func idOf(req *request) json.RawMessage {
 
 // notify sends a notification {jsonrpc, method, params}.
 func (c *conn) notify(method string, params any) {
-	c.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+	c.send(notification(method, params))
+}
+
+func notification(method string, params any) map[string]any {
+	return map[string]any{"jsonrpc": "2.0", "method": method, "params": params}
+}
+
+// broadcast encodes one notification once, on first use, for the many
+// connections that get the same bytes (a market data update goes to every
+// subscriber of its symbol: encoding it per connection was most of the
+// fan-out's CPU).
+type broadcast struct {
+	srv    *Server
+	method string
+	params any
+	b      []byte
+	failed bool
+}
+
+// to queues the notification to c.
+func (n *broadcast) to(c *conn) {
+	if n.b == nil && !n.failed {
+		b, err := json.Marshal(notification(n.method, n.params))
+		if err != nil {
+			n.srv.opts.Logger.Error("jsonrpc encode", "err", err)
+			n.failed = true
+			return
+		}
+		n.b = b
+	}
+	if !n.failed {
+		c.queue(n.b)
+	}
 }
 
 // Conns is the number of open connections (for tests).

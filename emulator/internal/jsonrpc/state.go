@@ -266,8 +266,9 @@ func (st *state) level(symbol string, l engine.BookLevel) {
 	} else {
 		ss.seq++
 	}
+	n := broadcast{srv: st.srv, method: "updateOrderbook", params: upd}
 	for c := range st.listeners(chanBook, symbol) {
-		c.notify("updateOrderbook", upd)
+		n.to(c)
 	}
 	if ticking && (!best(ss.bids, true).Equal(bestBid) || !best(ss.asks, false).Equal(bestAsk)) {
 		st.tickers(symbol)
@@ -331,23 +332,31 @@ func (st *state) trade(u tape.Update) {
 	if f.On("V2-WS-TRADES-UPDATE") {
 		wt["quantity"] = u.Trade.Quantity.Add(u.Trade.Quantity).String()
 	}
+	n := broadcast{srv: st.srv, method: "updateTrades", params: map[string]any{"data": []any{wt}, "symbol": u.Symbol}}
 	for c, sp := range st.listeners(chanTrades, u.Symbol) {
 		if u.Seq > sp.seq {
-			c.notify("updateTrades", map[string]any{"data": []any{wt}, "symbol": u.Symbol})
+			n.to(c)
 		}
 	}
+	candles := map[string]*broadcast{} // by period
 	for c, sp := range st.listeners(chanCandles, u.Symbol) {
 		if u.Seq <= sp.seq {
 			continue
 		}
-		cd, ok := st.srv.opts.Tape.CandleOf(u.Symbol, market.Period(sp.period), u.Trade.At)
-		if !ok {
-			continue
+		cn, seen := candles[sp.period]
+		if !seen {
+			cd, ok := st.srv.opts.Tape.CandleOf(u.Symbol, market.Period(sp.period), u.Trade.At)
+			if ok {
+				if f.On("V2-WS-CANDLES-UPDATE") {
+					cd.Volume = cd.Volume.Sub(u.Trade.Quantity)
+				}
+				cn = &broadcast{srv: st.srv, method: "updateCandles", params: map[string]any{"data": []any{v2shape.NewCandle(cd)}, "symbol": u.Symbol, "period": sp.period}}
+			}
+			candles[sp.period] = cn
 		}
-		if f.On("V2-WS-CANDLES-UPDATE") {
-			cd.Volume = cd.Volume.Sub(u.Trade.Quantity)
+		if cn != nil {
+			cn.to(c)
 		}
-		c.notify("updateCandles", map[string]any{"data": []any{v2shape.NewCandle(cd)}, "symbol": u.Symbol, "period": sp.period})
 	}
 	st.tickers(u.Symbol)
 }
@@ -363,9 +372,9 @@ func (st *state) tickers(symbol string) {
 	if len(ls) == 0 {
 		return
 	}
-	t := st.ticker(symbol)
+	n := broadcast{srv: st.srv, method: "ticker", params: st.ticker(symbol)}
 	for c := range ls {
-		c.notify("ticker", t)
+		n.to(c)
 	}
 }
 

@@ -17,11 +17,9 @@ package stream
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -131,11 +129,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &conn{srv: s, ws: ws, stream: stream, ip: ip, release: release, done: make(chan struct{})}
-	c.w.nc = ws.NetConn()
-	ws.SetPingHandler(func(data string) error { return c.control(websocket.PongMessage, []byte(data)) })
-	ws.SetCloseHandler(func(code int, _ string) error {
-		return c.control(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""))
-	})
+	adopt(ws, &c.w)
 	if stream == limits.StreamPublic && s.opts.Market != nil {
 		c.pub = newPublic(c, s.opts.Market)
 	}
@@ -201,20 +195,6 @@ func (c *conn) write(msgs ...[]byte) error {
 	return nil
 }
 
-// control sends a control frame; a failure is the read loop's or the
-// pinger's to notice.
-func (c *conn) control(op int, payload []byte) error {
-	if payload == nil {
-		payload = []byte{}
-	}
-	err := c.w.send(op, payload)
-	var ne net.Error
-	if errors.Is(err, errCloseSent) || errors.As(err, &ne) {
-		return nil // as gorilla's own handlers: the connection is ending
-	}
-	return err
-}
-
 // closeWith sends a close frame with a code and ends the connection.
 func (c *conn) closeWith(code int, text string) {
 	_ = c.w.send(websocket.CloseMessage, websocket.FormatCloseMessage(code, text))
@@ -248,19 +228,7 @@ func (c *conn) read() {
 
 func (c *conn) ping(every time.Duration) {
 	defer c.srv.wg.Done()
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			if err := c.w.send(websocket.PingMessage, []byte{}); err != nil {
-				c.close()
-				return
-			}
-		case <-c.done:
-			return
-		}
-	}
+	Ping(c.w.send, every, c.done, c.close)
 }
 
 // request is the documented request shape {method, ch, params, id}.

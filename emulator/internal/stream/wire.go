@@ -85,3 +85,50 @@ func (w *wire) send(op int, payloads ...[]byte) error {
 	}
 	return err
 }
+
+// sendControl sends a control frame through w; a failure is the read
+// loop's or the pinger's to notice, as with gorilla's own handlers.
+func sendControl(w *wire, op int, payload []byte) error {
+	if payload == nil {
+		payload = []byte{}
+	}
+	err := w.send(op, payload)
+	var ne net.Error
+	if errors.Is(err, errCloseSent) || errors.As(err, &ne) {
+		return nil // the connection is ending
+	}
+	return err
+}
+
+// adopt makes ws answer pings and echo a peer's close frame through w, so
+// that no frame of gorilla's interleaves with w's writes.
+func adopt(ws *websocket.Conn, w *wire) {
+	w.nc = ws.NetConn()
+	ws.SetPingHandler(func(data string) error { return sendControl(w, websocket.PongMessage, []byte(data)) })
+	ws.SetCloseHandler(func(code int, _ string) error {
+		return sendControl(w, websocket.CloseMessage, websocket.FormatCloseMessage(code, ""))
+	})
+}
+
+// Writer writes the frames of a connection served outside this package
+// (the v2 JSON-RPC streams) as the v3 connections' are written: queued
+// messages leave in one write. Every frame of its connection goes through
+// it once NewWriter has taken the connection over.
+type Writer struct{ w wire }
+
+// NewWriter takes over ws's writing: pings are answered and a peer's close
+// frame echoed through the Writer.
+func NewWriter(ws *websocket.Conn) *Writer {
+	wr := &Writer{}
+	adopt(ws, &wr.w)
+	return wr
+}
+
+// Send writes a frame of type op for each payload (nil ones skipped), in
+// one write; after a close frame it refuses every frame.
+func (wr *Writer) Send(op int, payloads ...[]byte) error { return wr.w.send(op, payloads...) }
+
+// GoingAway closes with 1001 (going away): the emulator is shutting down.
+func (wr *Writer) GoingAway() {
+	_ = wr.w.send(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"))
+}

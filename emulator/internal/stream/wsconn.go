@@ -31,12 +31,10 @@ func Upgrader(refuse func(w http.ResponseWriter, r *http.Request, status int, re
 // ReadLoop hands each data message of ws (at most MaxMessage) to handle
 // until a read fails or handle answers false; it returns the read error
 // (nil when handle stopped). A text message that is not UTF-8 fails the
-// connection with 1007 (RFC 6455 section 8.1), unhandled, and returns
-// ErrInvalidUTF8.
-func ReadLoop(ws *websocket.Conn, handle func([]byte) bool) error {
-	return readLoop(ws, handle, func(msg []byte) {
-		_ = ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
-	})
+// connection with 1007 (RFC 6455 section 8.1) through wr, unhandled, and
+// returns ErrInvalidUTF8.
+func ReadLoop(ws *websocket.Conn, wr *Writer, handle func([]byte) bool) error {
+	return readLoop(ws, handle, func(msg []byte) { _ = wr.Send(websocket.CloseMessage, msg) })
 }
 
 // readLoop is ReadLoop with the close frame sent by sendClose.
@@ -60,15 +58,15 @@ func readLoop(ws *websocket.Conn, handle func([]byte) bool, sendClose func([]byt
 // ErrInvalidUTF8 ends a connection that sent a text message that is not UTF-8.
 var ErrInvalidUTF8 = errors.New("stream: text message is not valid UTF-8")
 
-// Ping sends a ping on ws every interval until done is closed; a ping that
-// cannot be written calls fail and stops.
-func Ping(ws *websocket.Conn, every time.Duration, done <-chan struct{}, fail func()) {
+// Ping sends a ping through send every interval until done is closed; a
+// ping that cannot be written calls fail and stops.
+func Ping(send func(op int, payloads ...[]byte) error, every time.Duration, done <-chan struct{}, fail func()) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
 		case <-t.C:
-			if err := ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(WriteTimeout)); err != nil {
+			if err := send(websocket.PingMessage, []byte{}); err != nil {
 				fail()
 				return
 			}
@@ -76,11 +74,6 @@ func Ping(ws *websocket.Conn, every time.Duration, done <-chan struct{}, fail fu
 			return
 		}
 	}
-}
-
-// GoingAway closes ws with 1001 (going away): the emulator is shutting down.
-func GoingAway(ws *websocket.Conn) {
-	_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"), time.Now().Add(time.Second))
 }
 
 // Conns is a server's set of open connections, shared with the v2 JSON-RPC
