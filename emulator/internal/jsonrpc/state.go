@@ -338,7 +338,7 @@ func (st *state) trade(u tape.Update) {
 			n.to(c)
 		}
 	}
-	candles := map[string]*broadcast{} // by period
+	var candles map[string]*broadcast // by period, made on first use
 	for c, sp := range st.listeners(chanCandles, u.Symbol) {
 		if u.Seq <= sp.seq {
 			continue
@@ -351,6 +351,9 @@ func (st *state) trade(u tape.Update) {
 					cd.Volume = cd.Volume.Sub(u.Trade.Quantity)
 				}
 				cn = &broadcast{srv: st.srv, method: "updateCandles", params: map[string]any{"data": []any{v2shape.NewCandle(cd)}, "symbol": u.Symbol, "period": sp.period}}
+			}
+			if candles == nil {
+				candles = map[string]*broadcast{}
 			}
 			candles[sp.period] = cn
 		}
