@@ -134,7 +134,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.pub = newPublic(c, s.opts.Market)
 	}
 	if !s.register(c) {
-		c.closeWith(websocket.CloseGoingAway, "emulator shutting down")
+		c.closeWith(websocket.CloseGoingAway, shuttingDown)
 		return
 	}
 	go c.read()
@@ -157,7 +157,7 @@ func (s *Server) register(c *conn) bool {
 // away) and waits for their goroutines.
 func (s *Server) Close() error {
 	for _, c := range s.conns.Shut() {
-		c.closeWith(websocket.CloseGoingAway, "emulator shutting down")
+		c.closeWith(websocket.CloseGoingAway, shuttingDown)
 	}
 	s.wg.Wait()
 	return nil

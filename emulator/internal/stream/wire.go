@@ -130,5 +130,9 @@ func (wr *Writer) Send(op int, payloads ...[]byte) error { return wr.w.send(op, 
 
 // GoingAway closes with 1001 (going away): the emulator is shutting down.
 func (wr *Writer) GoingAway() {
-	_ = wr.w.send(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "emulator shutting down"))
+	_ = wr.w.send(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, shuttingDown))
 }
+
+// shuttingDown is the reason of the 1001 close frame a closing server sends
+// on every connection, v3 and v2.
+const shuttingDown = "emulator shutting down"
