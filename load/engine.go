@@ -67,6 +67,10 @@ type engine struct {
 	seq     uint64
 	wg      sync.WaitGroup
 	stopped atomic.Bool
+	// loops counts the event loops started (see useLoops); loopPolicy
+	// says when a busy one splits.
+	loops      atomic.Int32
+	loopPolicy loopPolicy
 }
 
 // newEngine prepares a run of cfg against its plain-http base.
@@ -82,6 +86,7 @@ func newEngine(cfg RunConfig, tr vegeta.Targeter, name string, record func([]veg
 	e := &engine{tr: tr, du: cfg.Duration, name: name, origin: origin(cfg.Base), host: cfg.Base.Host, addr: addr,
 		pool: newConnPool(d, cfg.Connections, cfg.Timeout), timeout: cfg.Timeout, pacing: cfg.Pacing, record: record, observe: observe}
 	e.workers, e.maxWorkers = cfg.Workers, cfg.MaxWorkers
+	e.loopPolicy = defaultLoopPolicy()
 	e.seqTurn = sync.NewCond(&e.seqMu)
 	if cfg.Pacing.IsUnlimited() {
 		// Vegeta adds workers whenever all are busy, which at max rate is

@@ -12,15 +12,15 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // An unlimited run (--rate max) on Linux goes through event loops rather
-// than a goroutine per connection: one loop per processor owns its share
-// of the connections, waits on its own epoll instance for any of them and
-// answers each readable one with its next request, in the manner of wrk.
+// than a goroutine per connection: a loop owns its share of the
+// connections, waits on its own epoll instance for any of them and answers
+// each readable one with its next request, in the manner of wrk. It
+// begins with one loop; a busy loop splits (see evloop_balance_linux.go).
 // Each connection still has one request in flight at a time (no
 // pipelining). A goroutine parked per request and woken by the runtime's
 // poller, and the threads woken to run it, were the generator's largest
@@ -76,14 +76,17 @@ type dialed struct {
 }
 
 // useLoops starts an event loop instead of workers, where it applies: an
-// unlimited run whose results nobody observes. One loop for all the
-// connections: with one per processor, each went to sleep and was woken
-// more often than one loop with all the events (measured on two cores,
-// the target beside it: a fifth more CPU per request).
+// unlimited run whose results nobody observes. It starts with one loop for
+// all the connections (with one per processor from the start, each went to
+// sleep and was woken more often than one loop with all the events:
+// measured on two cores, the target beside it, a fifth more CPU per
+// request); a loop that stays busy hands half its connections to a new
+// one, up to one per processor (see balance).
 func (e *engine) useLoops() bool {
 	if e.pacer != nil || e.observe {
 		return false
 	}
+	e.loops.Store(1)
 	e.wg.Add(1)
 	go e.loop(int(e.workers))
 	return true
@@ -91,26 +94,10 @@ func (e *engine) useLoops() bool {
 
 // loop runs conns connections until the run is over and every answer is in.
 func (e *engine) loop(conns int) {
-	defer e.wg.Done()
-	w := worker{e: e, batch: make([]vegeta.Result, 0, batchSize)}
-	defer w.flush()
-	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	l, err := e.newEvloop(conns)
 	if err != nil {
 		e.stop()
-		return
-	}
-	defer syscall.Close(epfd)
-	l := evloop{e: e, w: &w, epfd: epfd, dials: make(chan dialed, conns)}
-	// A dialled connection wakes the loop through a pipe of its own.
-	if err := syscall.Pipe2(l.wake[:], syscall.O_NONBLOCK|syscall.O_CLOEXEC); err != nil {
-		e.stop()
-		return
-	}
-	defer syscall.Close(l.wake[0])
-	defer syscall.Close(l.wake[1])
-	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: -1}
-	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, l.wake[0], &ev); err != nil {
-		e.stop()
+		e.wg.Done()
 		return
 	}
 	l.cs = make([]*loopConn, conns)
@@ -121,19 +108,60 @@ func (e *engine) loop(conns int) {
 		l.cs[i] = c
 		l.next(i)
 	}
+	l.run()
+}
+
+// newEvloop makes a loop's epoll instance and wake-up pipe, for up to
+// conns connections.
+func (e *engine) newEvloop(conns int) (*evloop, error) {
+	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, os.NewSyscallError("epoll_create1", err)
+	}
+	l := &evloop{e: e, w: &worker{e: e, batch: make([]vegeta.Result, 0, batchSize)}, epfd: epfd, dials: make(chan dialed, conns)}
+	// A dialled connection wakes the loop through a pipe of its own.
+	if err := syscall.Pipe2(l.wake[:], syscall.O_NONBLOCK|syscall.O_CLOEXEC); err != nil {
+		syscall.Close(epfd)
+		return nil, os.NewSyscallError("pipe2", err)
+	}
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: -1}
+	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, l.wake[0], &ev); err != nil {
+		l.closeFds()
+		return nil, os.NewSyscallError("epoll_ctl", err)
+	}
+	return l, nil
+}
+
+// closeFds closes the loop's own descriptors.
+func (l *evloop) closeFds() {
+	syscall.Close(l.wake[0])
+	syscall.Close(l.wake[1])
+	syscall.Close(l.epfd)
+}
+
+// run answers the loop's connections until the run is over and every
+// answer is in.
+func (l *evloop) run() {
+	e, w := l.e, l.w
+	defer e.wg.Done()
+	defer l.closeFds()
+	defer w.flush()
 	defer func() {
 		for _, c := range l.cs {
 			l.closeConn(c)
 		}
 	}()
-	events := make([]syscall.EpollEvent, conns)
+	events := make([]syscall.EpollEvent, max(len(l.cs), 1))
+	l.window = time.Now()
 	for l.active() {
 		// What is ready already is taken without blocking, outside the
 		// scheduler's system-call accounting: a blocking wait hands the
 		// processor over and wakes a thread to take it.
-		n, err := pollNow(epfd, events)
+		n, err := pollNow(l.epfd, events)
 		if n == 0 && err == nil {
-			n, err = syscall.EpollWait(epfd, events, int(loopWait/time.Millisecond))
+			began := time.Now()
+			n, err = syscall.EpollWait(l.epfd, events, int(loopWait/time.Millisecond))
+			l.waited += time.Since(began)
 		}
 		if err != nil && err != syscall.EINTR {
 			e.stop()
@@ -155,6 +183,7 @@ func (e *engine) loop(conns int) {
 				w.flush()
 			}
 		}
+		l.balance()
 	}
 }
 
@@ -169,6 +198,12 @@ type evloop struct {
 	busy  int    // connections with a request in flight (or dialling for one)
 	// lastExpiry is when expire last looked for requests past the timeout.
 	lastExpiry time.Time
+	// window began when the loop last measured its slack; waited is how
+	// long it slept since; busyWindows counts the windows in a row it
+	// hardly slept in (see balance).
+	window      time.Time
+	waited      time.Duration
+	busyWindows int
 }
 
 // active tells whether a request is in flight or a connection is dialled.
@@ -439,30 +474,4 @@ func (l *evloop) closeConn(c *loopConn) {
 		c.fd = -1
 	}
 	c.in, c.eof = c.in[:0], false
-}
-
-// pollNow, rawRead and rawWrite are system calls that never block (the
-// descriptors are non-blocking), made without telling the scheduler.
-func pollNow(epfd int, events []syscall.EpollEvent) (int, error) {
-	r, _, e := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), 0, 0, 0)
-	if e != 0 {
-		return 0, e
-	}
-	return int(r), nil
-}
-
-func rawRead(fd int, p []byte) (int, error) {
-	r, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
-	if e != 0 {
-		return 0, e
-	}
-	return int(r), nil
-}
-
-func rawWrite(fd int, p []byte) (int, error) {
-	r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
-	if e != 0 {
-		return 0, e
-	}
-	return int(r), nil
 }
