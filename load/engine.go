@@ -49,6 +49,8 @@ type engine struct {
 	// afterwards); it returns false when the run should stop.
 	record  func([]vegeta.Result) bool
 	observe bool // flush every result at once
+	// elsewhere: the target runs in another process (RunConfig.TargetElsewhere).
+	elsewhere bool
 
 	began      time.Time
 	ctx        context.Context
@@ -84,7 +86,8 @@ func newEngine(cfg RunConfig, tr vegeta.Targeter, name string, record func([]veg
 		addr = net.JoinHostPort(cfg.Base.Hostname(), "80")
 	}
 	e := &engine{tr: tr, du: cfg.Duration, name: name, origin: origin(cfg.Base), host: cfg.Base.Host, addr: addr,
-		pool: newConnPool(d, cfg.Connections, cfg.Timeout), timeout: cfg.Timeout, pacing: cfg.Pacing, record: record, observe: observe}
+		pool: newConnPool(d, cfg.Connections, cfg.Timeout), timeout: cfg.Timeout, pacing: cfg.Pacing, record: record, observe: observe,
+		elsewhere: cfg.TargetElsewhere}
 	e.workers, e.maxWorkers = cfg.Workers, cfg.MaxWorkers
 	e.loopPolicy = defaultLoopPolicy()
 	e.seqTurn = sync.NewCond(&e.seqMu)

@@ -26,13 +26,16 @@ func TestLoopSplit(t *testing.T) {
 		body      []byte
 		conns     int
 		wantLoops func(n int32) bool
+		elsewhere bool // sleeping outside the scheduler (see evloop.sleep)
 	}{
 		{"busy, small requests", loopPolicy{window: time.Millisecond, slack: 2, windows: 1, maxLoops: 4}, nil, 8,
-			func(n int32) bool { return n == 4 }},
+			func(n int32) bool { return n == 4 }, false},
 		{"busy, requests larger than the sockets' buffers", loopPolicy{window: time.Millisecond, slack: 2, windows: 1, maxLoops: 3},
-			bytes.Repeat([]byte("x"), 8<<20), 4, func(n int32) bool { return n == 3 }},
+			bytes.Repeat([]byte("x"), 8<<20), 4, func(n int32) bool { return n == 3 }, false},
 		{"idle", loopPolicy{window: time.Millisecond, slack: 0, windows: 1, maxLoops: 4}, nil, 8,
-			func(n int32) bool { return n == 1 }},
+			func(n int32) bool { return n == 1 }, false},
+		{"busy, the target taken as elsewhere", loopPolicy{window: time.Millisecond, slack: 2, windows: 1, maxLoops: 2}, nil, 8,
+			func(n int32) bool { return n == 2 }, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,7 +59,7 @@ func TestLoopSplit(t *testing.T) {
 				return err == nil
 			})
 			cfg := RunConfig{Base: testBase(t, url), Pacing: Unlimited, Duration: 300 * time.Millisecond,
-				Workers: uint64(tt.conns), MaxWorkers: uint64(tt.conns), Connections: tt.conns, Timeout: 2 * time.Second}
+				Workers: uint64(tt.conns), MaxWorkers: uint64(tt.conns), Connections: tt.conns, Timeout: 2 * time.Second, TargetElsewhere: tt.elsewhere}
 			tr := func(tg *vegeta.Target) error {
 				tg.Method, tg.URL = "GET", url+"/api/3/public/symbol"
 				if tt.body != nil {

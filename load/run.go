@@ -65,6 +65,12 @@ type RunConfig struct {
 	// uses its own engine (see engine; a third less CPU per request on
 	// two cores; https always goes through Vegeta and net/http).
 	StdClient bool
+	// TargetElsewhere says that the target does not run in this process
+	// (it is not the embedded emulator): an unlimited run's event loops
+	// may then sleep outside the Go scheduler's accounting (see
+	// evloop.sleep), which would starve a target that needs the same
+	// processors.
+	TargetElsewhere bool
 	// Results receives every result in Vegeta's gob encoding.
 	Results io.Writer
 	// Progress, when set, receives a progress line every ProgressEvery

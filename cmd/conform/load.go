@@ -329,8 +329,8 @@ func cmdLoad(args []string, e *env) error {
 	outDir := out.Path()
 	ctx, caught := interruptible(context.Background())
 
-	where := cfg.REST
-	if cfg.REST == "" {
+	where, elsewhere := cfg.REST, cfg.REST != ""
+	if !elsewhere {
 		emu, err := startLoadEmulator(!o.emulatorNoLimits)
 		if err != nil {
 			return harnessErrorf("load: %w", err)
@@ -379,7 +379,7 @@ func cmdLoad(args []string, e *env) error {
 	fmt.Fprintln(e.stderr, title)
 	run := load.RunConfig{Base: base, Scenario: scenario, Pacing: o.pacing, Duration: o.duration, Workers: o.workers,
 		MaxWorkers: o.maxWorkers, Connections: o.connections, LocalAddr: o.localIP, WorkerID: o.workerID,
-		Timeout: o.timeout, StdClient: o.netHTTP, Progress: e.stderr, TLS: conf}
+		Timeout: o.timeout, StdClient: o.netHTTP, Progress: e.stderr, TLS: conf, TargetElsewhere: elsewhere}
 	a, err := load.Execute(ctx, outDir, run, load.AnalyzeOptions{Title: title, Thresholds: o.thresholds.withDefault()})
 	if err != nil {
 		return harnessErrorf("%w", err)
