@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,6 +23,57 @@ func trivialServer() *httptest.Server {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(body)
 	}))
+}
+
+// lightServer answers every request with fixed bytes from a read loop per
+// connection, at a fraction of net/http's cost per request: against it
+// the generators, not the server, take most of the machine, so the pair
+// measures what a generator itself can send.
+func lightServer() (url string, closeFn func(), err error) {
+	body := `{"BTC":{"full_name":"Bitcoin","payin_enabled":true,"payout_enabled":true,"transfer_enabled":true,"precision_transfer":"0.00000001","networks":[]}}`
+	answer := []byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go serveLight(c, answer)
+		}
+	}()
+	return "http://" + ln.Addr().String(), func() { ln.Close() }, nil
+}
+
+// serveLight answers each request head read on c (the generators send
+// no bodies) with answer.
+func serveLight(c net.Conn, answer []byte) {
+	defer c.Close()
+	buf := make([]byte, 16<<10)
+	n := 0
+	for {
+		m, err := c.Read(buf[n:])
+		if err != nil {
+			return
+		}
+		n += m
+		for {
+			i := bytes.Index(buf[:n], []byte("\r\n\r\n"))
+			if i < 0 {
+				break
+			}
+			if _, err := c.Write(answer); err != nil {
+				return
+			}
+			n = copy(buf, buf[i+4:n])
+		}
+		if n == len(buf) {
+			return // a head larger than the buffer: not a generator's
+		}
+	}
 }
 
 var (
@@ -87,9 +140,8 @@ func runConformLoad(bin, url string, conns int, d time.Duration) (generated, err
 
 func compareLoad(rounds int, d time.Duration) error {
 	const conns = 64
-	fmt.Printf("== load generator: conform load --rate max vs wrk -t2 -c%d, one trivial endpoint (fixed JSON), loopback\n", conns)
 	if _, err := exec.LookPath("wrk"); err != nil {
-		fmt.Println("skipped: wrk is not installed (apt-get install wrk)")
+		fmt.Println("== load generator: skipped: wrk is not installed (apt-get install wrk)")
 		return nil
 	}
 	bin, err := filepath.Abs("../bin/conform")
@@ -97,20 +149,42 @@ func compareLoad(rounds int, d time.Duration) error {
 		_, err = os.Stat(bin)
 	}
 	if err != nil {
-		fmt.Println("skipped: ../bin/conform is not built (make build)")
+		fmt.Println("== load generator: skipped: ../bin/conform is not built (make cli)")
 		return nil
 	}
 	srv := trivialServer()
 	defer srv.Close()
+	fmt.Printf("== load generator: conform load --rate max vs wrk -t2 -c%d, one trivial endpoint (fixed JSON, net/http), loopback\n", conns)
+	if err := loadPair(bin, srv.URL, conns, rounds, d, "conform load/wrk ratio"); err != nil {
+		return err
+	}
+	light, closeLight, err := lightServer()
+	if err != nil {
+		return err
+	}
+	defer closeLight()
+	fmt.Printf("\n== load generator, light target: the same pair against a read loop answering fixed bytes (the generators take most of the machine)\n")
+	return loadPair(bin, light, conns, rounds, d, "conform load/wrk ratio, light target")
+}
+
+// loadPair runs wrk and conform load against url in turn, rounds times,
+// the side that goes first alternating, and prints the median ratio.
+func loadPair(bin, url string, conns, rounds int, d time.Duration, label string) error {
 	var ratios, ws, cs, wcpu, ccpu []float64
 	perReq := func(g generated) float64 { return float64(g.processCPU.Microseconds()) / float64(max(g.requests, 1)) }
 	for r := 1; r <= rounds; r++ {
-		w, err := runWrk(srv.URL+"/api/3/public/currency", conns, d)
-		if err != nil {
+		var w, c generated
+		var err error
+		wrk := func() error { w, err = runWrk(url+"/api/3/public/currency", conns, d); return err }
+		ours := func() error { c, err = runConformLoad(bin, url, conns, d); return err }
+		first, second := wrk, ours
+		if r%2 == 0 {
+			first, second = ours, wrk
+		}
+		if err := first(); err != nil {
 			return err
 		}
-		c, err := runConformLoad(bin, srv.URL, conns, d)
-		if err != nil {
+		if err := second(); err != nil {
 			return err
 		}
 		fmt.Printf("round %d: wrk %8.0f req/s %5.2f µs CPU/req | conform load %8.0f req/s %5.2f µs CPU/req | ratio %.2f\n",
@@ -120,6 +194,6 @@ func compareLoad(rounds int, d time.Duration) error {
 	}
 	fmt.Printf("wrk: %.0f req/s, %.2f µs of CPU per request; conform load: %.0f req/s, %.2f µs of CPU per request (with its results file and reports)\n",
 		median(ws), median(wcpu), median(cs), median(ccpu))
-	fmt.Printf("conform load/wrk ratio: %.2f (target >= 1.00, with no more CPU per request than wrk)\n", median(ratios))
+	fmt.Printf("%s: %.2f (target >= 1.00, with no more CPU per request than wrk)\n", label, median(ratios))
 	return nil
 }
