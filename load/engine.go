@@ -35,16 +35,18 @@ const (
 // generator. The results are Vegeta's (same fields, same meaning): the
 // results file, the analysis and the merge do not tell the two apart.
 type engine struct {
-	tr      vegeta.Targeter
-	pacer   vegeta.Pacer // nil: as fast as the workers can
-	du      time.Duration
-	name    string
-	origin  string // scheme://host; every URL starts with it (see Confine)
-	host    string // the Host header
-	addr    string // host:port to dial
-	pool    *connPool
-	timeout time.Duration
-	pacing  Pacing
+	tr     vegeta.Targeter
+	pacer  vegeta.Pacer // nil: as fast as the workers can
+	du     time.Duration
+	name   string
+	origin string // scheme://host; every URL starts with it (see Confine)
+	// originPath is origin and "/": what every URL starts with.
+	originPath string
+	host       string // the Host header
+	addr       string // host:port to dial
+	pool       *connPool
+	timeout    time.Duration
+	pacing     Pacing
 	// record takes a batch of results (the engine reuses the slice
 	// afterwards); it returns false when the run should stop.
 	record  func([]vegeta.Result) bool
@@ -89,6 +91,7 @@ func newEngine(cfg RunConfig, tr vegeta.Targeter, name string, record func([]veg
 		pool: newConnPool(d, cfg.Connections, cfg.Timeout), timeout: cfg.Timeout, pacing: cfg.Pacing, record: record, observe: observe,
 		elsewhere: cfg.TargetElsewhere}
 	e.workers, e.maxWorkers = cfg.Workers, cfg.MaxWorkers
+	e.originPath = e.origin + "/"
 	e.loopPolicy = defaultLoopPolicy()
 	e.seqTurn = sync.NewCond(&e.seqMu)
 	if cfg.Pacing.IsUnlimited() {
@@ -255,7 +258,7 @@ func (w *worker) send(r *vegeta.Result) error {
 		return err
 	}
 	r.Method, r.URL = t.Method, t.URL
-	if !strings.HasPrefix(t.URL, e.origin+"/") { // Confine checks this first; never send elsewhere
+	if !strings.HasPrefix(t.URL, e.originPath) { // Confine checks this first; never send elsewhere
 		return &url.Error{Op: opName(t.Method), URL: t.URL, Err: errors.New("not on the target")}
 	}
 	if t.Body != nil {

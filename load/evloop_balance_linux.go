@@ -36,12 +36,12 @@ func defaultLoopPolicy() loopPolicy {
 	return loopPolicy{window: 50 * time.Millisecond, slack: 0.2, windows: 3, maxLoops: runtime.GOMAXPROCS(0)}
 }
 
-// balance measures the loop's slack once per window and splits it when it
+// balance measures the loop's slack once per window (now: since the run
+// began) and splits it when it
 // stayed busy for the policy's windows in a row.
-func (l *evloop) balance() {
+func (l *evloop) balance(now time.Duration) {
 	p := &l.e.loopPolicy
-	now := time.Now()
-	elapsed := now.Sub(l.window)
+	elapsed := now - l.window
 	if elapsed < p.window {
 		return
 	}

@@ -152,14 +152,17 @@ func (l *evloop) run() {
 		}
 	}()
 	events := make([]syscall.EpollEvent, max(len(l.cs), 1))
-	l.window = time.Now()
+	l.window = time.Since(e.began)
 	for l.active() {
 		// What is ready already is taken without blocking, outside the
 		// scheduler's system-call accounting: a blocking wait hands the
 		// processor over and wakes a thread to take it.
 		n, err := pollNow(l.epfd, events)
+		var now time.Duration // since the run began: one clock reading per turn
 		if n == 0 && err == nil {
-			n, err = l.sleep(events)
+			n, now, err = l.sleep(events)
+		} else {
+			now = time.Since(e.began)
 		}
 		if err != nil && err != syscall.EINTR {
 			e.stop()
@@ -174,14 +177,14 @@ func (l *evloop) run() {
 			l.ready(int(ev.Fd), ev.Events)
 		}
 		l.collectDials()
-		l.expire()
+		l.expire(now)
 		if len(w.batch) > 0 {
 			last := &w.batch[len(w.batch)-1]
 			if len(w.batch) == cap(w.batch) || last.Timestamp.Add(last.Latency).Sub(w.batch[0].Timestamp) > flushEvery {
 				w.flush()
 			}
 		}
-		l.balance()
+		l.balance(now)
 	}
 }
 
@@ -196,12 +199,13 @@ type evloop struct {
 	busy  int    // connections with a request in flight (or dialling for one)
 	// dialing counts the connections being dialled.
 	dialing int
-	// lastExpiry is when expire last looked for requests past the timeout.
-	lastExpiry time.Time
+	// lastExpiry is when expire last looked for requests past the timeout
+	// (since the run began).
+	lastExpiry time.Duration
 	// window began when the loop last measured its slack; waited is how
 	// long it slept since; busyWindows counts the windows in a row it
 	// hardly slept in (see balance).
-	window      time.Time
+	window      time.Duration // since the run began
 	waited      time.Duration
 	busyWindows int
 }
@@ -219,15 +223,17 @@ type evloop struct {
 // embedded emulator) would lose a processor to each sleeping loop, and a
 // dial's goroutine needs one to finish: both wait as the scheduler
 // expects.
-func (l *evloop) sleep(events []syscall.EpollEvent) (n int, err error) {
-	began := time.Now()
+// It returns when it woke, since the run began.
+func (l *evloop) sleep(events []syscall.EpollEvent) (n int, woke time.Duration, err error) {
+	slept := time.Since(l.e.began)
 	if l.e.elsewhere && l.dialing == 0 {
 		n, err = pollSleep(l.epfd, events, int(loopWait/time.Millisecond))
 	} else {
 		n, err = syscall.EpollWait(l.epfd, events, int(loopWait/time.Millisecond))
 	}
-	l.waited += time.Since(began)
-	return n, err
+	woke = time.Since(l.e.began)
+	l.waited += woke - slept
+	return n, woke, err
 }
 
 // active tells whether a request is in flight or a connection is dialled.
@@ -237,11 +243,15 @@ func (l *evloop) active() bool { return l.busy > 0 }
 func (l *evloop) next(i int) {
 	e, c := l.e, l.cs[i]
 	for {
-		if _, _, _, ok := e.next(); !ok {
+		// As e.next for a run without a pacer, with one clock reading for
+		// the check and the timestamp.
+		e.seqMu.Lock()
+		sent := time.Since(e.began)
+		if e.stopped.Load() || sent > e.du {
+			e.seqMu.Unlock()
 			return
 		}
-		e.seqMu.Lock()
-		c.r = vegeta.Result{Attack: e.name, Seq: e.seq, Timestamp: e.began.Add(time.Since(e.began))}
+		c.r = vegeta.Result{Attack: e.name, Seq: e.seq, Timestamp: e.began.Add(sent)}
 		e.seq++
 		e.seqMu.Unlock()
 		c.busy = true
@@ -254,7 +264,7 @@ func (l *evloop) next(i int) {
 			continue
 		}
 		c.r.Method, c.r.URL = t.Method, t.URL
-		if !strings.HasPrefix(t.URL, e.origin+"/") { // Confine checks this first; never send elsewhere
+		if !strings.HasPrefix(t.URL, e.originPath) { // Confine checks this first; never send elsewhere
 			l.fail(c, errors.New("not on the target"))
 			continue
 		}
@@ -409,65 +419,6 @@ func (l *evloop) ready(i int, events uint32) {
 	}
 }
 
-// answer reads c's answer from what arrived; false while it is incomplete.
-func (l *evloop) answer(c *loopConn) bool {
-	e, t, r := l.e, &c.tgt, &c.r
-	got := c.in
-	c.br.Reset(&c.src)
-	a, err := readAnswer(c.br, t.Method, r)
-	if errors.Is(err, errPending) {
-		// From the start again when more has arrived.
-		c.in = got
-		r.Code, r.Error, r.Body, r.Headers, r.BytesIn = 0, "", nil, nil, 0
-		return false
-	}
-	if left := len(c.in) + c.br.Buffered(); left > 0 && err == nil {
-		// Bytes beyond the answer: kept for the next one.
-		c.in = append(got[:0], got[len(got)-left:]...)
-	} else {
-		c.in = got[:0]
-	}
-	if err == nil && e.timeout > 0 && time.Since(r.Timestamp) > e.timeout {
-		r.Code, r.Body, r.Headers, r.BytesIn = 0, nil, nil, 0
-		err = &net.OpError{Op: "raw-read", Net: "tcp", Source: c.la, Addr: c.ra, Err: os.ErrDeadlineExceeded}
-	}
-	switch {
-	case err != nil:
-		l.fail(c, err)
-		return true
-	case a.close || c.eof || c.sent < len(c.out):
-		l.closeConn(c) // the rest of a request unsent would be taken for the next
-	}
-	if a.location != "" {
-		r.Code, r.Body, r.Headers, r.BytesIn = 0, nil, nil, 0
-		l.done(c, &url.Error{Op: opName(t.Method), URL: a.location, Err: errors.New("stopped after 0 redirects")})
-		return true
-	}
-	l.done(c, nil)
-	return true
-}
-
-// expire fails the requests that outlived the timeout. It looks every
-// loopWait: a request without an answer fails between its timeout and
-// loopWait after (an answer after the timeout fails in answer).
-func (l *evloop) expire() {
-	e := l.e
-	if e.timeout <= 0 {
-		return
-	}
-	now := time.Now()
-	if now.Sub(l.lastExpiry) < loopWait {
-		return
-	}
-	l.lastExpiry = now
-	for i, c := range l.cs {
-		if c.busy && !c.dialing && now.Sub(c.r.Timestamp) > e.timeout {
-			l.fail(c, &net.OpError{Op: "raw-read", Net: "tcp", Source: c.la, Addr: c.ra, Err: os.ErrDeadlineExceeded})
-			l.next(i)
-		}
-	}
-}
-
 // fail records c's request as failed with err and closes its connection.
 func (l *evloop) fail(c *loopConn, err error) {
 	l.closeConn(c)
@@ -481,7 +432,9 @@ func (l *evloop) fail(c *loopConn, err error) {
 // done hands c's result to the batch.
 func (l *evloop) done(c *loopConn, err error) {
 	r := &c.r
-	r.Latency = time.Since(r.Timestamp)
+	if r.Latency == 0 { // unless answer measured it
+		r.Latency = time.Since(r.Timestamp)
+	}
 	if err != nil {
 		r.Error = err.Error()
 	}
