@@ -183,9 +183,10 @@ load: build
 clean:
 	rm -rf $(BIN) $(REPORTS) $(WIREOUT)
 
-## bench-compare: our engine beside github.com/i25959341/orderbook on its own workload, conform load beside wrk,
-## HTTP placement beside a bare handler, the ws fan-out (5000 subscribers) beside a trivial broadcast server; in its own
-## module (bench/), ratios are the figures of record; the load pair needs wrk (apt-get install wrk)
+## bench-compare: our engine beside github.com/i25959341/orderbook on its own workload, conform load beside wrk (on a
+## trivial net/http endpoint, then on a light target), HTTP placement beside a bare handler, the ws fan-out (5000
+## subscribers) beside a trivial broadcast server; in its own module (bench/), ratios are the figures of record; the
+## load pairs need wrk (apt-get install wrk)
 bench-compare: cli
 	cd bench && $(GO) run . $(ARGS)
 

@@ -1,6 +1,7 @@
 // Command benchcmp is make bench-compare: our engine beside the public Go
 // order book github.com/i25959341/orderbook on that book's own benchmark
-// workload, conform load beside wrk on one trivial endpoint, and the
+// workload, conform load beside wrk on one trivial endpoint (net/http, then
+// a light target that leaves the machine to the generators), and the
 // emulator's HTTP order placement beside a bare net/http handler. Each pair
 // runs in one process, one after the other, for several rounds; the
 // figures of record are the ratios (median of the rounds), since absolute
