@@ -19,14 +19,16 @@ func (l *evloop) answer(c *loopConn) bool {
 		a   answer
 		err error
 	)
-	switch quick, used, q := quickAnswer(c.in, t.Method, r); q {
-	case quickPending:
+	qa, used, q := quickAnswer(c.in, t.Method, r)
+	if q == quickPending && !c.eof {
 		return false
+	}
+	switch q {
 	case quickDone:
-		a = quick
+		a = qa
 		// Bytes beyond the answer: kept for the next one.
 		c.in = append(c.in[:0], c.in[used:]...)
-	default:
+	default: // readAnswer also tells an answer cut by the server's close
 		got := c.in
 		c.br.Reset(&c.src)
 		a, err = readAnswer(c.br, t.Method, r)

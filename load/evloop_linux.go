@@ -222,8 +222,7 @@ type evloop struct {
 // longer, and its signal ends the wait. A target in this process (the
 // embedded emulator) would lose a processor to each sleeping loop, and a
 // dial's goroutine needs one to finish: both wait as the scheduler
-// expects.
-// It returns when it woke, since the run began.
+// expects. It returns when it woke, since the run began.
 func (l *evloop) sleep(events []syscall.EpollEvent) (n int, woke time.Duration, err error) {
 	slept := time.Since(l.e.began)
 	if l.e.elsewhere && l.dialing == 0 {

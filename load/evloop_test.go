@@ -118,6 +118,11 @@ func TestEngineUnlimitedAnswers(t *testing.T) {
 			return false
 		},
 			func(r vegeta.Result) bool { return r.Code == 0 && strings.Contains(r.Error, "EOF") }, 0, nil},
+		{"cut mid-body", func(c net.Conn, br *bufio.Reader) bool {
+			_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
+			return false
+		},
+			func(r vegeta.Result) bool { return r.Code == 0 && strings.Contains(r.Error, "EOF") }, 0, nil},
 		{"no answer", func(c net.Conn, br *bufio.Reader) bool { time.Sleep(300 * time.Millisecond); return false },
 			func(r vegeta.Result) bool {
 				return r.Code == 0 && strings.HasSuffix(r.Error, "i/o timeout") && r.Latency >= 100*time.Millisecond
