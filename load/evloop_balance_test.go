@@ -21,17 +21,20 @@ import (
 // keeps them all.
 func TestLoopSplit(t *testing.T) {
 	tests := []struct {
-		name      string
-		policy    loopPolicy
-		body      []byte
-		conns     int
+		name   string
+		policy loopPolicy
+		body   []byte
+		conns  int
+		// wantLoops: a busy loop splits at least once, and never beyond the
+		// policy's bound (how many splits a run has time for depends on
+		// the machine's load).
 		wantLoops func(n int32) bool
 		elsewhere bool // sleeping outside the scheduler (see evloop.sleep)
 	}{
 		{"busy, small requests", loopPolicy{window: time.Millisecond, slack: 2, windows: 1, maxLoops: 4}, nil, 8,
-			func(n int32) bool { return n == 4 }, false},
+			func(n int32) bool { return n >= 2 && n <= 4 }, false},
 		{"busy, requests larger than the sockets' buffers", loopPolicy{window: time.Millisecond, slack: 2, windows: 1, maxLoops: 3},
-			bytes.Repeat([]byte("x"), 8<<20), 4, func(n int32) bool { return n == 3 }, false},
+			bytes.Repeat([]byte("x"), 8<<20), 4, func(n int32) bool { return n >= 2 && n <= 3 }, false},
 		{"idle", loopPolicy{window: time.Millisecond, slack: 0, windows: 1, maxLoops: 4}, nil, 8,
 			func(n int32) bool { return n == 1 }, false},
 		{"busy, the target taken as elsewhere", loopPolicy{window: time.Millisecond, slack: 2, windows: 1, maxLoops: 2}, nil, 8,
