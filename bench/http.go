@@ -161,6 +161,6 @@ func compareHTTP(rounds int, d time.Duration) error {
 		ratios, emuRates, bareRates = append(ratios, e/b), append(emuRates, e), append(bareRates, b)
 	}
 	fmt.Printf("bare net/http: %.0f orders/s; emulator: %.0f orders/s\n", median(bareRates), median(emuRates))
-	fmt.Printf("emulator/bare HTTP placement ratio: %.2f (target >= 0.85)\n", median(ratios))
+	fmt.Printf("emulator/bare HTTP placement ratio: %.2f (%s; target >= 0.85)\n", median(ratios), spread(ratios))
 	return nil
 }

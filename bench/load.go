@@ -194,6 +194,6 @@ func loadPair(bin, url string, conns, rounds int, d time.Duration, label string)
 	}
 	fmt.Printf("wrk: %.0f req/s, %.2f µs of CPU per request; conform load: %.0f req/s, %.2f µs of CPU per request (with its results file and reports)\n",
 		median(ws), median(wcpu), median(cs), median(ccpu))
-	fmt.Printf("%s: %.2f (target >= 1.00, with no more CPU per request than wrk)\n", label, median(ratios))
+	fmt.Printf("%s: %.2f (%s; target >= 1.00, with no more CPU per request than wrk)\n", label, median(ratios), spread(ratios))
 	return nil
 }

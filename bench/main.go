@@ -127,6 +127,12 @@ func median(xs []float64) float64 {
 	}
 }
 
+// spread is the range of a pair's round ratios, printed beside their
+// median: on a shared machine one run's rounds move by a tenth or more.
+func spread(xs []float64) string {
+	return fmt.Sprintf("rounds %.2f-%.2f", slices.Min(xs), slices.Max(xs))
+}
+
 func compareEngine(rounds int, d time.Duration) error {
 	fmt.Printf("== engine vs github.com/i25959341/orderbook v0.2.5, its BenchmarkLimitOrder workload (32 operations per iteration; ours with ledger and fees on; each side timed after a %s untimed warm-up)\n", *warmup)
 	var ratios, cpuRatios, refNs, engNs, refAl, engAl, refB, engB []float64
@@ -147,7 +153,7 @@ func compareEngine(rounds int, d time.Duration) error {
 	}
 	fmt.Printf("reference: %.0f ns/op, %.0f allocs/iter (%.1f allocs/op, %.0f B/op)\n", median(refNs), median(refAl), median(refAl)/opsPerIter, median(refB))
 	fmt.Printf("engine:    %.0f ns/op, %.0f allocs/iter (%.1f allocs/op, %.0f B/op)\n", median(engNs), median(engAl), median(engAl)/opsPerIter, median(engB))
-	fmt.Printf("engine/reference ratio: %.2f (target >= 2.00); by CPU time (operations per CPU-second, GC included): %.2f\n", median(ratios), median(cpuRatios))
+	fmt.Printf("engine/reference ratio: %.2f (%s; target >= 2.00); by CPU time (operations per CPU-second, GC included): %.2f\n", median(ratios), spread(ratios), median(cpuRatios))
 	return nil
 }
 
