@@ -174,18 +174,16 @@ func loadPair(bin, url string, conns, rounds int, d time.Duration, label string)
 	perReq := func(g generated) float64 { return float64(g.processCPU.Microseconds()) / float64(max(g.requests, 1)) }
 	for r := 1; r <= rounds; r++ {
 		var w, c generated
-		var err error
-		wrk := func() error { w, err = runWrk(url+"/api/3/public/currency", conns, d); return err }
-		ours := func() error { c, err = runConformLoad(bin, url, conns, d); return err }
-		first, second := wrk, ours
+		wrk := func() (err error) { w, err = runWrk(url+"/api/3/public/currency", conns, d); return err }
+		ours := func() (err error) { c, err = runConformLoad(bin, url, conns, d); return err }
+		sides := []func() error{wrk, ours}
 		if r%2 == 0 {
-			first, second = ours, wrk
+			sides[0], sides[1] = ours, wrk
 		}
-		if err := first(); err != nil {
-			return err
-		}
-		if err := second(); err != nil {
-			return err
+		for _, side := range sides {
+			if err := side(); err != nil {
+				return err
+			}
 		}
 		fmt.Printf("round %d: wrk %8.0f req/s %5.2f µs CPU/req | conform load %8.0f req/s %5.2f µs CPU/req | ratio %.2f\n",
 			r, w.rate, perReq(w), c.rate, perReq(c), c.rate/w.rate)

@@ -141,16 +141,16 @@ func (e *engine) stop() {
 // for it, so that another worker should start. ok is false when the run
 // is over (its duration or the pacer's end reached, or stopped).
 func (e *engine) next() (turn uint64, wait time.Duration, grow, ok bool) {
+	if e.pacer == nil {
+		return 0, 0, false, !e.over(time.Since(e.began))
+	}
 	if e.stopped.Load() {
 		return 0, 0, false, false
-	}
-	if e.pacer == nil {
-		return 0, 0, false, time.Since(e.began) <= e.du
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	elapsed := time.Since(e.began)
-	if elapsed > e.du {
+	if e.over(elapsed) {
 		return 0, 0, false, false
 	}
 	wait, stop := e.pacer.Pace(elapsed, e.hits)
@@ -165,6 +165,10 @@ func (e *engine) next() (turn uint64, wait time.Duration, grow, ok bool) {
 	e.hits++
 	return turn, wait, grow, true
 }
+
+// over tells whether the run is over elapsed after it began: stopped,
+// or past its duration.
+func (e *engine) over(elapsed time.Duration) bool { return e.stopped.Load() || elapsed > e.du }
 
 // work is one worker: it claims requests, waits for each one's time,
 // sends it and records the answer, until the run is over.

@@ -134,6 +134,13 @@ func runEngine(t *testing.T, cfg RunConfig, tr vegeta.Targeter) ([]vegeta.Result
 // sees each result as it comes: the workers' engine, never the event loop).
 func runEngineObserved(t *testing.T, cfg RunConfig, tr vegeta.Targeter, observe bool) ([]vegeta.Result, *engine) {
 	t.Helper()
+	return runEngineWith(t, cfg, tr, observe, nil)
+}
+
+// runEngineWith is runEngineObserved with prepare (nil: none) given the
+// engine before it starts.
+func runEngineWith(t *testing.T, cfg RunConfig, tr vegeta.Targeter, observe bool, prepare func(*engine)) ([]vegeta.Result, *engine) {
+	t.Helper()
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultTimeout
 	}
@@ -147,6 +154,9 @@ func runEngineObserved(t *testing.T, cfg RunConfig, tr vegeta.Targeter, observe 
 		out = append(out, rs...)
 		return true
 	}, observe)
+	if prepare != nil {
+		prepare(e)
+	}
 	e.start()
 	e.wait()
 	return out, e

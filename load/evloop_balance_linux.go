@@ -88,27 +88,23 @@ func (l *evloop) split() {
 		_ = syscall.EpollCtl(l.epfd, syscall.EPOLL_CTL_DEL, c.fd, nil)
 		if c.busy {
 			l.busy--
-		}
-	}
-	l.cs = keep
-	l.regroup()
-	n.cs = move
-	for _, c := range move {
-		if c.busy {
 			n.busy++
 		}
 	}
+	l.cs, n.cs = keep, move
+	l.regroup(syscall.EPOLL_CTL_MOD)
 	// Registered before the new loop runs: nothing of a connection is lost
 	// between the sets (level-triggered, what arrived meanwhile is ready).
-	n.regroup()
+	n.regroup(syscall.EPOLL_CTL_ADD)
 	e.wg.Add(1)
 	go n.run()
 }
 
-// regroup numbers the loop's connections from 0 and (re-)registers them
-// with its epoll instance under their numbers; a connection that cannot
-// be registered fails its request and goes on with a new connection.
-func (l *evloop) regroup() {
+// regroup numbers the loop's connections from 0 and registers them with
+// its epoll instance under their numbers (op: EPOLL_CTL_ADD for the ones
+// it just took, EPOLL_CTL_MOD for its own); a connection that cannot be
+// registered fails its request and goes on with a new connection.
+func (l *evloop) regroup(op int) {
 	for i, c := range l.cs {
 		c.i = i
 		if c.fd < 0 {
@@ -119,11 +115,7 @@ func (l *evloop) regroup() {
 			events |= syscall.EPOLLOUT
 		}
 		ev := syscall.EpollEvent{Events: events, Fd: int32(i)}
-		err := syscall.EpollCtl(l.epfd, syscall.EPOLL_CTL_MOD, c.fd, &ev)
-		if err == syscall.ENOENT {
-			err = syscall.EpollCtl(l.epfd, syscall.EPOLL_CTL_ADD, c.fd, &ev)
-		}
-		if err != nil {
+		if err := syscall.EpollCtl(l.epfd, op, c.fd, &ev); err != nil {
 			l.fail(c, os.NewSyscallError("epoll_ctl", err))
 			l.next(i)
 		}

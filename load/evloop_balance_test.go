@@ -70,19 +70,7 @@ func TestLoopSplit(t *testing.T) {
 				}
 				return nil
 			}
-			var (
-				rmu sync.Mutex
-				out []vegeta.Result
-			)
-			e := newEngine(cfg, tr, "test", func(rs []vegeta.Result) bool {
-				rmu.Lock()
-				defer rmu.Unlock()
-				out = append(out, rs...)
-				return true
-			}, false)
-			e.loopPolicy = tt.policy
-			e.start()
-			e.wait()
+			out, e := runEngineWith(t, cfg, tr, false, func(e *engine) { e.loopPolicy = tt.policy })
 			if n := e.loops.Load(); !tt.wantLoops(n) {
 				t.Errorf("%d loops", n)
 			}

@@ -157,7 +157,7 @@ func (l *evloop) run() {
 		// What is ready already is taken without blocking, outside the
 		// scheduler's system-call accounting: a blocking wait hands the
 		// processor over and wakes a thread to take it.
-		n, err := pollNow(l.epfd, events)
+		n, err := pollRaw(l.epfd, events, 0)
 		var now time.Duration // since the run began: one clock reading per turn
 		if n == 0 && err == nil {
 			n, now, err = l.sleep(events)
@@ -226,7 +226,7 @@ type evloop struct {
 func (l *evloop) sleep(events []syscall.EpollEvent) (n int, woke time.Duration, err error) {
 	slept := time.Since(l.e.began)
 	if l.e.elsewhere && l.dialing == 0 {
-		n, err = pollSleep(l.epfd, events, int(loopWait/time.Millisecond))
+		n, err = pollRaw(l.epfd, events, int(loopWait/time.Millisecond))
 	} else {
 		n, err = syscall.EpollWait(l.epfd, events, int(loopWait/time.Millisecond))
 	}
@@ -242,11 +242,11 @@ func (l *evloop) active() bool { return l.busy > 0 }
 func (l *evloop) next(i int) {
 	e, c := l.e, l.cs[i]
 	for {
-		// As e.next for a run without a pacer, with one clock reading for
-		// the check and the timestamp.
+		// One clock reading for the run's end and the timestamp (a run
+		// without a pacer: see engine.next).
 		e.seqMu.Lock()
 		sent := time.Since(e.began)
-		if e.stopped.Load() || sent > e.du {
+		if e.over(sent) {
 			e.seqMu.Unlock()
 			return
 		}

@@ -7,19 +7,11 @@ import (
 	"unsafe"
 )
 
-// pollNow, rawRead and rawWrite are system calls that never block (the
-// descriptors are non-blocking), made without telling the scheduler;
-// pollSleep blocks up to ms milliseconds without telling it (see
-// evloop.sleep).
-func pollNow(epfd int, events []syscall.EpollEvent) (int, error) {
-	r, _, e := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), 0, 0, 0)
-	if e != 0 {
-		return 0, e
-	}
-	return int(r), nil
-}
-
-func pollSleep(epfd int, events []syscall.EpollEvent, ms int) (int, error) {
+// pollRaw waits up to ms milliseconds (0: not at all) for the loop's
+// descriptors; rawRead and rawWrite never block (the descriptors are
+// non-blocking). All three are made without telling the scheduler (see
+// evloop.sleep for the wait).
+func pollRaw(epfd int, events []syscall.EpollEvent, ms int) (int, error) {
 	r, _, e := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(ms), 0, 0)
 	if e != 0 {
 		return 0, e
